@@ -1,0 +1,161 @@
+"""Per-request and per-round records of one run: what happened, when, and what it cost.
+
+Times are seconds from ``time.perf_counter()`` relative to the start of the run,
+so a trace can be drawn (``charts``) or printed (:meth:`Trace.table`) as is.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .types import StopReason, Usage
+
+if TYPE_CHECKING:  # matplotlib loads only when a chart is drawn
+    from matplotlib.figure import Figure
+
+
+@dataclass(frozen=True)
+class ModelCall:
+    """One request to the model."""
+
+    index: int  # 1-based, in the order sent
+    started: float
+    ended: float
+    usage: Usage
+    cost: float  # US dollars
+    stop_reason: StopReason
+    native_stop_reason: str | None = None
+    tools_allowed: bool = True  # False on the forced final request
+
+    @property
+    def seconds(self) -> float:
+        return self.ended - self.started
+
+
+@dataclass(frozen=True)
+class ToolCallRecord:
+    """One tool call the model asked for, and what came of it."""
+
+    id: str
+    name: str
+    arguments: Any  # the parsed dict when the JSON was valid, else the raw text
+    output: str
+    is_error: bool
+    started: float
+    ended: float
+
+    @property
+    def seconds(self) -> float:
+        return self.ended - self.started
+
+
+@dataclass(frozen=True)
+class Round:
+    """One tool round: the model request that asked for tools, and the calls it made."""
+
+    index: int  # 1-based
+    model: ModelCall
+    tool_calls: tuple[ToolCallRecord, ...]
+    text: str = ""  # any text the model wrote beside its tool calls
+
+    @property
+    def model_seconds(self) -> float:
+        return self.model.seconds
+
+    @property
+    def tool_seconds(self) -> float:
+        """Wall time of the round's tool execution (first start to last end)."""
+        if not self.tool_calls:
+            return 0.0
+        return max(c.ended for c in self.tool_calls) - min(c.started for c in self.tool_calls)
+
+    @property
+    def usage(self) -> Usage:
+        return self.model.usage
+
+    @property
+    def input_tokens(self) -> int:
+        return self.model.usage.input_tokens
+
+    @property
+    def output_tokens(self) -> int:
+        return self.model.usage.output_tokens
+
+    @property
+    def cost(self) -> float:
+        return self.model.cost
+
+    @property
+    def stop_reason(self) -> StopReason:
+        return self.model.stop_reason
+
+
+@dataclass(frozen=True)
+class Trace:
+    """Everything measured in one run."""
+
+    model_calls: tuple[ModelCall, ...] = ()
+    rounds: tuple[Round, ...] = ()
+    seconds: float = 0.0
+    model_name: str = ""
+    priced_as: str = ""
+    input_price: float = field(default=0.0, repr=False)  # $ per million tokens, for the cost split
+    output_price: float = field(default=0.0, repr=False)
+
+    @property
+    def usage(self) -> Usage:
+        total = Usage()
+        for call in self.model_calls:
+            total = total + call.usage
+        return total
+
+    @property
+    def cost(self) -> float:
+        return sum(call.cost for call in self.model_calls)
+
+    def rows(self) -> list[dict[str, Any]]:
+        """One row per model request: the round it belongs to, timings, tokens, cost."""
+        tool_time = {r.model.index: r.tool_seconds for r in self.rounds}
+        calls = {r.model.index: len(r.tool_calls) for r in self.rounds}
+        rows = []
+        for call in self.model_calls:
+            is_round = call.index in tool_time
+            rows.append(
+                {
+                    "request": call.index,
+                    "step": f"round {call.index}" if is_round else "answer",
+                    "tool_calls": calls.get(call.index, 0),
+                    "model_s": call.seconds,
+                    "tools_s": tool_time.get(call.index, 0.0),
+                    "input_tokens": call.usage.input_tokens,
+                    "output_tokens": call.usage.output_tokens,
+                    "cost_usd": call.cost,
+                    "stop": call.stop_reason.value,
+                }
+            )
+        return rows
+
+    def table(self) -> str:
+        """The figures behind the charts as a plain-text table."""
+        header = f"{'step':<9} {'calls':>5} {'model s':>8} {'tools s':>8} {'in tok':>7} {'out tok':>7} {'cost $':>9}  stop"
+        lines = [header, "-" * len(header)]
+        for row in self.rows():
+            lines.append(
+                f"{row['step']:<9} {row['tool_calls']:>5} {row['model_s']:>8.3f} {row['tools_s']:>8.3f} "
+                f"{row['input_tokens']:>7} {row['output_tokens']:>7} {row['cost_usd']:>9.6f}  {row['stop']}"
+            )
+        usage = self.usage
+        lines.append("-" * len(header))
+        lines.append(
+            f"{'total':<9} {sum(len(r.tool_calls) for r in self.rounds):>5} "
+            f"{sum(c.seconds for c in self.model_calls):>8.3f} {sum(r.tool_seconds for r in self.rounds):>8.3f} "
+            f"{usage.input_tokens:>7} {usage.output_tokens:>7} {self.cost:>9.6f}"
+        )
+        return "\n".join(lines)
+
+    def plot(self, *, figsize: tuple[float, float] = (10, 3.6)) -> Figure:
+        """Round-by-round latency (model vs tools) and cost (input vs output, cumulative)."""
+        from . import charts
+
+        return charts.plot_trace(self, figsize=figsize)
