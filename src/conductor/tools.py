@@ -15,6 +15,7 @@ import inspect
 import json
 import re
 from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import is_dataclass, asdict
 from typing import Any, get_type_hints
 
@@ -230,10 +231,16 @@ class Tool:
         return self.func(*args, **kwargs)
 
     def invoke(self, arguments: dict[str, Any]) -> Any:
-        """Run the function with validated arguments (sync tools only; see :meth:`ainvoke`)."""
-        if self.is_async:
+        """Run the function with validated arguments, blocking until it returns (async tools too)."""
+        if not self.is_async:
+            return self.func(**arguments)
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
             return asyncio.run(self.func(**arguments))
-        return self.func(**arguments)
+        # This thread already runs an event loop (Jupyter does): give the coroutine a loop of its own.
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            return pool.submit(asyncio.run, self.func(**arguments)).result()
 
     async def ainvoke(self, arguments: dict[str, Any]) -> Any:
         """Run the function on the event loop; sync tools go to a worker thread so they do not block it."""

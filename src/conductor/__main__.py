@@ -1,0 +1,94 @@
+"""Command line of the course package: ``python -m conductor <command> ...``.
+
+Each command is one ``add_<name>(subparsers)`` function that defines its
+arguments and sets ``handler``: a function taking the parsed arguments and
+returning the exit code. A new command is one more such function listed in
+:data:`COMMANDS`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from .runner import CELL_TIMEOUT, PROVIDERS, CourseError, find_root, parse_value, run_course
+
+USAGE_ERROR = 2  # argparse's own exit code for bad input
+
+
+def _run_course(args: argparse.Namespace) -> int:
+    """Handler of ``course``: execute the notebooks, return 0 when all ran cleanly, else 1."""
+    root = find_root(Path.cwd())
+    report = run_course(
+        root,
+        provider=args.provider,
+        only=args.only or (),
+        out_dir=args.out,
+        parameters={name: parse_value(value) for name, value in args.parameter or ()},
+        cell_timeout=args.cell_timeout,
+    )
+    return report.exit_code
+
+
+def add_course(subparsers: argparse._SubParsersAction) -> None:
+    """``course``: run every notebook headless with papermill (what ``make course`` does)."""
+    parser = subparsers.add_parser(
+        "course",
+        help="execute every notebook in notebooks/ and demos/ headless",
+        description="Execute the course notebooks with papermill, write the executed copies "
+        "to --out, print a summary table, exit 1 when a notebook fails.",
+    )
+    parser.add_argument("--provider", choices=PROVIDERS, help="set each notebook's `provider` parameter")
+    parser.add_argument(
+        "--only",
+        action="append",
+        metavar="PATTERN",
+        help="run only notebooks matching PATTERN (a glob, or a substring of folder/name.ipynb); repeatable",
+    )
+    parser.add_argument("--out", type=Path, help="folder for the executed notebooks (default: build/)")
+    parser.add_argument(
+        "-p",
+        "--parameter",
+        nargs=2,
+        action="append",
+        metavar=("NAME", "VALUE"),
+        help="pass a parameter to the notebooks that define it; values convert like papermill's -p",
+    )
+    parser.add_argument(
+        "--cell-timeout",
+        type=int,
+        default=CELL_TIMEOUT,
+        metavar="SECONDS",
+        help=f"seconds one cell may run (default: {CELL_TIMEOUT})",
+    )
+    parser.set_defaults(handler=_run_course)
+
+
+COMMANDS: tuple[Callable[[argparse._SubParsersAction], None], ...] = (add_course,)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``python -m conductor`` parser with every command in :data:`COMMANDS`."""
+    parser = argparse.ArgumentParser(prog="python -m conductor", description=__doc__.splitlines()[0])
+    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for add_command in COMMANDS:
+        add_command(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Parse ``argv`` (default: ``sys.argv[1:]``), run the command, return its exit code."""
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    args = build_parser().parse_args(argv)
+    try:
+        return args.handler(args)
+    except CourseError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return USAGE_ERROR
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,155 @@
+"""Benchmarks: ratios measured in one run, printed as tables (``python -m conductor bench ...``).
+
+Timings on shared machines drift, so each benchmark measures the things it
+compares in the same process, interleaved, and reports their ratio.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .offline import CallTools, Conversation, LatencyModel, OfflineModel, PlannedCall, Reply
+from .providers import connect
+from .scenarios import get_weather, suggest_clothing, with_delay
+
+CHAIN_QUESTION = "北京今天天气怎么样?应该穿什么衣服?"
+
+
+def hand_written_loop(client: Any, model: str, question: str, tools: Sequence[Any], max_iterations: int = 5) -> str:
+    """The classic ``max_iterations`` loop from the source material, written directly on the SDK."""
+    schemas = [t.openai_schema() for t in tools]
+    functions = {t.name: t.func for t in tools}
+    messages: list[dict[str, Any]] = [{"role": "user", "content": question}]
+    for _ in range(max_iterations):
+        response = client.chat.completions.create(model=model, messages=messages, tools=schemas)
+        message = response.choices[0].message
+        messages.append(message.model_dump(exclude_none=True))
+        if not message.tool_calls:
+            return message.content or ""
+        for call in message.tool_calls:
+            output = functions[call.function.name](**json.loads(call.function.arguments))
+            messages.append(
+                {"role": "tool", "tool_call_id": call.id, "content": json.dumps(output, ensure_ascii=False)}
+            )
+    return ""
+
+
+def _time_per_call(func: Callable[[], Any], repeats: int) -> list[float]:
+    samples = []
+    for _ in range(repeats):
+        started = time.perf_counter()
+        func()
+        samples.append(time.perf_counter() - started)
+    return samples
+
+
+@dataclass(frozen=True)
+class LoopBench:
+    conversations: int
+    hand_ms: float
+    library_ms: float
+
+    @property
+    def ratio(self) -> float:
+        return self.library_ms / self.hand_ms
+
+
+def bench_loop(conversations: int = 200, rounds_per_block: int = 20) -> LoopBench:
+    """Time per conversation of ``llm.run`` vs the hand-written loop, same zero-latency offline model.
+
+    Blocks of each alternate so that drift on a shared machine hits both alike;
+    the medians of the per-conversation times are compared.
+    """
+    llm = connect("offline", latency_scale=0)
+    tools = [get_weather, suggest_clothing]
+    expected = hand_written_loop(llm.client, llm.model, CHAIN_QUESTION, tools)
+    library_answer = llm.run(CHAIN_QUESTION, tools=tools, max_rounds=2)
+    if library_answer.answer != expected or len(library_answer.rounds) != 2:
+        raise RuntimeError("the two loops disagree; the benchmark would compare different work")
+    hand: list[float] = []
+    library: list[float] = []
+    for _ in range(max(1, conversations // rounds_per_block)):
+        hand += _time_per_call(lambda: hand_written_loop(llm.client, llm.model, CHAIN_QUESTION, tools), rounds_per_block)
+        library += _time_per_call(lambda: llm.run(CHAIN_QUESTION, tools=tools, max_rounds=2), rounds_per_block)
+    return LoopBench(len(hand), statistics.median(hand) * 1000, statistics.median(library) * 1000)
+
+
+def _fan_out(names: Sequence[str]) -> Callable[[Conversation], Any]:
+    """A policy that asks for every city at once, then answers."""
+
+    def policy(conversation: Conversation):
+        if conversation.exchanges():
+            return Reply(f"checked {len(conversation.exchanges())} cities")
+        return CallTools(tuple(PlannedCall("get_weather", {"city": name}) for name in names))
+
+    return policy
+
+
+@dataclass(frozen=True)
+class ParallelRow:
+    tools: int
+    latency: float
+    sequential_s: float
+    parallel_s: float
+
+    @property
+    def speedup(self) -> float:
+        return self.sequential_s / self.parallel_s
+
+    @property
+    def parallel_vs_ideal(self) -> float:
+        return self.parallel_s / self.latency
+
+
+def bench_parallel(counts: Sequence[int] = (1, 2, 4, 8, 16), latency: float = 0.1, max_workers: int = 8) -> list[ParallelRow]:
+    """Tool-phase wall time of one turn with N calls, sequential vs parallel."""
+    slow_weather = with_delay(get_weather, latency)
+    rows = []
+    for count in counts:
+        cities = [f"city-{i}" for i in range(count)]
+        model = OfflineModel(latency=LatencyModel.instant(), policies=[_fan_out(cities)])
+        llm = connect("offline", offline_model=model)
+        times = {}
+        for parallel in (False, True):
+            result = llm.run("weather everywhere", tools=[slow_weather], parallel=parallel, max_workers=max_workers)
+            times[parallel] = result.rounds[0].tool_seconds
+        rows.append(ParallelRow(count, latency, times[False], times[True]))
+    return rows
+
+
+def print_loop(result: LoopBench) -> None:
+    print(f"2-round weather -> clothing chain, zero-latency offline model, {result.conversations} conversations each")
+    print(f"{'loop':<22} {'ms / conversation':>18}")
+    print(f"{'hand-written SDK loop':<22} {result.hand_ms:>18.3f}")
+    print(f"{'llm.run':<22} {result.library_ms:>18.3f}")
+    print(f"ratio llm.run / hand-written: {result.ratio:.3f}x (target <= 1.15x)")
+
+
+def print_parallel(rows: Sequence[ParallelRow], max_workers: int) -> None:
+    print(f"one turn of N tool calls, each sleeping {rows[0].latency:.3f} s; parallel cap {max_workers} threads")
+    print(f"{'N':>3} {'sequential s':>13} {'parallel s':>11} {'speedup':>8} {'parallel / ideal':>17}")
+    for row in rows:
+        print(
+            f"{row.tools:>3} {row.sequential_s:>13.3f} {row.parallel_s:>11.3f} "
+            f"{row.speedup:>7.2f}x {row.parallel_vs_ideal:>16.2f}x"
+        )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m conductor bench", description=__doc__)
+    parser.add_argument("which", choices=["loop", "parallel"], help="what to measure")
+    parser.add_argument("--conversations", type=int, default=200, help="conversations per loop (bench loop)")
+    parser.add_argument("--latency", type=float, default=0.1, help="seconds each tool sleeps (bench parallel)")
+    parser.add_argument("--max-workers", type=int, default=8, help="parallel thread cap (bench parallel)")
+    args = parser.parse_args(argv)
+    if args.which == "loop":
+        print_loop(bench_loop(args.conversations))
+    else:
+        print_parallel(bench_parallel(latency=args.latency, max_workers=args.max_workers), args.max_workers)
+    return 0

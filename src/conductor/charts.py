@@ -1,0 +1,289 @@
+"""Matplotlib figures drawn from a run's :class:`~conductor.trace.Trace`.
+
+Every function returns a :class:`matplotlib.figure.Figure` with an explicit
+size and never calls ``plt.show()``. The figures are built without pyplot:
+pyplot-managed figures are shown by Jupyter's inline backend at the end of the
+cell *and* again as the cell's value, so a returned pyplot figure would appear
+twice. A plain ``Figure`` is drawn once, when it is the cell's value (or on
+``display(fig)`` / ``fig.savefig(...)``), and is freed like any object.
+
+matplotlib is imported inside the functions (about 1 s), so ``import conductor``
+stays light.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from itertools import accumulate
+from typing import TYPE_CHECKING
+
+from .trace import ModelCall, ToolCallRecord, Trace
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
+MODEL_COLOR = "#4C72B0"
+TOOLS_COLOR = "#DD8452"
+INPUT_COLOR = "#55A868"
+OUTPUT_COLOR = "#C44E52"
+CUMULATIVE_COLOR = "#333333"
+MESSAGES_COLOR = "#8172B3"
+ANSWER_COLOR = "#8C8C8C"  # the final request, which belongs to no tool round
+
+CROWDED = 8  # more x labels than this and they are turned and shrunk to stay readable
+
+
+def plot_trace(trace: Trace, *, figsize: tuple[float, float] = (10, 3.6)) -> Figure:
+    """Latency (model vs tools, s) and cost (input vs output, $; cumulative line) per model request."""
+    fig = _figure(figsize)
+    time_ax, cost_ax = fig.subplots(1, 2)
+    rows = trace.rows()
+    steps = [row["step"] for row in rows]
+
+    model_s = [row["model_s"] for row in rows]
+    tools_s = [row["tools_s"] for row in rows]
+    time_ax.bar(range(len(rows)), model_s, color=MODEL_COLOR, label="model")
+    time_ax.bar(range(len(rows)), tools_s, bottom=model_s, color=TOOLS_COLOR, label="tools")
+    _step_ticks(time_ax, steps)
+    time_ax.set(title="latency per request", ylabel="seconds (s)")
+    time_ax.legend(loc="upper left", fontsize="small")
+
+    _cost_bars(cost_ax, trace, steps)
+    fig.suptitle(_run_title(trace))
+    return fig
+
+
+def plot_gantt(trace: Trace, *, figsize: tuple[float, float] = (10, 3)) -> Figure:
+    """Every model request and tool call as a bar from its start to its end, colored by round.
+
+    The top lane holds the model requests; below it each tool call gets its own
+    lane, so calls run one after another form a staircase and calls run in
+    parallel overlap. Failed tool calls are hatched.
+    """
+    from matplotlib.patches import Patch
+
+    fig = _figure(figsize)
+    ax = fig.subplots()
+    round_of = {r.model.index: r.index for r in trace.rounds}
+    colors = _round_colors(len(trace.rounds))
+
+    for call in trace.model_calls:
+        ax.barh(0, call.seconds, left=call.started, color=_request_color(call, round_of, colors), edgecolor="white")
+    lanes = ["model"]
+    for rnd in trace.rounds:
+        for record in sorted(rnd.tool_calls, key=lambda c: c.started):
+            lanes.append(_call_label(record))
+            ax.barh(
+                len(lanes) - 1,
+                record.seconds,
+                left=record.started,
+                color=colors[rnd.index - 1],
+                edgecolor="black" if record.is_error else "white",
+                hatch="//" if record.is_error else None,
+            )
+
+    ax.set_yticks(range(len(lanes)), lanes, fontsize=_label_size(len(lanes)))
+    ax.set_ylim(len(lanes) - 0.5, -0.5)  # model lane on top, calls below in order
+    ax.set_xlim(0, _run_end(trace))
+    ax.set(xlabel="seconds since the run started (s)", title="model requests and tool calls over time")
+    handles = [Patch(color=colors[i], label=f"round {i + 1}") for i in range(len(trace.rounds))]
+    handles.append(Patch(color=ANSWER_COLOR, label="answer"))
+    if any(c.is_error for r in trace.rounds for c in r.tool_calls):
+        handles.append(Patch(facecolor="white", edgecolor="black", hatch="//", label="tool error"))
+    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1), fontsize="small")
+    fig.suptitle(_run_title(trace))
+    return fig
+
+
+def plot_comparison(
+    labels: Sequence[str], traces: Sequence[Trace], *, figsize: tuple[float, float] = (10, 3.6)
+) -> Figure:
+    """Side by side, for several runs: total seconds (model vs tools) and total cost (input vs output).
+
+    For instance ``plot_comparison(["sequential", "parallel"], [seq.trace, par.trace])``.
+    """
+    if len(labels) != len(traces) or not traces:
+        raise ValueError(f"pass one label per trace (got {len(labels)} labels for {len(traces)} traces)")
+    fig = _figure(figsize)
+    time_ax, cost_ax = fig.subplots(1, 2)
+    names = [f"{label}\n{len(t.model_calls)} requests" for label, t in zip(labels, traces)]
+    positions = range(len(traces))
+
+    model_s = [sum(c.seconds for c in t.model_calls) for t in traces]
+    tools_s = [sum(r.tool_seconds for r in t.rounds) for t in traces]
+    time_ax.bar(positions, model_s, color=MODEL_COLOR, label="model")
+    bars = time_ax.bar(positions, tools_s, bottom=model_s, color=TOOLS_COLOR, label="tools")
+    time_ax.bar_label(bars, [f"{m + t:.2f} s" for m, t in zip(model_s, tools_s)], fontsize="small")
+    _step_ticks(time_ax, names)
+    time_ax.set(title="time per run", ylabel="seconds (s)")
+    time_ax.legend(loc="upper left", fontsize="small")
+
+    splits = [_trace_cost_split(t) for t in traces]
+    inputs = [s[0] for s in splits]
+    outputs = [s[1] for s in splits]
+    cost_ax.bar(positions, inputs, color=INPUT_COLOR, label="input")
+    bars = cost_ax.bar(positions, outputs, bottom=inputs, color=OUTPUT_COLOR, label="output")
+    cost_ax.bar_label(bars, [_usd(t.cost) for t in traces], fontsize="small")
+    _step_ticks(cost_ax, names)
+    _usd_axis(cost_ax, max((t.cost for t in traces), default=0.0))
+    cost_ax.set(title="cost per run", ylabel="cost ($)")
+    cost_ax.legend(loc="upper left", fontsize="small")
+    for ax in (time_ax, cost_ax):
+        ax.margins(y=0.15)  # room for the totals above the bars
+    return fig
+
+
+def plot_growth(
+    trace: Trace, messages: Sequence[int] | None = None, *, figsize: tuple[float, float] = (8, 3.2)
+) -> Figure:
+    """Input tokens sent with each model request (bars) and, if given, the messages sent (line).
+
+    Every request resends the whole conversation, so both grow round by round.
+    ``messages`` holds one message count per model request, in order.
+    """
+    rows = trace.rows()
+    if messages is not None and len(messages) != len(rows):
+        raise ValueError(f"pass one message count per model request: {len(rows)} expected, got {len(messages)}")
+    fig = _figure(figsize)
+    ax = fig.subplots()
+    steps = [row["step"] for row in rows]
+    tokens = [row["input_tokens"] for row in rows]
+    bars = ax.bar(range(len(rows)), tokens, color=INPUT_COLOR, label="input tokens")
+    ax.bar_label(bars, [f"{n:,}" for n in tokens], fontsize="small")
+    ax.margins(y=0.15)
+    _step_ticks(ax, steps)
+    ax.set(title="what each request sends", ylabel="input tokens")
+    handles = [bars]
+    if messages is not None:
+        count_ax = ax.twinx()
+        (line,) = count_ax.plot(range(len(rows)), messages, "o-", color=MESSAGES_COLOR, label="messages")
+        count_ax.set_ylabel("messages")
+        count_ax.set_ylim(0, max(messages, default=0) * 1.2 + 1)
+        count_ax.yaxis.get_major_locator().set_params(integer=True)
+        handles.append(line)
+    ax.legend(handles=handles, loc="upper left", fontsize="small")
+    fig.suptitle(_run_title(trace))
+    return fig
+
+
+def _figure(figsize: tuple[float, float]) -> Figure:
+    from matplotlib.figure import Figure
+
+    return Figure(figsize=figsize, layout="constrained")
+
+
+def _cost_bars(ax: Axes, trace: Trace, steps: list[str]) -> None:
+    """Stacked input/output cost per request, and the running total on a second y axis."""
+    splits = [_cost_split(trace, call) for call in trace.model_calls]
+    inputs = [s[0] for s in splits]
+    outputs = [s[1] for s in splits]
+    positions = range(len(splits))
+    ax.bar(positions, inputs, color=INPUT_COLOR, label="input")
+    ax.bar(positions, outputs, bottom=inputs, color=OUTPUT_COLOR, label="output")
+    _step_ticks(ax, steps)
+    _usd_axis(ax, max((c.cost for c in trace.model_calls), default=0.0))
+    ax.set(title="cost per request", ylabel="cost per request ($)")
+
+    total_ax = ax.twinx()
+    running = list(accumulate(c.cost for c in trace.model_calls))
+    total_ax.plot(positions, running, "o-", color=CUMULATIVE_COLOR, label="cumulative")
+    total_ax.set_ylim(0, max(running, default=0.0) * 1.1 or 1.0)
+    _usd_axis(total_ax, max(running, default=0.0))
+    total_ax.set_ylabel("cumulative ($)")
+    bar_handles, bar_labels = ax.get_legend_handles_labels()
+    line_handles, line_labels = total_ax.get_legend_handles_labels()
+    ax.legend(bar_handles + line_handles, bar_labels + line_labels, loc="upper left", fontsize="small")
+
+
+def _cost_split(trace: Trace, call: ModelCall) -> tuple[float, float]:
+    """The request's cost in dollars, split into its input and output parts.
+
+    The split follows the trace's per-million-token prices, scaled so the two
+    parts add up to the recorded ``call.cost`` (which may include tiered rates).
+    Without prices in the trace the whole cost is counted as input.
+    """
+    weight_in = call.usage.input_tokens * trace.input_price
+    weight_out = call.usage.output_tokens * trace.output_price
+    if weight_in + weight_out == 0:
+        return call.cost, 0.0
+    share_in = weight_in / (weight_in + weight_out)
+    return call.cost * share_in, call.cost * (1 - share_in)
+
+
+def _trace_cost_split(trace: Trace) -> tuple[float, float]:
+    splits = [_cost_split(trace, call) for call in trace.model_calls]
+    return sum(s[0] for s in splits), sum(s[1] for s in splits)
+
+
+def _step_ticks(ax: Axes, labels: Sequence[str]) -> None:
+    """One x tick per bar; many labels are turned and shrunk so they do not overlap."""
+    crowded = len(labels) > CROWDED
+    ax.set_xticks(
+        range(len(labels)),
+        labels,
+        rotation=45 if crowded else 0,
+        ha="right" if crowded else "center",
+        fontsize=_label_size(len(labels)),
+    )
+
+
+def _label_size(count: int) -> float:
+    return 10 if count <= CROWDED else max(6.0, 10 * CROWDED / count)
+
+
+def _usd_axis(ax: Axes, peak: float) -> None:
+    from matplotlib.ticker import FuncFormatter
+
+    decimals = _decimals(peak) + 1  # one more than the peak needs, for the ticks between
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda value, _pos: f"${value:.{decimals}f}"))
+
+
+def _usd(amount: float) -> str:
+    """Dollars with two significant digits: $0.0022, $0.000080, $1.82."""
+    return f"${amount:.{_decimals(amount)}f}"
+
+
+def _decimals(amount: float) -> int:
+    """Decimal places that show two significant digits of ``amount`` (at least cents)."""
+    if amount <= 0:
+        return 2
+    return max(2, 1 - math.floor(math.log10(amount)))
+
+
+def _round_colors(count: int) -> list[tuple[float, float, float, float]]:
+    from matplotlib import colormaps
+
+    palette = colormaps["tab10"]
+    return [palette(i % palette.N) for i in range(count)]
+
+
+def _request_color(call: ModelCall, round_of: dict[int, int], colors: list) -> object:
+    if call.index in round_of:
+        return colors[round_of[call.index] - 1]
+    return ANSWER_COLOR
+
+
+def _call_label(record: ToolCallRecord, width: int = 32) -> str:
+    """``name(arg, ...)`` with the argument values, cut to ``width`` characters."""
+    if isinstance(record.arguments, dict):
+        args = ", ".join(str(v) for v in record.arguments.values())
+    else:
+        args = str(record.arguments)
+    label = f"{record.name}({args})"
+    return label if len(label) <= width else label[: width - 1] + "…"
+
+
+def _run_end(trace: Trace) -> float:
+    ends = [c.ended for c in trace.model_calls] + [c.ended for r in trace.rounds for c in r.tool_calls]
+    return max([trace.seconds, *ends]) or 1.0
+
+
+def _run_title(trace: Trace) -> str:
+    parts = [trace.model_name or "model"]
+    if trace.priced_as and trace.priced_as != trace.model_name:
+        parts.append(f"priced as {trace.priced_as}")
+    parts.append(f"{len(trace.model_calls)} requests, {len(trace.rounds)} tool rounds")
+    parts.append(f"{trace.seconds:.2f} s, {_usd(trace.cost)}")
+    return " · ".join(parts)

@@ -1,0 +1,145 @@
+"""Running one turn's tool calls: validation, then the call, sequentially or in parallel.
+
+Whatever goes wrong here is the model's to hear about, not the learner's: an
+unknown tool, arguments that do not validate, or an exception inside the tool
+all become error results (``is_error=True``) with a message that says what
+was wrong, and the other calls of the turn still run. Results always come back
+in the order of the calls.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from .tools import Tool, ToolArgumentsError, ToolRegistry, render_output
+from .trace import ToolCallRecord
+from .types import ToolCall, ToolResult
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_MAX_WORKERS = 8
+
+
+def _prepare(call: ToolCall, registry: ToolRegistry) -> tuple[Tool, dict[str, Any]]:
+    """Look the tool up and validate its arguments; raises ToolArgumentsError for the model."""
+    tool = registry.get(call.name)
+    return tool, tool.validate(call.arguments)
+
+
+def _arguments_for_record(call: ToolCall) -> Any:
+    try:
+        return call.parsed_arguments()
+    except ValueError:
+        return call.arguments
+
+
+def _error_text(exc: BaseException) -> str:
+    if isinstance(exc, ToolArgumentsError):
+        return str(exc)
+    return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+
+
+def _record(call: ToolCall, output: str, is_error: bool, started: float, ended: float, origin: float) -> ToolCallRecord:
+    if is_error:
+        logger.info("tool call %s(%s) failed: %s", call.name, call.arguments, output)
+    return ToolCallRecord(
+        id=call.id,
+        name=call.name,
+        arguments=_arguments_for_record(call),
+        output=output,
+        is_error=is_error,
+        started=started - origin,
+        ended=ended - origin,
+    )
+
+
+def run_call(call: ToolCall, registry: ToolRegistry, origin: float) -> ToolCallRecord:
+    """Run one call in this thread (an async tool gets an event loop of its own)."""
+    started = time.perf_counter()
+    try:
+        tool, arguments = _prepare(call, registry)
+        output, is_error = render_output(tool.invoke(arguments)), False
+    except Exception as exc:  # noqa: BLE001 - any tool failure is reported to the model
+        output, is_error = _error_text(exc), True
+    return _record(call, output, is_error, started, time.perf_counter(), origin)
+
+
+async def arun_call(call: ToolCall, registry: ToolRegistry, origin: float) -> ToolCallRecord:
+    """Run one call on the event loop (a sync tool runs in a worker thread)."""
+    started = time.perf_counter()
+    try:
+        tool, arguments = _prepare(call, registry)
+        output, is_error = render_output(await tool.ainvoke(arguments)), False
+    except Exception as exc:  # noqa: BLE001 - any tool failure is reported to the model
+        output, is_error = _error_text(exc), True
+    return _record(call, output, is_error, started, time.perf_counter(), origin)
+
+
+def _batches(calls: Sequence[ToolCall], registry: ToolRegistry) -> list[list[ToolCall]]:
+    """Split calls into runs that may overlap; an exclusive tool gets a batch of its own.
+
+    Order is kept: calls before an exclusive tool finish before it starts, and
+    calls after it start after it ends.
+    """
+    batches: list[list[ToolCall]] = [[]]
+    for call in calls:
+        exclusive = call.name in registry and registry.get(call.name).exclusive
+        if exclusive:
+            batches += [[call], []]
+        else:
+            batches[-1].append(call)
+    return [b for b in batches if b]
+
+
+def execute(
+    calls: Sequence[ToolCall],
+    registry: ToolRegistry,
+    *,
+    parallel: bool = False,
+    max_workers: int = DEFAULT_MAX_WORKERS,
+    origin: float = 0.0,
+) -> list[ToolCallRecord]:
+    """Run a turn's calls and return their records in call order.
+
+    ``parallel=True`` runs independent calls in threads, at most ``max_workers`` at once.
+    """
+    if not parallel or len(calls) < 2:
+        return [run_call(c, registry, origin) for c in calls]
+    records: list[ToolCallRecord] = []
+    with ThreadPoolExecutor(max_workers=max(1, min(max_workers, len(calls))), thread_name_prefix="tool") as pool:
+        for batch in _batches(calls, registry):
+            records += pool.map(lambda c: run_call(c, registry, origin), batch)
+    return records
+
+
+async def aexecute(
+    calls: Sequence[ToolCall],
+    registry: ToolRegistry,
+    *,
+    parallel: bool = False,
+    max_workers: int = DEFAULT_MAX_WORKERS,
+    origin: float = 0.0,
+) -> list[ToolCallRecord]:
+    """The async twin of :func:`execute`: calls run as tasks, capped by a semaphore."""
+    if not parallel or len(calls) < 2:
+        return [await arun_call(c, registry, origin) for c in calls]
+    limit = asyncio.Semaphore(max(1, max_workers))
+
+    async def capped(call: ToolCall) -> ToolCallRecord:
+        async with limit:
+            return await arun_call(call, registry, origin)
+
+    records: list[ToolCallRecord] = []
+    for batch in _batches(calls, registry):
+        records += await asyncio.gather(*(capped(c) for c in batch))
+    return records
+
+
+def results_of(records: Sequence[ToolCallRecord]) -> list[ToolResult]:
+    """The tool results to send back to the model, in call order."""
+    return [ToolResult(r.id, r.name, r.output, r.is_error) for r in records]

@@ -1,0 +1,141 @@
+"""Prices per model, and the dollar cost of one model request.
+
+Prices come from `genai-prices <https://github.com/pydantic/genai-prices>`_, a
+maintained table of LLM prices that ships inside the package, so pricing works
+offline. Its optional background updater (``genai_prices.UpdatePrices``) fetches
+newer prices over the network; this module never starts it.
+
+Who is priced how: callers pass ``(model, provider)`` where ``provider`` is one of
+:data:`PROVIDERS`:
+
+- ``"openai"`` / ``"anthropic"``: the real API; ``model`` is the model name sent
+  (dated names such as ``claude-haiku-4-5-20251001`` are understood).
+- ``"offline-openai"`` / ``"offline-anthropic"``: the course's offline model,
+  speaking that API's wire format. It is priced as a real, cheap model of that
+  API (:data:`OFFLINE_PRICED_AS`), whatever name it goes by, so the cost
+  figures in the lessons are the ones a learner would pay.
+
+A model genai-prices does not know (a local model behind an OpenAI-compatible
+``base_url``, a fine-tune) costs $0.00: one warning is logged per model, and no
+exception is raised, because a missing price must never stop a run.
+
+``genai_prices`` is imported on first use, not with ``conductor``: importing it
+takes about 0.2-0.3 s on the course machine (it pulls in pydantic and httpx2).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from .types import Usage
+
+logger = logging.getLogger(__name__)
+
+PROVIDERS = ("openai", "anthropic", "offline-openai", "offline-anthropic")
+
+# The offline model is priced as the model a learner would most likely pick on that API.
+OFFLINE_PRICED_AS: dict[str, tuple[str, str]] = {
+    "offline-openai": ("gpt-4.1-mini", "openai"),
+    "offline-anthropic": ("claude-haiku-4-5", "anthropic"),
+}
+
+
+@dataclass(frozen=True)
+class ModelPrice:
+    """US dollars per million tokens for one model, and where the figures come from.
+
+    For a model with tiered prices (a higher rate above some prompt length)
+    these are the base rates; :func:`cost` applies the tiers.
+    """
+
+    model: str  # the model priced: genai-prices' id, e.g. "gpt-4.1-mini"
+    provider: str  # "openai" or "anthropic" for a known model, else the provider asked about
+    input_per_mtok: float
+    output_per_mtok: float
+    source: str  # e.g. "genai-prices 0.2.3"
+    known: bool = True  # False when no price was found and the model is counted as free
+
+    def __str__(self) -> str:
+        if not self.known:
+            return f"{self.model} ({self.provider}): no known price, counted as $0 [{self.source}]"
+        return (
+            f"{self.model} ({self.provider}): ${self.input_per_mtok:g} input / "
+            f"${self.output_per_mtok:g} output per million tokens [{self.source}]"
+        )
+
+
+def priced_as(model: str, provider: str) -> tuple[str, str]:
+    """The ``(model, provider)`` to look up in the price table for ``(model, provider)``.
+
+    The offline model maps to a real model (``"offline-openai"`` ->
+    ``("gpt-4.1-mini", "openai")``); a real provider maps to itself.
+    Raises ``ValueError`` for a provider outside :data:`PROVIDERS`.
+    """
+    if provider in OFFLINE_PRICED_AS:
+        return OFFLINE_PRICED_AS[provider]
+    if provider in ("openai", "anthropic"):
+        return model, provider
+    raise ValueError(
+        f"unknown provider {provider!r}: pass one of {', '.join(PROVIDERS)} "
+        "(for the offline model, name the API it speaks, e.g. 'offline-openai')"
+    )
+
+
+@lru_cache(maxsize=None)
+def price_per_million(model: str, provider: str) -> ModelPrice:
+    """Input and output prices of ``model`` on ``provider`` (see the module doc for the names).
+
+    An unknown model gives a zero price with ``known=False`` and logs one
+    warning; the result is cached, so the warning is not repeated.
+    """
+    import genai_prices
+
+    source = f"genai-prices {genai_prices.__version__}"
+    real_model, real_provider = priced_as(model, provider)
+    try:
+        calc = genai_prices.calc_price(genai_prices.Usage(), model_ref=real_model, provider_id=real_provider)
+    except LookupError:
+        logger.warning(
+            "no price known for model %r on %s (%s); its requests are counted as $0",
+            real_model,
+            real_provider,
+            source,
+        )
+        return ModelPrice(real_model, real_provider, 0.0, 0.0, source, known=False)
+    prices = calc.model_price
+    return ModelPrice(
+        model=calc.model.id,
+        provider=calc.provider.id,
+        input_per_mtok=_per_mtok(getattr(prices, "input_mtok", None)),
+        output_per_mtok=_per_mtok(getattr(prices, "output_mtok", None)),
+        source=source,
+    )
+
+
+def cost(usage: Usage, model: str, provider: str) -> float:
+    """US dollars billed for one request's ``usage``; 0.0 for a model with no known price."""
+    price = price_per_million(model, provider)
+    if not price.known:
+        return 0.0
+    import genai_prices
+
+    calc = genai_prices.calc_price(
+        genai_prices.Usage(input_tokens=usage.input_tokens, output_tokens=usage.output_tokens),
+        model_ref=price.model,
+        provider_id=price.provider,
+    )
+    return float(calc.total_price)
+
+
+def _per_mtok(value: Any) -> float:
+    """A genai-prices rate as a float: a Decimal, the base of tiered prices, or 0 when absent."""
+    from genai_prices.types import TieredPrices
+
+    if value is None:
+        return 0.0
+    if isinstance(value, TieredPrices):
+        return float(value.base)
+    return float(value)

@@ -1,0 +1,295 @@
+"""Run the course headless: every notebook in ``notebooks/`` and ``demos/`` through papermill.
+
+The runner finds the notebooks, reads each one's ``parameters`` cell with
+``papermill.inspect_notebook``, checks the requested provider and parameters
+against them, executes each notebook in-process with
+``papermill.execute_notebook`` (a kernel start costs about 0.6 s in-process
+against 2 s through the papermill command line), writes the executed copies
+under the output folder, prints a line per notebook and a summary table.
+
+Bad input (an unknown provider, parameter or notebook pattern, a missing
+dependency) raises :class:`CourseError`, whose message lists the valid choices
+or names the fix.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import importlib
+import sys
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any, TextIO
+
+PROVIDERS: tuple[str, ...] = ("offline", "openai", "anthropic")
+"""Providers a notebook's ``provider`` parameter accepts (``offline`` is the default)."""
+
+NOTEBOOK_DIRS: tuple[str, ...] = ("notebooks", "demos")
+"""Folders, relative to the project root, whose notebooks make up the course."""
+
+DEFAULT_OUT = "build"
+CELL_TIMEOUT = 600
+"""Seconds one cell may run before the notebook counts as failed."""
+
+KERNEL_NAME = "python3"
+INSTALL_HINT = "pip install -r requirements.txt"
+
+
+class CourseError(Exception):
+    """Bad input to the course runner; the message says what is valid or how to fix it."""
+
+
+@dataclass(frozen=True)
+class Notebook:
+    """One course notebook and the parameters its ``parameters`` cell defines."""
+
+    path: Path
+    name: str
+    parameters: frozenset[str]
+
+
+@dataclass(frozen=True)
+class CellFailure:
+    """Where a notebook failed: the cell's index (from 0, as nbval counts), its first line, the error."""
+
+    cell_index: int | None
+    first_line: str
+    error: str
+
+    def describe(self) -> str:
+        """One line naming the cell and the error, e.g. ``cell 2 (`raise ValueError`): ValueError: boom``."""
+        if self.cell_index is None:
+            return self.error
+        return f"cell {self.cell_index} (`{self.first_line}`): {self.error}"
+
+
+@dataclass(frozen=True)
+class NotebookResult:
+    """The outcome of executing one notebook."""
+
+    notebook: Notebook
+    output: Path
+    seconds: float
+    failure: CellFailure | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.failure is None
+
+    @property
+    def status(self) -> str:
+        return "ok" if self.ok else "FAILED"
+
+
+@dataclass
+class CourseReport:
+    """All results of one course run, in execution order."""
+
+    results: list[NotebookResult] = field(default_factory=list)
+
+    @property
+    def failures(self) -> list[NotebookResult]:
+        return [result for result in self.results if not result.ok]
+
+    @property
+    def exit_code(self) -> int:
+        return 1 if self.failures else 0
+
+
+def require(module: str) -> ModuleType:
+    """Import ``module`` or raise :class:`CourseError` naming the install command."""
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        missing = exc.name or module
+        raise CourseError(
+            f"the package {missing!r} is not installed in {sys.executable}: run `{INSTALL_HINT}`"
+        ) from exc
+
+
+def find_root(start: Path) -> Path:
+    """The nearest folder at or above ``start`` that holds a course notebook folder."""
+    for folder in (start, *start.parents):
+        if any((folder / name).is_dir() for name in NOTEBOOK_DIRS):
+            return folder
+    raise CourseError(
+        f"no {' or '.join(f'{name}/' for name in NOTEBOOK_DIRS)} folder in {start} or above: "
+        "run the command from the course repository"
+    )
+
+
+def discover_notebooks(root: Path) -> list[Notebook]:
+    """Every ``*.ipynb`` directly inside the course folders under ``root``, in name order."""
+    inspect_notebook = require("papermill").inspect_notebook
+    notebooks = []
+    for folder in NOTEBOOK_DIRS:
+        for path in sorted((root / folder).glob("*.ipynb")):
+            parameters = frozenset(inspect_notebook(str(path)))
+            notebooks.append(Notebook(path, path.relative_to(root).as_posix(), parameters))
+    return notebooks
+
+
+def _matches(notebook: Notebook, pattern: str) -> bool:
+    if any(char in pattern for char in "*?["):
+        return fnmatch.fnmatch(notebook.name, pattern) or fnmatch.fnmatch(notebook.path.name, pattern)
+    return pattern in notebook.name
+
+
+def select_notebooks(notebooks: Sequence[Notebook], patterns: Sequence[str]) -> list[Notebook]:
+    """The notebooks matching any pattern (a glob, or else a substring of ``folder/name.ipynb``).
+
+    No patterns selects every notebook; a pattern that matches nothing is an error.
+    """
+    if not patterns:
+        return list(notebooks)
+    for pattern in patterns:
+        if not any(_matches(notebook, pattern) for notebook in notebooks):
+            names = "\n  ".join(notebook.name for notebook in notebooks) or "(none found)"
+            raise CourseError(f"no notebook matches {pattern!r}; the notebooks are:\n  {names}")
+    return [nb for nb in notebooks if any(_matches(nb, pattern) for pattern in patterns)]
+
+
+def parse_value(text: str) -> Any:
+    """Convert a ``-p`` value the way papermill's command line does: bool, None, int, float, else str."""
+    # papermill's own converter lives in its private CLI module (papermill.cli._resolve_type),
+    # so the same four rules are restated here rather than importing a private name.
+    constants = {"True": True, "False": False, "None": None}
+    if text in constants:
+        return constants[text]
+    for convert in (int, float):
+        try:
+            return convert(text)
+        except ValueError:
+            continue
+    return text
+
+
+def _parameter_listing(notebooks: Iterable[Notebook]) -> str:
+    lines = [f"  {nb.name}: {', '.join(sorted(nb.parameters)) or '(no parameters cell)'}" for nb in notebooks]
+    return "\n".join(lines)
+
+
+def plan_parameters(
+    notebooks: Sequence[Notebook],
+    parameters: Mapping[str, Any],
+    provider: str | None = None,
+) -> dict[str, dict[str, Any]]:
+    """The parameters each notebook receives, keyed by notebook name.
+
+    ``provider`` becomes the ``provider`` parameter. A parameter goes only to the
+    notebooks that define it; one that no selected notebook defines is an error.
+    """
+    requested = dict(parameters)
+    if provider is not None:
+        if requested.get("provider", provider) != provider:
+            raise CourseError(
+                f"--provider {provider} and -p provider {requested['provider']} disagree: pass one of them"
+            )
+        requested["provider"] = provider
+    if "provider" in requested and requested["provider"] not in PROVIDERS:
+        raise CourseError(f"unknown provider {requested['provider']!r}; choose one of: {', '.join(PROVIDERS)}")
+    for name in requested:
+        if not any(name in nb.parameters for nb in notebooks):
+            raise CourseError(
+                f"no selected notebook has a parameter {name!r}; parameters per notebook:\n"
+                + _parameter_listing(notebooks)
+            )
+    return {nb.name: {k: v for k, v in requested.items() if k in nb.parameters} for nb in notebooks}
+
+
+def _source_index(cells: Sequence[Mapping[str, Any]], output_index: int) -> int:
+    """Map a cell index of papermill's output back to the source notebook (minus injected cells)."""
+    injected = sum(
+        "injected-parameters" in cell.get("metadata", {}).get("tags", []) for cell in cells[:output_index]
+    )
+    return output_index - injected
+
+
+def _failure_from(exc: Exception, output: Path) -> CellFailure:
+    """Describe a failed execution: papermill's cell error, or any other error (kernel death, timeout)."""
+    papermill_exceptions = require("papermill.exceptions")
+    if not isinstance(exc, papermill_exceptions.PapermillExecutionError):
+        return CellFailure(None, "", f"{type(exc).__name__}: {exc}".strip())
+    cells = require("nbformat").read(output, as_version=4).cells if output.exists() else []
+    lines = [line for line in exc.source.splitlines() if line.strip()]
+    return CellFailure(
+        cell_index=_source_index(cells, exc.cell_index),
+        first_line=lines[0].strip() if lines else "",
+        error=f"{exc.ename}: {exc.evalue}" if exc.evalue else exc.ename,
+    )
+
+
+def execute(
+    notebook: Notebook,
+    parameters: Mapping[str, Any],
+    output: Path,
+    cell_timeout: int = CELL_TIMEOUT,
+) -> NotebookResult:
+    """Execute one notebook into ``output`` in its own folder; never raises for a failing notebook."""
+    papermill = require("papermill")
+    output.parent.mkdir(parents=True, exist_ok=True)
+    started = time.perf_counter()
+    failure = None
+    try:
+        papermill.execute_notebook(
+            str(notebook.path),
+            str(output),
+            parameters=dict(parameters),
+            kernel_name=KERNEL_NAME,
+            cwd=str(notebook.path.parent),
+            progress_bar=False,
+            execution_timeout=cell_timeout,
+        )
+    except Exception as exc:  # noqa: BLE001 - any failure of one notebook is reported, the run goes on
+        failure = _failure_from(exc, output)
+    return NotebookResult(notebook, output, time.perf_counter() - started, failure)
+
+
+def format_summary(results: Sequence[NotebookResult]) -> str:
+    """A plain-text table: notebook, status, seconds."""
+    width = max([len("notebook"), *(len(result.notebook.name) for result in results)])
+    rows = [f"{'notebook':<{width}}  {'status':<6}  {'seconds':>7}", f"{'-' * width}  {'-' * 6}  {'-' * 7}"]
+    rows += [f"{r.notebook.name:<{width}}  {r.status:<6}  {r.seconds:>7.1f}" for r in results]
+    return "\n".join(rows)
+
+
+def run_course(
+    root: Path,
+    *,
+    provider: str | None = None,
+    only: Sequence[str] = (),
+    out_dir: Path | None = None,
+    parameters: Mapping[str, Any] | None = None,
+    cell_timeout: int = CELL_TIMEOUT,
+    stream: TextIO | None = None,
+) -> CourseReport:
+    """Execute the selected course notebooks under ``root`` and report on ``stream`` (stdout by default).
+
+    Executed copies go to ``out_dir`` (default ``root/build``), keeping their
+    folder, e.g. ``build/notebooks/00_setup.ipynb``. Raises :class:`CourseError`
+    for bad input before any notebook runs; a failing notebook does not raise,
+    it is recorded in the returned report.
+    """
+    stream = stream or sys.stdout
+    out_dir = out_dir if out_dir is not None else root / DEFAULT_OUT
+    notebooks = select_notebooks(discover_notebooks(root), only)
+    if not notebooks:
+        raise CourseError(f"no notebooks found in {', '.join(f'{root / d}/' for d in NOTEBOOK_DIRS)}")
+    plan = plan_parameters(notebooks, parameters or {}, provider)
+    report = CourseReport()
+    for number, notebook in enumerate(notebooks, start=1):
+        print(f"[{number}/{len(notebooks)}] {notebook.name} ...", file=stream, flush=True)
+        result = execute(notebook, plan[notebook.name], out_dir / notebook.name, cell_timeout)
+        report.results.append(result)
+        detail = f": {result.failure.describe()}" if result.failure else ""
+        print(f"      {result.status} in {result.seconds:.1f} s{detail}", file=stream, flush=True)
+    print(f"\n{format_summary(report.results)}\n", file=stream)
+    for result in report.results:
+        if result.failure is not None:
+            print(f"FAILED {result.notebook.name} {result.failure.describe()}", file=stream)
+    print(f"{len(report.results) - len(report.failures)} of {len(report.results)} notebooks ran cleanly; "
+          f"executed copies in {out_dir}", file=stream)
+    return report

@@ -1,0 +1,114 @@
+"""cd.connect(): providers, clients, environment, and the errors that name the fix."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+
+import pytest
+
+import conductor as cd
+from conductor.offline import LatencyModel, OfflineModel
+from scripted import offline, scripted
+
+
+def test_offline_is_the_default(monkeypatch):
+    monkeypatch.delenv("CONDUCTOR_PROVIDER", raising=False)
+    llm = cd.connect(latency_scale=0)
+    assert llm.provider == "offline" and llm.api == "openai"
+    assert type(llm.client).__name__ == "OpenAI"
+
+
+def test_offline_anthropic_speaks_messages():
+    llm = cd.connect("offline", api="anthropic", latency_scale=0)
+    assert type(llm.client).__name__ == "Anthropic"
+    message = llm.client.messages.create(
+        model=llm.model, max_tokens=100, messages=[{"role": "user", "content": "Hello"}]
+    )
+    assert message.type == "message" and message.content[0].type == "text"
+
+
+def test_provider_and_model_from_environment(monkeypatch):
+    monkeypatch.setenv("CONDUCTOR_PROVIDER", "offline")
+    monkeypatch.setenv("CONDUCTOR_MODEL", "my-offline")
+    llm = cd.connect(latency_scale=0)
+    assert llm.provider == "offline" and llm.model == "my-offline"
+
+
+def test_unknown_provider_lists_the_valid_ones():
+    with pytest.raises(cd.ProviderError, match="choose one of: offline, openai, anthropic"):
+        cd.connect("gemini")
+
+
+@pytest.mark.parametrize("provider, variable", [("openai", "OPENAI_API_KEY"), ("anthropic", "ANTHROPIC_API_KEY")])
+def test_missing_key_names_the_variable_and_the_offline_alternative(monkeypatch, provider, variable):
+    monkeypatch.delenv(variable, raising=False)
+    with pytest.raises(cd.ProviderError) as info:
+        cd.connect(provider)
+    assert variable in str(info.value) and "cd.connect('offline')" in str(info.value)
+
+
+def test_key_never_appears_in_repr(monkeypatch):
+    secret = "sk-test-DO-NOT-PRINT-1234567890"
+    monkeypatch.setenv("OPENAI_API_KEY", secret)
+    llm = cd.connect("openai")
+    assert secret not in repr(llm) and secret not in str(llm.__dict__.get("model"))
+
+
+def test_openai_compatible_server_needs_no_key(monkeypatch):
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    llm = cd.connect("openai", base_url="http://localhost:11434/v1", model="llama3.2")
+    assert str(llm.client.base_url).startswith("http://localhost:11434/v1")
+    assert llm.cost(cd.Usage(1000, 1000)) == 0.0  # a local model costs nothing we can price
+
+
+@pytest.mark.parametrize("api", ["openai", "anthropic"])
+def test_bring_your_own_client(api):
+    model = OfflineModel(latency=LatencyModel.instant(), policies=[scripted("Hi from my client.")])
+    client = model.openai_client() if api == "openai" else model.anthropic_client()
+    llm = cd.connect(client, model="my-model")
+    assert llm.api == api and llm.client is client
+    result = llm.run("Hello")
+    assert result.answer == "Hi from my client."
+    assert model.requests[0].body["model"] == "my-model"
+
+
+def test_unsupported_client_names_the_supported_ones():
+    with pytest.raises(cd.ProviderError, match="openai.OpenAI"):
+        cd.connect(object(), model="m")
+
+
+def test_client_without_model_is_an_error():
+    model = OfflineModel(latency=LatencyModel.instant())
+    with pytest.raises(cd.ProviderError, match="model="):
+        cd.connect(model.openai_client())
+
+
+@pytest.mark.parametrize("api", ["openai", "anthropic"])
+def test_arun_with_async_client(api):
+    model = OfflineModel(latency=LatencyModel.instant(), policies=[scripted([("ping", {})], "pong")])
+    llm = cd.connect("offline", api=api, asynchronous=True, offline_model=model)
+    assert type(llm.client).__name__.startswith("Async")
+
+    @cd.tool
+    async def ping() -> str:
+        """Ping."""
+        await asyncio.sleep(0)
+        return "pong"
+
+    result = asyncio.run(llm.arun("Ping?", tools=[ping]))
+    assert result.answer == "pong" and result.rounds[0].tool_calls[0].output == "pong"
+    with pytest.raises(cd.ProviderError, match="arun"):
+        llm.run("Ping?")
+
+
+def test_arun_with_sync_client():
+    llm, _ = offline("openai", scripted("ok"))
+    assert asyncio.run(llm.arun("Hi")).answer == "ok"
+
+
+def test_import_is_light():
+    code = "import sys, conductor; print(sorted(m for m in ('openai', 'anthropic', 'matplotlib') if m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
