@@ -72,7 +72,7 @@ COMMANDS: tuple[Callable[[argparse._SubParsersAction], None], ...] = (add_course
 
 def build_parser() -> argparse.ArgumentParser:
     """The ``python -m conductor`` parser with every command in :data:`COMMANDS`."""
-    parser = argparse.ArgumentParser(prog="python -m conductor", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m conductor", description="The conductor course's commands.")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for add_command in COMMANDS:
         add_command(subparsers)

@@ -127,8 +127,15 @@ def discover_notebooks(root: Path) -> list[Notebook]:
     notebooks = []
     for folder in NOTEBOOK_DIRS:
         for path in sorted((root / folder).glob("*.ipynb")):
-            parameters = frozenset(inspect_notebook(str(path)))
-            notebooks.append(Notebook(path, path.relative_to(root).as_posix(), parameters))
+            name = path.relative_to(root).as_posix()
+            try:
+                parameters = frozenset(inspect_notebook(str(path)))
+            except Exception as exc:  # noqa: BLE001 - papermill raises ValueError, JSON and nbformat errors
+                raise CourseError(
+                    f"cannot read the parameters cell of {name} ({type(exc).__name__}: {exc}); "
+                    "open and save it in Jupyter to repair its metadata"
+                ) from exc
+            notebooks.append(Notebook(path, name, parameters))
     return notebooks
 
 

@@ -38,6 +38,7 @@ __all__ = [
     "calculate",
     "get_course_outline",
     "search_course_content",
+    "reload_catalogue",
     "with_delay",
     "weather_tools",
     "calculator_tools",
@@ -153,6 +154,7 @@ _BINARY: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
 }
 _UNARY: dict[type[ast.unaryop], Callable[[Any], Any]] = {ast.UAdd: operator.pos, ast.USub: operator.neg}
 
+
 def _evaluate(node: ast.AST) -> int | float:
     if isinstance(node, ast.Expression):
         return _evaluate(node.body)
@@ -173,7 +175,7 @@ def _evaluate(node: ast.AST) -> int | float:
 
 @tool
 def calculate(expression: str) -> dict:
-    """Evaluate an arithmetic expression exactly, e.g. (2 + 3) * 4 or 2 ** 10.
+    """Evaluate an arithmetic expression, e.g. (2 + 3) * 4 or 2 ** 10.
 
     Args:
         expression: Numbers with + - * / // % ** and parentheses; no names or functions.
@@ -184,11 +186,7 @@ def calculate(expression: str) -> dict:
         tree = ast.parse(expression.strip(), mode="eval")
     except SyntaxError as exc:
         raise ValueError(f"{expression!r} is not an arithmetic expression ({exc.msg}); use {_ALLOWED}") from None
-    try:
-        result = _evaluate(tree)
-    except OverflowError:
-        raise ValueError("the result is too large for a float; use smaller numbers") from None
-    return {"expression": expression, "result": result}
+    return {"expression": expression, "result": _evaluate(tree)}
 
 
 # -- course catalogue ---------------------------------------------------------
@@ -297,6 +295,15 @@ def _catalogue_connection() -> sqlite3.Connection:
         )
         _catalogue = connection
     return _catalogue
+
+
+def reload_catalogue() -> None:
+    """Rebuild the search index from :data:`COURSES` on the next search (after a lesson edits the catalogue)."""
+    global _catalogue
+    with _catalogue_lock:
+        if _catalogue is not None:
+            _catalogue.close()
+        _catalogue = None
 
 
 def _words(text: str) -> list[str]:

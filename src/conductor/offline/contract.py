@@ -129,11 +129,21 @@ def _check_openai_tool_messages(messages: list[dict[str, Any]]) -> None:
             raise _unanswered(pending, index)
         answerable = set()
         if message.get("role") == "assistant" and message.get("tool_calls"):
+            _check_openai_calls(index, message["tool_calls"])
             pending = [call["id"] for call in message["tool_calls"]]
             answerable = set(pending)
             pending_index = index
     if pending:
         raise _unanswered(pending, pending_index)
+
+
+def _check_openai_calls(index: int, calls: list[dict[str, Any]]) -> None:
+    for position, call in enumerate(calls):
+        prefix = f"messages[{index}].tool_calls[{position}]"
+        if not call.get("id"):
+            raise _missing(f"{prefix}.id")
+        if not isinstance(call.get("function"), dict) or not call["function"].get("name"):
+            raise _missing(f"{prefix}.function.name")
 
 
 def _unanswered(ids: list[str], index: int) -> InvalidRequest:
@@ -185,6 +195,7 @@ def check_anthropic(body: dict[str, Any]) -> None:
         raise InvalidRequest("messages: at least one message is required")
     _check_anthropic_tools(body.get("tools") or [])
     _check_anthropic_roles(messages)
+    _check_anthropic_blocks(messages)
     turns = anthropic_turns(messages)
     uses_tool_blocks = any(b.get("type") in ("tool_use", "tool_result") for t in turns for b in t.blocks)
     if uses_tool_blocks and not body.get("tools"):
@@ -234,6 +245,16 @@ def _leading_result_ids(turn: AnthropicTurn) -> set[str]:
             break
         ids.add(block.get("tool_use_id", ""))
     return ids
+
+
+def _check_anthropic_blocks(messages: list[dict[str, Any]]) -> None:
+    """The fields the tool blocks cannot do without."""
+    required = {"tool_use": ("id", "name"), "tool_result": ("tool_use_id",)}
+    for index, message in enumerate(messages):
+        for position, block in enumerate(anthropic_blocks(message.get("content"))):
+            for name in required.get(block.get("type"), ()):
+                if name not in block:
+                    raise InvalidRequest(f"messages.{index}.content.{position}.{block['type']}.{name}: Field required")
 
 
 def _check_anthropic_tool_pairs(turns: list[AnthropicTurn]) -> None:

@@ -30,7 +30,14 @@ from collections.abc import Iterable
 from ..types import ToolResult, Turn, UserMessage
 from .conversation import Conversation
 
-__all__ = ["estimate_tokens", "request_tokens", "output_tokens"]
+__all__ = [
+    "estimate_tokens",
+    "request_tokens",
+    "output_tokens",
+    "token_weight",
+    "truncate_to_tokens",
+    "split_pieces",
+]
 
 PER_MESSAGE = 3
 REPLY_PRIMING = 3
@@ -65,7 +72,7 @@ def _char_cost(char: str) -> float:
 
 def estimate_tokens(text: str) -> int:
     """Estimated tokens of ``text``: ASCII 4 chars/token, CJK 1 char/token, other 2 chars/token."""
-    return math.ceil(sum(_char_cost(c) for c in text))
+    return math.ceil(token_weight(text))
 
 
 def _message_tokens(message: UserMessage | Turn | ToolResult) -> int:
@@ -91,3 +98,38 @@ def request_tokens(conversation: Conversation) -> int:
 def output_tokens(text: str, calls: Iterable[tuple[str, str]] = ()) -> int:
     """Estimated output tokens of generated ``text`` and tool ``calls`` given as (name, arguments JSON)."""
     return estimate_tokens(text) + sum(PER_TOOL_CALL + estimate_tokens(n) + estimate_tokens(a) for n, a in calls)
+
+
+def token_weight(text: str) -> float:
+    """The unrounded estimate of ``text`` (for spreading time over the pieces of a stream)."""
+    return sum(_char_cost(c) for c in text)
+
+
+def truncate_to_tokens(text: str, limit: int) -> str:
+    """The longest prefix of ``text`` whose estimate fits in ``limit`` tokens."""
+    spent = 0.0
+    for index, char in enumerate(text):
+        spent += _char_cost(char)
+        if spent > limit:
+            return text[:index]
+    return text
+
+
+def split_pieces(text: str, tokens: float = 3.0) -> list[str]:
+    """Cut ``text`` into consecutive pieces of about ``tokens`` tokens each, the way a stream delivers it.
+
+    Pieces end before whitespace where possible (so they look like real deltas,
+    " world"), after any CJK character, or at twice the size for long words.
+    Joining the pieces gives back ``text`` exactly.
+    """
+    pieces: list[str] = []
+    current, cost = "", 0.0
+    for char in text:
+        if current and cost >= tokens and (char.isspace() or cost >= 2 * tokens or _is_cjk(ord(char))):
+            pieces.append(current)
+            current, cost = "", 0.0
+        current += char
+        cost += _char_cost(char)
+    if current:
+        pieces.append(current)
+    return pieces

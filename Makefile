@@ -1,0 +1,46 @@
+# The course's two commands (README "Quickstart"): `make course` and `make test`.
+# Both create or reuse the virtual environment .venv; the pinned requirements are
+# installed again only when requirements.txt or pyproject.toml changed (the stamp
+# file holds the sha256 of the two files as last installed).
+
+PYTHON ?= python3
+VENV ?= .venv
+VENV_PY := $(VENV)/bin/python
+STAMP := $(VENV)/.requirements.stamp
+REQUIREMENTS := requirements.txt pyproject.toml
+# Extra arguments, e.g. make course ARGS="--only 01 -p max_rounds 3", make test ARGS="tests -x"
+ARGS ?=
+
+.DEFAULT_GOAL := help
+.PHONY: help venv course test clean distclean
+
+help: ## list the targets
+	@echo "usage: make TARGET [ARGS=...]"
+	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  %-10s %s\n", $$1, $$2}'
+
+venv: ## create .venv if needed; install the pinned requirements when they changed
+	@test -x $(VENV_PY) || { \
+		$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
+			|| { echo "error: the course needs Python 3.11 or newer; run make PYTHON=python3.11 ..." >&2; exit 1; }; \
+		echo "Creating $(VENV) with $(PYTHON)"; \
+		$(PYTHON) -m venv $(VENV); \
+	}
+	@hash=$$(cat $(REQUIREMENTS) | $(VENV_PY) -c 'import hashlib, sys; print(hashlib.sha256(sys.stdin.buffer.read()).hexdigest())'); \
+	if [ "$$hash" != "$$(cat $(STAMP) 2>/dev/null)" ]; then \
+		echo "Installing the pinned requirements into $(VENV) (a first install takes a few minutes)"; \
+		$(VENV_PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt \
+			&& echo "$$hash" > $(STAMP); \
+	fi
+
+course: venv ## run every notebook headless on the offline default; copies go to build/
+	$(VENV_PY) -m conductor course $(ARGS)
+
+test: venv ## run the unit tests and strict nbval over notebooks/ and demos/
+	$(VENV_PY) -m pytest $(ARGS)
+
+clean: ## remove build/ and test caches
+	rm -rf build .pytest_cache .hypothesis
+	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -exec rm -rf {} +
+
+distclean: clean ## also remove the virtual environment
+	rm -rf $(VENV)

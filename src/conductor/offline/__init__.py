@@ -1,0 +1,40 @@
+"""The offline model: a deterministic stand-in LLM for the course.
+
+It answers the official ``openai`` and ``anthropic`` clients through an
+``httpx2.MockTransport``, in both wire formats (JSON and SSE), rejects what the
+real APIs reject with their error texts, takes real time to answer, and can be
+told to fail the way real APIs fail::
+
+    from conductor.offline import OfflineModel
+    model = OfflineModel(seed=0)
+    client = model.openai_client()          # or model.anthropic_client()
+    model.inject("rate_limit", retry_after=0.01)
+
+Importing this package does not import the SDKs; the client methods do.
+"""
+
+from __future__ import annotations
+
+from .conversation import CallTools, Conversation, Decision, PlannedCall, Policy, Reply
+from .faults import FAULT_KINDS, Fault
+from .latency import LatencyModel
+from .model import OfflineModel, RecordedRequest
+from .policies import decide, register_policy
+from .tokens import estimate_tokens
+
+__all__ = [
+    "OfflineModel",
+    "RecordedRequest",
+    "Fault",
+    "FAULT_KINDS",
+    "LatencyModel",
+    "estimate_tokens",
+    "register_policy",
+    "decide",
+    "Conversation",
+    "Reply",
+    "CallTools",
+    "PlannedCall",
+    "Decision",
+    "Policy",
+]

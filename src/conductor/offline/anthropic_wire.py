@@ -1,0 +1,241 @@
+"""Anthropic Messages on the wire: request JSON -> Conversation, Completion -> JSON or SSE.
+
+Shapes follow the API reference of ``POST /v1/messages``: a ``message`` object,
+or with ``stream: true`` the named events ``message_start``, then per content
+block ``content_block_start`` / ``content_block_delta`` (``text_delta`` or
+``input_json_delta``) / ``content_block_stop``, then ``message_delta`` (stop
+reason and output tokens) and ``message_stop``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any, Literal
+
+from ..types import ToolCall, ToolResult, ToolSpec, Turn, UserMessage
+from .contract import InvalidRequest, anthropic_turns, check_anthropic
+from .conversation import Conversation, ToolChoice
+from .tokens import split_pieces, token_weight
+
+if TYPE_CHECKING:
+    from .model import Completion, RenderedCall
+
+__all__ = ["API", "PATH", "parse", "render", "stream_events", "check", "wants_stream"]
+
+API: Literal["anthropic"] = "anthropic"
+PATH = "/v1/messages"
+MESSAGE_PREFIX = "msg_01"
+CALL_PREFIX = "toolu_01"
+ID_LENGTH = 22  # characters after the prefix, as in real ids
+REQUEST_ID_HEADER = "request-id"
+
+check = check_anthropic
+
+# (status, error type, message) per transport fault, as the real API words them.
+_FAULT_ERRORS = {
+    "rate_limit": (
+        429,
+        "rate_limit_error",
+        "This request would exceed the rate limit for your organization. Please try again in {retry_after}s.",
+    ),
+    "server_error": (500, "api_error", "Internal server error"),
+    "unavailable": (503, "api_error", "Service unavailable"),
+    "overloaded": (529, "overloaded_error", "Overloaded"),
+}
+_TOOL_CHOICE: dict[str, ToolChoice] = {"auto": "auto", "any": "required", "tool": "tool", "none": "none"}
+
+
+def wants_stream(body: dict[str, Any]) -> bool:
+    return body.get("stream") is True
+
+
+def _text(blocks: Any) -> str:
+    """Text of a string, or of the text blocks of a list of blocks."""
+    if isinstance(blocks, str):
+        return blocks
+    return "".join(b.get("text", "") for b in blocks or [] if b.get("type") == "text")
+
+
+def _system(value: Any) -> str | None:
+    return _text(value) or None if value else None
+
+
+def _user_turn(blocks: list[dict[str, Any]], call_names: dict[str, str]) -> list[UserMessage | ToolResult]:
+    """Tool results first (the API requires them first), then the text as one user message."""
+    out: list[UserMessage | ToolResult] = []
+    for block in blocks:
+        if block.get("type") == "tool_result":
+            call_id = block["tool_use_id"]
+            content = _text(block.get("content", ""))
+            out.append(ToolResult(call_id, call_names.get(call_id, ""), content, bool(block.get("is_error"))))
+    text = _text(blocks)
+    if text:
+        out.append(UserMessage(text))
+    return out
+
+
+def _assistant_turn(blocks: list[dict[str, Any]]) -> Turn:
+    texts = tuple(b["text"] for b in blocks if b.get("type") == "text" and b.get("text"))
+    calls = tuple(
+        ToolCall(b["id"], b["name"], json.dumps(b.get("input", {}), ensure_ascii=False))
+        for b in blocks
+        if b.get("type") == "tool_use"
+    )
+    return Turn(text_blocks=texts, tool_calls=calls)
+
+
+def parse(body: dict[str, Any], seed: int) -> Conversation:
+    """The neutral conversation of a (valid) Messages request."""
+    messages: list[UserMessage | Turn | ToolResult] = []
+    call_names: dict[str, str] = {}
+    for turn in anthropic_turns(body["messages"]):
+        if turn.role == "assistant":
+            assistant = _assistant_turn(turn.blocks)
+            call_names.update((c.id, c.name) for c in assistant.tool_calls)
+            messages.append(assistant)
+        else:
+            messages.extend(_user_turn(turn.blocks, call_names))
+    tools = tuple(
+        ToolSpec(t["name"], t.get("description", ""), t["input_schema"])
+        for t in body.get("tools") or []
+        if t.get("type", "custom") == "custom"
+    )
+    choice = body.get("tool_choice") or {}
+    return Conversation(
+        api=API,
+        model=body["model"],
+        messages=tuple(messages),
+        tools=tools,
+        system=_system(body.get("system")),
+        tool_choice=_TOOL_CHOICE.get(choice.get("type", "auto"), "auto"),
+        forced_tool=choice.get("name"),
+        parallel_tool_calls=not choice.get("disable_parallel_tool_use", False),
+        max_tokens=body["max_tokens"],
+        seed=seed,
+    )
+
+
+def _input(call: RenderedCall) -> dict[str, Any]:
+    """A tool call's input object (Anthropic has no way to send anything but an object)."""
+    try:
+        value = json.loads(call.arguments)
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def _blocks(completion: Completion) -> list[dict[str, Any]]:
+    # Anthropic has no refusal field: a refusing answer is text with stop_reason "refusal".
+    text = completion.refusal if completion.refusal is not None else completion.text
+    blocks: list[dict[str, Any]] = [{"type": "text", "text": text}] if text else []
+    blocks.extend({"type": "tool_use", "id": c.id, "name": c.name, "input": _input(c)} for c in completion.calls)
+    return blocks
+
+
+def _usage(completion: Completion, output_tokens: int) -> dict[str, Any]:
+    return {
+        "input_tokens": completion.input_tokens,
+        "output_tokens": output_tokens,
+        "cache_creation_input_tokens": 0,
+        "cache_read_input_tokens": 0,
+        "service_tier": "standard",
+    }
+
+
+def _message(
+    completion: Completion, content: list[dict[str, Any]], stop: str | None, output_tokens: int
+) -> dict[str, Any]:
+    return {
+        "id": completion.id,
+        "type": "message",
+        "role": "assistant",
+        "model": completion.model,
+        "content": content,
+        "stop_reason": stop,
+        "stop_sequence": None,
+        "usage": _usage(completion, output_tokens),
+    }
+
+
+def render(completion: Completion) -> dict[str, Any]:
+    """The ``message`` object."""
+    return _message(completion, _blocks(completion), completion.finish, completion.output_tokens)
+
+
+def _sse(event: dict[str, Any]) -> bytes:
+    data = json.dumps(event, ensure_ascii=False, separators=(",", ":"))
+    return f"event: {event['type']}\ndata: {data}\n\n".encode()
+
+
+def _block_events(index: int, block: dict[str, Any]) -> list[tuple[float, bytes]]:
+    if block["type"] == "text":
+        start = {"type": "text", "text": ""}
+        deltas = [{"type": "text_delta", "text": piece} for piece in split_pieces(block["text"])]
+        weights = [token_weight(d["text"]) for d in deltas]
+        start_weight = 0.0
+    else:
+        start = {**block, "input": {}}
+        arguments = json.dumps(block["input"], ensure_ascii=False)
+        deltas = [{"type": "input_json_delta", "partial_json": p} for p in split_pieces(arguments, tokens=4)]
+        weights = [token_weight(d["partial_json"]) for d in deltas]
+        start_weight = token_weight(block["name"])
+    events = [(start_weight, _sse({"type": "content_block_start", "index": index, "content_block": start}))]
+    events.extend(
+        (weight, _sse({"type": "content_block_delta", "index": index, "delta": delta}))
+        for weight, delta in zip(weights, deltas)
+    )
+    events.append((0.0, _sse({"type": "content_block_stop", "index": index})))
+    return events
+
+
+def stream_events(completion: Completion, body: dict[str, Any]) -> list[tuple[float, bytes]]:
+    """The SSE events of a streamed answer, each with the output tokens generated before it."""
+    events = [
+        (0.0, _sse({"type": "message_start", "message": _message(completion, [], None, 0)})),
+        (0.0, _sse({"type": "ping"})),
+    ]
+    for index, block in enumerate(_blocks(completion)):
+        events.extend(_block_events(index, block))
+    delta = {
+        "type": "message_delta",
+        "delta": {"stop_reason": completion.finish, "stop_sequence": None},
+        "usage": {"output_tokens": completion.output_tokens},
+    }
+    events.append((0.0, _sse(delta)))
+    events.append((0.0, _sse({"type": "message_stop"})))
+    return events
+
+
+def error_body(message: str, request_id: str, *, type_: str = "invalid_request_error") -> dict[str, Any]:
+    """The body of an error response."""
+    return {"type": "error", "error": {"type": type_, "message": message}, "request_id": request_id}
+
+
+def invalid_request(error: InvalidRequest, request_id: str) -> dict[str, Any]:
+    """The 400 body for a request the contract rejects."""
+    return error_body(error.message, request_id)
+
+
+def internal_error(message: str, request_id: str) -> dict[str, Any]:
+    """The body of a 500 with a given message."""
+    return error_body(message, request_id, type_="api_error")
+
+
+def fault_error(kind: str, *, model: str, request_id: str, retry_after: float) -> tuple[int, dict[str, Any]]:
+    """Status and body of an HTTP-level fault."""
+    status, type_, message = _FAULT_ERRORS[kind]
+    return status, error_body(message.format(retry_after=f"{retry_after:g}"), request_id, type_=type_)
+
+
+def stream_error_event(request_id: str) -> bytes:
+    """An error delivered inside an open stream: the classic mid-stream ``overloaded_error``."""
+    _, body = fault_error("overloaded", model="", request_id=request_id, retry_after=0)
+    return _sse(body)
+
+
+def not_found(method: str, path: str, request_id: str) -> tuple[int, dict[str, Any]]:
+    return 404, error_body("Not Found", request_id, type_="not_found_error")
+
+
+def bad_json(request_id: str) -> dict[str, Any]:
+    return error_body("There was an error parsing the body of your request as JSON.", request_id)

@@ -1,0 +1,409 @@
+"""The offline model: a deterministic stand-in LLM behind the official SDK clients.
+
+``OfflineModel`` is an HTTP handler for ``httpx2.MockTransport``. A request goes
+through these steps, each owned by one module:
+
+1. route: ``/v1/chat/completions`` is OpenAI (:mod:`.openai_wire`),
+   ``/v1/messages`` is Anthropic (:mod:`.anthropic_wire`);
+2. faults (:mod:`.faults`): an HTTP error, timeout or dropped connection
+   replaces the answer; other faults alter the answer below;
+3. contract (:mod:`.contract`): what the real API rejects gets its 400;
+4. decision (:mod:`.policies`): the request, parsed into a neutral
+   :class:`~.conversation.Conversation`, is answered by the decision policies;
+5. completion: ids, tokens (:mod:`.tokens`), the ``max_tokens`` limit;
+6. rendering in the API's JSON or SSE, delivered with the delays of the
+   latency model (:mod:`.latency`).
+
+Everything is a function of the request body and the seed, so the same request
+gets byte-identical responses; only fault rates draw from a seeded sequence.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+import threading
+import time
+from collections.abc import AsyncIterator, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, Literal
+
+import httpx2
+
+from . import anthropic_wire, openai_wire
+from .contract import InvalidRequest
+from .conversation import CallTools, Conversation, Decision, Policy, Reply
+from .faults import Fault, FaultSchedule, call_unknown_tool, malform_arguments
+from .latency import LatencyModel, Timing
+from .policies import decide
+from .tokens import estimate_tokens, output_tokens, request_tokens, truncate_to_tokens
+
+if TYPE_CHECKING:
+    import anthropic
+    import openai
+
+__all__ = ["OfflineModel", "RecordedRequest", "Completion", "RenderedCall"]
+
+log = logging.getLogger(__name__)
+
+OPENAI_BASE_URL = "http://offline.invalid/v1"
+ANTHROPIC_BASE_URL = "http://offline.invalid"
+API_KEY = "offline"
+CREATED_EPOCH = 1_767_225_600  # 2026-01-01T00:00:00Z: "created" never reads the clock
+DEFAULT_REFUSAL = "I'm sorry, but I can't help with that request."
+DEFAULT_RETRY_AFTER = 0.5  # seconds a rate-limited client is told to wait
+_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+_WIRES: dict[str, ModuleType] = {openai_wire.PATH: openai_wire, anthropic_wire.PATH: anthropic_wire}
+
+Finish = Literal["end_turn", "tool_use", "max_tokens", "refusal"]
+
+
+@dataclass(frozen=True)
+class RecordedRequest:
+    """One request the model received. ``status`` is 0 when no response was sent (timeout, connection)."""
+
+    api: Literal["openai", "anthropic"]
+    path: str
+    body: dict[str, Any]
+    status: int
+
+
+@dataclass(frozen=True)
+class RenderedCall:
+    """A tool call as it goes on the wire: final id, name, and arguments JSON text (maybe invalid)."""
+
+    id: str
+    name: str
+    arguments: str
+
+
+@dataclass(frozen=True)
+class Completion:
+    """The model's answer to one request, before it is rendered in an API's format."""
+
+    id: str
+    created: int
+    model: str
+    text: str
+    calls: tuple[RenderedCall, ...]
+    finish: Finish
+    refusal: str | None
+    input_tokens: int
+    output_tokens: int
+
+
+@dataclass
+class _Plan:
+    """How to answer one request: a status and body, a stream of events, or an exception."""
+
+    status: int = 200
+    headers: dict[str, str] = field(default_factory=dict)
+    body: bytes = b""
+    delay: float = 0.0  # seconds before a non-streamed body
+    events: list[tuple[float, bytes]] | None = None  # (seconds before, bytes) of a streamed body
+    error: Exception | None = None
+
+
+def _token(digest: bytes, label: str, length: int) -> str:
+    """A deterministic base62 id of ``length`` characters derived from ``digest`` and ``label``."""
+    number = int.from_bytes(hashlib.sha256(digest + label.encode()).digest(), "big")
+    chars = []
+    for _ in range(length):
+        number, rest = divmod(number, 62)
+        chars.append(_ALPHABET[rest])
+    return "".join(chars)
+
+
+def _json_bytes(value: Any) -> bytes:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+class OfflineModel:
+    """A deterministic stand-in LLM that speaks the OpenAI and Anthropic wire formats.
+
+    Args:
+        seed: makes ids, latencies and fault draws reproducible; the same
+            request body and seed give a byte-identical response.
+        latency: delays of each answer; ``None`` for the default model,
+            ``LatencyModel.instant()`` for none.
+        faults: probability per fault kind for every request, e.g. ``{"rate_limit": 0.1}``.
+        policies: decision policies asked first (then the registered ones).
+        one_call_per_turn: at most one tool call per answer, as if every
+            request had ``parallel_tool_calls: false``.
+    """
+
+    def __init__(
+        self,
+        seed: int = 0,
+        latency: LatencyModel | None = None,
+        faults: Mapping[str, float] | None = None,
+        policies: Iterable[Policy] = (),
+        one_call_per_turn: bool = False,
+    ) -> None:
+        self.seed = seed
+        self.latency = latency if latency is not None else LatencyModel()
+        self.policies: list[Policy] = list(policies)
+        self.one_call_per_turn = one_call_per_turn
+        self._faults = FaultSchedule(faults, seed)
+        self._lock = threading.Lock()
+        self._requests: list[RecordedRequest] = []
+
+    def __repr__(self) -> str:
+        return f"OfflineModel(seed={self.seed}, latency={self.latency!r}, requests={len(self._requests)})"
+
+    # ------------------------------------------------------------------ public API
+
+    @property
+    def requests(self) -> list[RecordedRequest]:
+        """Every request received so far, in order, rejected ones included (a copy)."""
+        with self._lock:
+            return list(self._requests)
+
+    def inject(self, kind: str, times: int = 1, **options: Any) -> None:
+        """Give the next ``times`` requests the fault ``kind`` (options such as ``retry_after=0.001``)."""
+        self._faults.inject(Fault(kind, options), times)
+
+    def transport(self) -> httpx2.MockTransport:
+        """A transport for ``httpx2.Client`` (sleeps with ``time.sleep``)."""
+        return httpx2.MockTransport(self._handle)
+
+    def async_transport(self) -> httpx2.MockTransport:
+        """A transport for ``httpx2.AsyncClient`` (sleeps with ``asyncio.sleep``)."""
+        return httpx2.MockTransport(self._ahandle)
+
+    def _http_client(self, async_: bool) -> httpx2.Client | httpx2.AsyncClient:
+        if async_:
+            return httpx2.AsyncClient(transport=self.async_transport())
+        return httpx2.Client(transport=self.transport())
+
+    def openai_client(self, async_: bool = False, max_retries: int = 2) -> openai.OpenAI | openai.AsyncOpenAI:
+        """An official OpenAI client whose requests this model answers."""
+        import openai  # imported here: the SDK takes about half a second to import
+
+        cls = openai.AsyncOpenAI if async_ else openai.OpenAI
+        return cls(
+            api_key=API_KEY, base_url=OPENAI_BASE_URL, max_retries=max_retries, http_client=self._http_client(async_)
+        )
+
+    def anthropic_client(
+        self, async_: bool = False, max_retries: int = 2
+    ) -> anthropic.Anthropic | anthropic.AsyncAnthropic:
+        """An official Anthropic client whose requests this model answers."""
+        import anthropic  # imported here: the SDK takes over a second to import
+
+        cls = anthropic.AsyncAnthropic if async_ else anthropic.Anthropic
+        return cls(
+            api_key=API_KEY,
+            base_url=ANTHROPIC_BASE_URL,
+            max_retries=max_retries,
+            http_client=self._http_client(async_),
+        )
+
+    # ------------------------------------------------------------------ handlers
+
+    def _handle(self, request: httpx2.Request) -> httpx2.Response:
+        plan = self._plan(request)
+        if plan.error is not None:
+            raise plan.error
+        if plan.events is not None:
+            return httpx2.Response(plan.status, headers=plan.headers, content=self._stream(plan.events))
+        if plan.delay:
+            time.sleep(plan.delay)
+        return httpx2.Response(plan.status, headers=plan.headers, content=plan.body)
+
+    async def _ahandle(self, request: httpx2.Request) -> httpx2.Response:
+        plan = self._plan(request)
+        if plan.error is not None:
+            raise plan.error
+        if plan.events is not None:
+            return httpx2.Response(plan.status, headers=plan.headers, content=self._astream(plan.events))
+        if plan.delay:
+            await asyncio.sleep(plan.delay)
+        return httpx2.Response(plan.status, headers=plan.headers, content=plan.body)
+
+    @staticmethod
+    def _stream(events: list[tuple[float, bytes]]) -> Iterator[bytes]:
+        for delay, data in events:
+            if delay:
+                time.sleep(delay)
+            yield data
+
+    @staticmethod
+    async def _astream(events: list[tuple[float, bytes]]) -> AsyncIterator[bytes]:
+        for delay, data in events:
+            if delay:
+                await asyncio.sleep(delay)
+            yield data
+
+    # ------------------------------------------------------------------ planning
+
+    def _record(self, api: Literal["openai", "anthropic"], path: str, body: dict[str, Any], status: int) -> None:
+        with self._lock:
+            self._requests.append(RecordedRequest(api, path, body, status))
+        log.debug("offline %s %s -> %s", api, path, status or "no response")
+
+    def _digest(self, body: dict[str, Any]) -> bytes:
+        canonical = json.dumps(body, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+        return hashlib.sha256(f"{self.seed}\n{canonical}".encode()).digest()
+
+    def _plan(self, request: httpx2.Request) -> _Plan:
+        path = request.url.path
+        wire = _WIRES.get(path) if request.method == "POST" else None
+        api_wire = wire or (anthropic_wire if "anthropic-version" in request.headers else openai_wire)
+        try:
+            body = json.loads(request.content or b"{}")
+        except ValueError:
+            body = None
+        digest = self._digest(body if isinstance(body, dict) else {"raw": request.content.decode(errors="replace")})
+        request_id = f"req_{_token(digest, 'request', 24)}"
+        headers = {api_wire.REQUEST_ID_HEADER: request_id}
+        if wire is None:
+            status, error = api_wire.not_found(request.method, path, request_id)
+            plan = self._error_plan(status, error, headers)
+        elif not isinstance(body, dict):
+            plan = self._error_plan(400, wire.bad_json(request_id), headers)
+        else:
+            plan = self._answer_safely(wire, request, body, digest, headers)
+        self._record(api_wire.API, path, body if isinstance(body, dict) else {}, 0 if plan.error else plan.status)
+        return plan
+
+    def _answer_safely(
+        self, wire: ModuleType, request: httpx2.Request, body: dict[str, Any], digest: bytes, headers: dict[str, str]
+    ) -> _Plan:
+        """Answer, turning a crash (usually in a decision policy) into a 500 that names it.
+
+        Raising from the transport would reach the learner as an opaque
+        APIConnectionError after retries; a 500 that is not retried says what broke.
+        """
+        try:
+            return self._answer(wire, request, body, digest, headers)
+        except Exception as error:
+            log.exception("offline model failed on a %s request", wire.API)
+            message = (
+                f"The offline model failed on this request: {type(error).__name__}: {error}. "
+                "This is a bug in a decision policy or in the offline model; the log has the traceback."
+            )
+            failure = wire.internal_error(message, headers[wire.REQUEST_ID_HEADER])
+            return self._error_plan(500, failure, {**headers, "x-should-retry": "false"})
+
+    @staticmethod
+    def _error_plan(status: int, body: dict[str, Any], headers: dict[str, str]) -> _Plan:
+        return _Plan(status, {**headers, "content-type": "application/json"}, _json_bytes(body))
+
+    def _answer(
+        self, wire: ModuleType, request: httpx2.Request, body: dict[str, Any], digest: bytes, headers: dict[str, str]
+    ) -> _Plan:
+        fault = self._faults.draw()
+        request_id = headers[wire.REQUEST_ID_HEADER]
+        streaming = wire.wants_stream(body)
+        if fault is not None and (fault.transport or (fault.kind == "stream_error" and not streaming)):
+            return self._fault_plan(wire, request, body, fault, headers)
+        try:
+            wire.check(body)
+        except InvalidRequest as error:
+            if wire is anthropic_wire:
+                headers = {**headers, "x-should-retry": "false"}  # what Anthropic sends with a 400
+            return self._error_plan(400, wire.invalid_request(error, request_id), headers)
+        completion = self._complete(wire, body, digest, fault)
+        timing = self.latency.timing(int.from_bytes(digest[:8], "big"))
+        if not streaming:
+            content = _json_bytes(wire.render(completion))
+            delay = timing.total(completion.output_tokens)
+            return _Plan(200, {**headers, "content-type": "application/json"}, content, delay)
+        events = self._timed(wire.stream_events(completion, body), timing)
+        if fault is not None and fault.kind == "stream_error":
+            cut = max(1, len(events) // 2)
+            events = [*events[:cut], (0.0, wire.stream_error_event(request_id))]
+        return _Plan(200, {**headers, "content-type": "text/event-stream"}, events=events)
+
+    @staticmethod
+    def _timed(events: list[tuple[float, bytes]], timing: Timing) -> list[tuple[float, bytes]]:
+        """Turn (tokens before, bytes) into (seconds before, bytes); the first event waits for the first token."""
+        timed = [(timing.per_token * tokens, data) for tokens, data in events]
+        if timed:
+            timed[0] = (timing.first_token + timed[0][0], timed[0][1])
+        return timed
+
+    def _fault_plan(
+        self, wire: ModuleType, request: httpx2.Request, body: dict[str, Any], fault: Fault, headers: dict[str, str]
+    ) -> _Plan:
+        if fault.kind == "timeout":
+            return _Plan(error=httpx2.ReadTimeout("offline model: injected read timeout", request=request))
+        if fault.kind == "connection":
+            return _Plan(error=httpx2.ConnectError("offline model: injected connection failure", request=request))
+        kind = "server_error" if fault.kind == "stream_error" else fault.kind
+        retry_after = float(fault.option("retry_after", DEFAULT_RETRY_AFTER))
+        status, error = wire.fault_error(
+            kind, model=str(body.get("model", "")), request_id=headers[wire.REQUEST_ID_HEADER], retry_after=retry_after
+        )
+        if kind == "rate_limit":
+            # The SDKs read retry-after-ms first; retry-after is whole seconds, as the real APIs send it.
+            headers = {
+                **headers,
+                "retry-after-ms": f"{retry_after * 1000:g}",
+                "retry-after": str(max(1, round(retry_after))),
+            }
+        return self._error_plan(status, error, headers)
+
+    # ------------------------------------------------------------------ answering
+
+    def _conversation(self, wire: ModuleType, body: dict[str, Any]) -> Conversation:
+        body_seed = body.get("seed")
+        seed = self.seed if not isinstance(body_seed, int) else self.seed * 1_000_003 + body_seed
+        conversation = wire.parse(body, seed)
+        if self.one_call_per_turn:
+            conversation = replace(conversation, parallel_tool_calls=False)
+        return conversation
+
+    def _decide(self, conversation: Conversation, fault: Fault | None) -> Decision:
+        if fault is None:
+            return decide(conversation, self.policies)
+        if fault.kind == "ignore_tool_choice" and conversation.tool_choice == "none" and conversation.tools:
+            # A misbehaving model: decides as if tools were allowed.
+            return decide(replace(conversation, tool_choice="auto"), self.policies)
+        decision = decide(conversation, self.policies)
+        if fault.kind == "malformed_arguments":
+            return malform_arguments(decision, conversation, conversation.api)
+        if fault.kind == "unknown_tool":
+            return call_unknown_tool(decision, conversation, fault.option("name"))
+        if fault.kind == "empty":
+            return Reply("")
+        return decision
+
+    def _complete(self, wire: ModuleType, body: dict[str, Any], digest: bytes, fault: Fault | None) -> Completion:
+        conversation = self._conversation(wire, body)
+        decision = self._decide(conversation, fault)
+        text = decision.text or ""
+        calls = tuple(
+            RenderedCall(
+                f"{wire.CALL_PREFIX}{_token(digest, f'call{index}', wire.ID_LENGTH)}",
+                call.name,
+                call.arguments if isinstance(call.arguments, str) else json.dumps(call.arguments, ensure_ascii=False),
+            )
+            for index, call in enumerate(decision.calls if isinstance(decision, CallTools) else ())
+        )
+        finish: Finish = "tool_use" if calls else "end_turn"
+        refusal = None
+        kind = fault.kind if fault else None
+        if fault is not None and fault.kind == "refusal":
+            text, calls, finish = "", (), "refusal"
+            refusal = str(fault.option("text", DEFAULT_REFUSAL))
+        elif kind == "truncated":
+            text, calls, finish = truncate_to_tokens(text, estimate_tokens(text) // 2), (), "max_tokens"
+        limit = conversation.max_tokens
+        if limit is not None and output_tokens(text, ((c.name, c.arguments) for c in calls)) > limit:
+            text, calls, finish = truncate_to_tokens(text, limit), (), "max_tokens"
+        return Completion(
+            id=f"{wire.MESSAGE_PREFIX}{_token(digest, 'message', wire.ID_LENGTH)}",
+            created=CREATED_EPOCH + int.from_bytes(digest[8:12], "big") % 86_400,
+            model=conversation.model,
+            text=text,
+            calls=calls,
+            finish=finish,
+            refusal=refusal,
+            input_tokens=request_tokens(conversation),
+            output_tokens=output_tokens(text + (refusal or ""), ((c.name, c.arguments) for c in calls)),
+        )

@@ -1,0 +1,392 @@
+"""The offline model's policies for the course's scenarios: weather and clothing, courses, arithmetic.
+
+Each policy reads the question and the tool results gathered since it was
+asked, and either asks for the next calls or answers from those results. A
+policy answers ``None`` when the question or the offered tools are not its
+scenario, leaving the decision to the next policy.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .conversation import Conversation, Decision, PlannedCall, Reply
+from .evidence import arguments_of, data_of, error_of, localized, missing_note, proceed
+from .language import (
+    STOPWORDS,
+    Language,
+    find_expressions,
+    find_places,
+    format_number,
+    language_of,
+    lesson_numbers,
+    mentions,
+    quoted,
+    say,
+    stem,
+    without_lesson_references,
+    words,
+)
+
+# -- weather and clothing ----------------------------------------------------------
+
+_WEAR = ("穿", "衣服", "衣着", "wear", "clothing", "clothes", "dress", "outfit")
+_WARM = ("暖和", "热", "warm", "warmer", "warmest", "hot", "hotter", "hottest")
+_COLD = ("冷", "凉", "cold", "colder", "coldest", "cool", "cooler", "coolest")
+_WEATHER_WORDS = (
+    "天气", "气温", "温度", "下雨", "晴", "weather", "temperature", "rain", "sunny", "forecast", "degrees",
+    *_WEAR, *_WARM, *_COLD,
+)
+
+
+@dataclass(frozen=True)
+class _Reading:
+    """What get_weather said about one city."""
+
+    city: str
+    temperature: float | None
+    sky: str | None
+    unit: str
+    error: str | None
+    raw: str
+
+
+def _readings(conversation: Conversation, language: Language) -> list[_Reading]:
+    readings = []
+    for call, result in conversation.results_of("get_weather"):
+        data = data_of(result)
+        data = data if isinstance(data, dict) else {}
+        temperature = data.get("temperature")
+        readings.append(
+            _Reading(
+                city=str(arguments_of(call).get("city", "?")),
+                temperature=temperature if isinstance(temperature, (int, float)) else None,
+                sky=localized(data, "weather", language),
+                unit=str(data.get("unit", "°C")),
+                error=error_of(result),
+                raw=result.content,
+            )
+        )
+    return readings
+
+
+def _suggestions(conversation: Conversation, language: Language) -> dict[float, str]:
+    """Clothing suggestion (or the error, marked) per temperature asked about."""
+    suggestions = {}
+    for call, result in conversation.results_of("suggest_clothing"):
+        temperature = arguments_of(call).get("temperature")
+        if not isinstance(temperature, (int, float)):
+            continue
+        error = error_of(result)
+        data = data_of(result)
+        if error is not None:
+            suggestions[float(temperature)] = say(language, f"(穿衣建议失败:{error})", f"(no suggestion: {error})")
+        elif isinstance(data, dict):
+            suggestions[float(temperature)] = str(localized(data, "suggestion", language))
+        else:
+            suggestions[float(temperature)] = result.content
+    return suggestions
+
+
+def _city_sentence(reading: _Reading, suggestion: str | None, language: Language) -> str:
+    if reading.error is not None:
+        return say(
+            language,
+            f"没有查到{reading.city}的天气:{reading.error}。",
+            f"I could not get the weather for {reading.city}: {reading.error}.",
+        )
+    if reading.temperature is None:
+        return say(language, f"{reading.city}的天气:{reading.raw}。", f"Weather for {reading.city}: {reading.raw}.")
+    degrees = f"{format_number(reading.temperature)}{reading.unit}"
+    if language == "zh":
+        sentence = f"{reading.city}今天{reading.sky},气温{degrees}" if reading.sky else f"{reading.city}今天气温{degrees}"
+        return sentence + (f"。建议穿{suggestion}。" if suggestion else "。")
+    sentence = f"{reading.city} today: {reading.sky}, {degrees}" if reading.sky else f"{reading.city} today: {degrees}"
+    return sentence + (f"; wear {suggestion}." if suggestion else ".")
+
+
+def _comparison(readings: Sequence[_Reading], question: str, language: Language) -> str:
+    known = [r for r in readings if r.error is None and r.temperature is not None]
+    if len(known) < 2:
+        return ""
+    high = max(r.temperature for r in known)
+    low = min(r.temperature for r in known)
+    unit = known[0].unit
+    joiner = say(language, "、", " and ")
+    if high == low:
+        names, degrees = joiner.join(r.city for r in known), f"{format_number(high)}{unit}"
+        return say(language, f"{names}气温相同,都是{degrees}。", f"{names} have the same temperature, {degrees}.")
+    cold_first = mentions(question, _COLD) and not mentions(question, _WARM)
+    if len(known) == 2:
+        warm, cold = sorted(known, key=lambda r: -r.temperature)
+        versus = say(language, " 对 ", " vs ")
+        if cold_first:
+            both = f"{format_number(cold.temperature)}{unit}{versus}{format_number(warm.temperature)}{unit}"
+            return say(
+                language, f"{cold.city}比{warm.city}冷({both})。", f"{cold.city} is colder than {warm.city} ({both})."
+            )
+        both = f"{format_number(warm.temperature)}{unit}{versus}{format_number(cold.temperature)}{unit}"
+        return say(language, f"{warm.city}比{cold.city}暖和({both})。", f"{warm.city} is warmer than {cold.city} ({both}).")
+    warmest = joiner.join(r.city for r in known if r.temperature == high)
+    coldest = joiner.join(r.city for r in known if r.temperature == low)
+    high_text, low_text = f"{format_number(high)}{unit}", f"{format_number(low)}{unit}"
+    warm_text = say(language, f"{warmest}最暖和({high_text})", f"warmest: {warmest} ({high_text})")
+    cold_text = say(language, f"{coldest}最冷({low_text})", f"coldest: {coldest} ({low_text})")
+    parts = [cold_text, warm_text] if cold_first else [warm_text, cold_text]
+    text = say(language, ",".join(parts) + "。", "; ".join(parts) + ".")
+    return text[0].upper() + text[1:]
+
+
+def _weather_answer(conversation: Conversation, language: Language, missing: Sequence[PlannedCall]) -> str:
+    readings = _readings(conversation, language)
+    wants_clothing = mentions(conversation.question, _WEAR)
+    suggestions = _suggestions(conversation, language)
+    sentences = [
+        _city_sentence(r, suggestions.get(float(r.temperature)) if r.temperature is not None else None, language)
+        for r in readings
+    ]
+    sentences.append(_comparison(readings, conversation.question, language))
+    if wants_clothing and conversation.tool("suggest_clothing") is None and readings:
+        sentences.append(say(language, "(没有提供穿衣建议工具,所以我给不出穿衣建议。)",
+                             "(No clothing tool was offered, so I cannot suggest what to wear.)"))
+    sentences.append(missing_note(missing, language))
+    return say(language, "", " ").join(s for s in sentences if s)
+
+
+def weather_policy(conversation: Conversation) -> Decision | None:
+    """Weather for the cities the question names, then what to wear; compares several cities.
+
+    Applies when ``get_weather`` is offered and the question names known places
+    (Chinese or English names, see ``language.GAZETTEER``) and speaks of weather,
+    temperature, warmth or clothing. Round 1 looks up every city not yet looked
+    up (one turn); if the question asks what to wear and ``suggest_clothing`` is
+    offered, round 2 asks for clothing at each temperature get_weather returned;
+    then it answers from the results, naming failures and the warmest/coldest city.
+    """
+    if conversation.tool("get_weather") is None:
+        return None
+    question = conversation.question
+    places = find_places(question)
+    if not places or not mentions(question, _WEATHER_WORDS):
+        return None
+    language = language_of(question)
+
+    def answer(missing: Sequence[PlannedCall]) -> str:
+        return _weather_answer(conversation, language, missing)
+
+    looked_up = {str(arguments_of(call).get("city")) for call, _ in conversation.results_of("get_weather")}
+    pending = [PlannedCall("get_weather", {"city": place}) for place in places if place not in looked_up]
+    if pending:
+        return proceed(conversation, pending, answer)
+    if mentions(question, _WEAR) and conversation.tool("suggest_clothing") is not None:
+        asked = set(_suggestions(conversation, language))
+        temperatures = [
+            r.temperature for r in _readings(conversation, language) if r.temperature is not None and r.error is None
+        ]
+        pending = [
+            PlannedCall("suggest_clothing", {"temperature": t})
+            for t in dict.fromkeys(temperatures)
+            if float(t) not in asked
+        ]
+        if pending:
+            return proceed(conversation, pending, answer)
+    return Reply(answer(()))
+
+
+# -- arithmetic ---------------------------------------------------------------------
+
+
+def _calculation_answer(conversation: Conversation, language: Language, missing: Sequence[PlannedCall]) -> str:
+    lines = []
+    for call, result in conversation.results_of("calculate"):
+        expression = arguments_of(call).get("expression", call.arguments)
+        error = error_of(result)
+        data = data_of(result)
+        if error is not None:
+            lines.append(say(language, f"无法计算 {expression}:{error}", f"I could not calculate {expression}: {error}"))
+        elif isinstance(data, dict) and "result" in data:
+            lines.append(f"{expression} = {data['result']}")
+        else:
+            lines.append(f"{expression} = {result.content}")
+    note = missing_note(missing, language)
+    return "\n".join([*lines, note] if note else lines)
+
+
+def calculator_policy(conversation: Conversation) -> Decision | None:
+    """Arithmetic in the question ("what is 2+3", "帮我算一下 2×3") goes to ``calculate``, one call per expression.
+
+    The answer quotes each expression with the result (or the error) the tool returned.
+    """
+    if conversation.tool("calculate") is None:
+        return None
+    language = language_of(conversation.question)
+    expressions = find_expressions(conversation.question)
+    if not expressions:
+        return None
+    done = {arguments_of(call).get("expression") for call, _ in conversation.results_of("calculate")}
+    pending = [PlannedCall("calculate", {"expression": e}) for e in expressions if e not in done]
+    return proceed(conversation, pending, lambda missing: _calculation_answer(conversation, language, missing))
+
+
+# -- course catalogue ------------------------------------------------------------------
+
+_OUTLINE_WORDS = ("outline", "syllabus", "lessons", "大纲", "目录", "哪些课")
+_COURSE_QUESTION_WORDS = frozenset(
+    "lesson lessons course courses compare comparison contrast explain cover covers covered outline syllabus "
+    "teach teaches taught contain contains content learn difference differences".split()
+)
+
+
+def course_hint(question: str) -> str:
+    """The words naming a course: quoted text if any, else the question's content words."""
+    quotes = quoted(question)
+    if quotes:
+        return quotes[0]
+    remaining = words(without_lesson_references(question))
+    return " ".join(w for w in remaining if w not in _COURSE_QUESTION_WORDS and not w.isdigit())
+
+
+@dataclass(frozen=True)
+class _Outline:
+    title: str
+    link: str
+    lessons: dict[int, str]
+
+
+def _outline(data: Any) -> _Outline | None:
+    if not isinstance(data, dict) or not isinstance(data.get("lessons"), list):
+        return None
+    lessons = {
+        int(lesson["lesson_number"]): str(lesson.get("lesson_title", ""))
+        for lesson in data["lessons"]
+        if isinstance(lesson, dict) and isinstance(lesson.get("lesson_number"), int)
+    }
+    return _Outline(str(data.get("course_title", "")), str(data.get("link", "")), lessons)
+
+
+def _searches(conversation: Conversation) -> dict[int, tuple[str | None, list[dict[str, Any]]]]:
+    """Per lesson number searched: (error, result passages)."""
+    found: dict[int, tuple[str | None, list[dict[str, Any]]]] = {}
+    for call, result in conversation.results_of("search_course_content"):
+        number = arguments_of(call).get("lesson_number")
+        if not isinstance(number, int):
+            continue
+        data = data_of(result)
+        passages = data.get("results", []) if isinstance(data, dict) else []
+        found[number] = (error_of(result), [p for p in passages if isinstance(p, dict)])
+    return found
+
+
+def _key_terms(texts: Sequence[str]) -> list[str]:
+    """The content words of the passages, most frequent first."""
+    counts = Counter(stem(w) for text in texts for w in words(text) if len(w) >= 4 and w not in STOPWORDS)
+    return [term for term, _ in counts.most_common()]
+
+
+def _lesson_block(outline: _Outline, number: int, search: tuple[str | None, list[dict[str, Any]]] | None,
+                  can_search: bool, language: Language) -> str:
+    if number not in outline.lessons:
+        last = max(outline.lessons, default=0)
+        return say(language, f"《{outline.title}》没有第{number}课(共{last}课)。",
+                   f'"{outline.title}" has no lesson {number}; its lessons are numbered 1-{last}.')
+    title = outline.lessons[number]
+    head = say(
+        language, f"《{outline.title}》第{number}课是“{title}”。", f'Lesson {number} of "{outline.title}" is "{title}".'
+    )
+    source = say(language, f"(来源:{outline.title},第{number}课,{outline.link})",
+                 f"(Source: {outline.title}, lesson {number}, {outline.link})")
+    if search is None:
+        if can_search:
+            return head
+        outline_only = say(
+            language, "(没有提供搜索工具,我只有课程大纲。)", " (No search tool was offered, so I only have the outline.)"
+        )
+        return head + outline_only + source
+    error, passages = search
+    if error is not None:
+        return head + say(language, f"搜索失败:{error}", f" The search failed: {error}")
+    if not passages:
+        return head + say(language, "搜索没有找到这一课的内容。", " The search found no passage for it.") + source
+    snippets = " ".join(str(p.get("snippet", "")) for p in passages)
+    return head + say(language, snippets, f" {snippets} ") + source
+
+
+def _course_answer(conversation: Conversation, outline: _Outline, numbers: Sequence[int],
+                   missing: Sequence[PlannedCall], language: Language) -> str:
+    if not numbers:
+        listed = say(language, ";", "; ").join(f"{n}. {t}" for n, t in sorted(outline.lessons.items()))
+        return say(language, f"《{outline.title}》共{len(outline.lessons)}课:{listed}。(链接:{outline.link})",
+                   f'"{outline.title}" has {len(outline.lessons)} lessons: {listed}. ({outline.link})')
+    searches = _searches(conversation)
+    can_search = conversation.tool("search_course_content") is not None
+    blocks = [_lesson_block(outline, n, searches.get(n), can_search, language) for n in numbers]
+    compared = [n for n in numbers if searches.get(n) and searches[n][1]]
+    if len(compared) >= 2:
+        terms = {n: _key_terms([str(p.get("snippet", "")) for p in searches[n][1]]) for n in compared}
+        shared = [t for t in terms[compared[0]] if all(t in terms[n] for n in compared[1:])]
+        if shared:
+            blocks.append(say(language, f"这几课都提到:{'、'.join(shared[:5])}。",
+                              f"Both lessons mention {', '.join(shared[:5])}." if len(compared) == 2
+                              else f"All these lessons mention {', '.join(shared[:5])}."))
+        else:
+            focus = say(language, ";", "; ").join(
+                say(language, f"第{n}课讲{'、'.join(terms[n][:3])}", f"lesson {n} is about {', '.join(terms[n][:3])}")
+                for n in compared
+            )
+            blocks.append(say(language, f"它们没有共同的关键词:{focus}。", f"They share no key terms: {focus}."))
+    blocks.append(missing_note(missing, language))
+    return say(language, "", " ").join(b for b in blocks if b)
+
+
+def course_policy(conversation: Conversation) -> Decision | None:
+    """Course questions: the outline first, then a search of each lesson asked about, then an answer with sources.
+
+    Applies when ``get_course_outline`` is offered and the question asks about
+    numbered lessons ("lesson 4", "lessons 1 and 5", "第4课") or an outline, and
+    names a course (quoted, or by its content words). Round 1 asks for the
+    outline; round 2 searches each requested lesson by its title from the outline,
+    with the exact course title and the lesson number (all in one turn); the answer
+    quotes lesson titles and passages and names the sources, and compares lessons
+    when several were asked.
+    """
+    if conversation.tool("get_course_outline") is None:
+        return None
+    question = conversation.question
+    numbers = lesson_numbers(question)
+    hint = course_hint(question)
+    if not hint or not (numbers or mentions(question, _OUTLINE_WORDS)):
+        return None
+    language = language_of(question)
+    outlines = conversation.results_of("get_course_outline")
+    if not outlines:
+        wanted = PlannedCall("get_course_outline", {"course_title": hint})
+        return proceed(
+            conversation,
+            [wanted],
+            lambda missing: say(language, "我还没有查到课程大纲。", "I have not looked up the course outline yet. ")
+            + missing_note(missing, language),
+        )
+    _, result = outlines[-1]
+    error = error_of(result)
+    outline = _outline(data_of(result))
+    if error is not None or outline is None:
+        reason = error if error is not None else result.content
+        return Reply(say(language, f"没有找到“{hint}”这门课:{reason}", f'I could not find the course "{hint}": {reason}'))
+    pending = []
+    if conversation.tool("search_course_content") is not None:
+        searched = _searches(conversation)
+        pending = [
+            PlannedCall("search_course_content",
+                        {"query": outline.lessons[n], "course_name": outline.title, "lesson_number": n})
+            for n in numbers
+            if n in outline.lessons and n not in searched
+        ]
+    return proceed(conversation, pending,
+                   lambda missing: _course_answer(conversation, outline, numbers, missing, language))
+
+
+SCENARIO_POLICIES = (weather_policy, course_policy, calculator_policy)
+"""The scenario policies in the order ``decide`` consults them."""

@@ -1,0 +1,132 @@
+"""Packaging and repository checks: pins in step, metadata sane, notebooks committed executed.
+
+The README promises that ``pip install -r requirements.txt`` and
+``conda env create -f environment.yml`` build the same pinned environment;
+these tests keep the two files, pyproject.toml and the installed packages in
+step, and hold the notebooks to the course's rule of being committed executed.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from importlib.metadata import version
+from pathlib import Path
+
+import nbformat
+import pytest
+import yaml
+from packaging.requirements import Requirement
+from packaging.specifiers import SpecifierSet
+from packaging.utils import canonicalize_name
+from packaging.version import Version
+
+import conductor
+
+ROOT = Path(__file__).resolve().parent.parent
+EDITABLE_SELF = "-e ."
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb")) + sorted((ROOT / "demos").glob("*.ipynb"))
+
+
+def parse_pins(lines: list[str]) -> dict[str, str]:
+    """``name==version`` lines as {canonical name: version}; fails on any other requirement form."""
+    pins = {}
+    for line in lines:
+        requirement = Requirement(line)
+        (specifier,) = requirement.specifier  # exactly one specifier, and it must be ==
+        assert specifier.operator == "==", f"{line!r} is not pinned with =="
+        pins[canonicalize_name(requirement.name)] = specifier.version
+    return pins
+
+
+def requirement_lines() -> list[str]:
+    text = (ROOT / "requirements.txt").read_text(encoding="utf-8")
+    return [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+
+
+def environment() -> dict:
+    return yaml.safe_load((ROOT / "environment.yml").read_text(encoding="utf-8"))
+
+
+def conda_pip_lines() -> list[str]:
+    sections = [dep["pip"] for dep in environment()["dependencies"] if isinstance(dep, dict) and "pip" in dep]
+    assert len(sections) == 1, "environment.yml needs exactly one pip: section"
+    return [str(line).strip() for line in sections[0]]
+
+
+def pyproject() -> dict:
+    return tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+
+
+def pinned() -> dict[str, str]:
+    return parse_pins([line for line in requirement_lines() if line != EDITABLE_SELF])
+
+
+def test_requirements_pin_every_package_and_install_the_course_package() -> None:
+    lines = requirement_lines()
+    assert EDITABLE_SELF in lines
+    assert pinned()
+
+
+def test_environment_yml_has_the_same_pins_as_requirements_txt() -> None:
+    conda_lines = conda_pip_lines()
+    assert EDITABLE_SELF in conda_lines
+    assert parse_pins([line for line in conda_lines if line != EDITABLE_SELF]) == pinned()
+
+
+def test_environment_yml_python_satisfies_requires_python() -> None:
+    python = next(str(dep) for dep in environment()["dependencies"] if str(dep).startswith("python="))
+    requires = SpecifierSet(pyproject()["project"]["requires-python"])
+    assert Version(python.split("=", 1)[1]) in requires
+
+
+def test_pyproject_metadata_is_sane() -> None:
+    project = pyproject()["project"]
+    assert project["name"] == "conductor-course"  # `conductor` is taken on PyPI; the import name stays
+    assert project["version"] == conductor.__version__
+    assert Version("3.11") in SpecifierSet(project["requires-python"])
+    assert (ROOT / project["readme"]).is_file()
+    assert pyproject()["tool"]["setuptools"]["packages"]["find"]["where"] == ["src"]
+    assert (ROOT / "src" / "conductor" / "__init__.py").is_file()
+
+
+@pytest.mark.parametrize("group", ["dependencies", "test"])
+def test_every_declared_dependency_is_pinned_within_its_range(group: str) -> None:
+    project = pyproject()["project"]
+    declared = project["dependencies"] if group == "dependencies" else project["optional-dependencies"][group]
+    pins = pinned()
+    for line in declared:
+        requirement = Requirement(line)
+        name = canonicalize_name(requirement.name)
+        assert name in pins, f"{requirement.name} is declared in pyproject.toml but not pinned in requirements.txt"
+        assert requirement.specifier.contains(pins[name], prereleases=True), (
+            f"requirements.txt pins {name}=={pins[name]}, outside pyproject.toml's {requirement.specifier}"
+        )
+
+
+def test_the_installed_environment_matches_the_pins() -> None:
+    wrong = {name: version(name) for name, pin in pinned().items() if version(name) != pin}
+    assert not wrong, f"installed versions differ from requirements.txt: {wrong}; run `make venv`"
+
+
+def test_course_commands_exist() -> None:
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    for target in ("course:", "test:", "venv:"):
+        assert f"\n{target}" in makefile
+    assert os.access(ROOT / ".ci" / "run", os.X_OK), ".ci/run must be executable"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda path: path.relative_to(ROOT).as_posix())
+def test_notebook_is_committed_executed_without_errors(path: Path) -> None:
+    notebook = nbformat.read(path, as_version=4)
+    code = [(index, cell) for index, cell in enumerate(notebook.cells) if cell.cell_type == "code"]
+    unrun = [index for index, cell in code if cell.source.strip() and cell.execution_count is None]
+    errors = [index for index, cell in code if any(output.output_type == "error" for output in cell.outputs)]
+    fix = f"jupyter nbconvert --to notebook --execute --inplace {path.relative_to(ROOT)}"
+    assert not unrun, f"cells {unrun} were never executed; commit the notebook executed: {fix}"
+    assert not errors, f"cells {errors} hold error outputs"
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "notebooks").glob("*.ipynb")), ids=lambda path: path.stem)
+def test_readme_table_of_contents_lists_the_notebook(path: Path) -> None:
+    assert f"notebooks/{path.name}" in (ROOT / "README.md").read_text(encoding="utf-8")

@@ -1,0 +1,364 @@
+"""The offline model's decision policies, round by round, with the scenario tools really running."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Literal
+
+import pytest
+
+from conductor import scenarios
+from conductor.offline.conversation import CallTools, Conversation, PlannedCall, Reply
+from conductor.offline.policies import (
+    POLICIES,
+    decide,
+    fill_arguments,
+    register_policy,
+    unregister_policy,
+    using_policy,
+)
+from conductor.tools import Tool, tool
+from conductor.types import Message, ToolCall, ToolResult, Turn, UserMessage
+
+
+@dataclass
+class Run:
+    """A finished conversation: the calls of each tool round and the final answer."""
+
+    answer: str
+    rounds: list[list[tuple[str, dict]]] = field(default_factory=list)
+
+
+def conversation(messages, tools, *, api: Literal["openai", "anthropic"] = "openai", **options) -> Conversation:
+    specs = tuple(t.spec for t in tools)
+    return Conversation(api=api, model="offline", messages=tuple(messages), tools=specs, **options)
+
+
+def execute(call: ToolCall, tools: list[Tool]) -> ToolResult:
+    """Run one call the way the executor does: validate, invoke, errors become error results."""
+    found = next(t for t in tools if t.name == call.name)
+    try:
+        output = json.dumps(found.invoke(found.validate(call.arguments)), ensure_ascii=False)
+        return ToolResult(call.id, call.name, output)
+    except Exception as exc:  # the executor turns every tool failure into an error result
+        return ToolResult(call.id, call.name, f"{type(exc).__name__}: {exc}", is_error=True)
+
+
+def run(question: str, tools: list[Tool], *, max_rounds: int = 4, parallel: bool = True,
+        api: Literal["openai", "anthropic"] = "openai") -> Run:
+    """The round loop in miniature: ask, run the calls, feed the results back; the last request forbids tools."""
+    messages: list[Message] = [UserMessage(question)]
+    result = Run(answer="")
+    for round_number in range(max_rounds + 1):
+        choice = "auto" if round_number < max_rounds else "none"
+        decision = decide(conversation(messages, tools, tool_choice=choice, parallel_tool_calls=parallel, api=api))
+        if isinstance(decision, Reply):
+            result.answer = decision.text
+            return result
+        calls = tuple(
+            ToolCall(f"call_{round_number}_{i}", c.name, json.dumps(c.arguments, ensure_ascii=False))
+            for i, c in enumerate(decision.calls)
+        )
+        result.rounds.append([(c.name, json.loads(c.arguments)) for c in calls])
+        messages.append(Turn(tool_calls=calls))
+        messages.extend(execute(c, tools) for c in calls)
+    raise AssertionError("the model never answered")
+
+
+WEATHER = scenarios.weather_tools()
+COURSES = scenarios.course_tools()
+
+# -- weather and clothing ----------------------------------------------------------------
+
+
+def test_weather_then_clothing_chain_in_chinese():
+    result = run("北京今天天气怎么样?应该穿什么衣服?", WEATHER)
+    assert result.rounds == [[("get_weather", {"city": "北京"})], [("suggest_clothing", {"temperature": 5})]]
+    assert result.answer == "北京今天晴,气温5°C。建议穿羽绒服、厚外套。"
+
+
+def test_weather_then_clothing_chain_in_english():
+    result = run("What's the weather in Beijing today, and what should I wear?", WEATHER)
+    assert result.rounds[0] == [("get_weather", {"city": "Beijing"})]
+    assert "sunny" in result.answer and "5°C" in result.answer and "down jacket" in result.answer
+
+
+def test_the_chain_uses_the_temperature_the_tool_returned(monkeypatch):
+    monkeypatch.setitem(scenarios.WEATHER, "北京", {"temperature": 15, "weather": "阴", "weather_en": "overcast"})
+    result = run("北京今天天气怎么样?应该穿什么衣服?", WEATHER)
+    assert result.rounds[1] == [("suggest_clothing", {"temperature": 15})]
+    assert result.answer == "北京今天阴,气温15°C。建议穿毛衣、外套。"
+
+
+def test_without_a_clothing_question_there_is_no_clothing_call():
+    result = run("北京今天天气怎么样?", WEATHER)
+    assert result.rounds == [[("get_weather", {"city": "北京"})]]
+    assert result.answer == "北京今天晴,气温5°C。"
+
+
+def test_several_cities_are_looked_up_in_one_turn_and_compared():
+    result = run("北京、上海、广州今天天气如何?哪个最暖和?", WEATHER)
+    assert result.rounds == [[("get_weather", {"city": c}) for c in ("北京", "上海", "广州")]]
+    assert "广州最暖和(25°C)" in result.answer and "北京最冷(5°C)" in result.answer
+    assert "上海今天多云,气温18°C" in result.answer
+
+
+def test_the_comparison_follows_the_data(monkeypatch):
+    monkeypatch.setitem(scenarios.WEATHER, "上海", {"temperature": 31, "weather": "晴", "weather_en": "sunny"})
+    result = run("Is it warmer in Beijing or Shanghai?", WEATHER)
+    assert result.answer.endswith("Shanghai is warmer than Beijing (31°C vs 5°C).")
+    assert "Beijing today: sunny, 5°C." in result.answer
+
+
+@pytest.mark.parametrize(
+    ("question", "comparison"),
+    [
+        ("北京和上海哪个更暖和?", "上海比北京暖和(18°C 对 5°C)。"),
+        ("Is it colder in Beijing or Shanghai?", "Beijing is colder than Shanghai (5°C vs 18°C)."),
+    ],
+)
+def test_two_cities_are_compared_in_the_questions_terms(question, comparison):
+    assert run(question, WEATHER).answer.endswith(comparison)
+
+
+def test_an_unknown_place_is_reported_with_the_tools_error_and_the_others_still_answered():
+    result = run("北京和火星今天天气怎么样?", WEATHER)
+    assert result.rounds == [[("get_weather", {"city": "北京"}), ("get_weather", {"city": "火星"})]]
+    assert "北京今天晴,气温5°C。" in result.answer
+    assert "没有查到火星的天气:ValueError: unknown city '火星'" in result.answer
+
+
+def test_an_error_dictionary_from_a_learners_tool_is_reported_too():
+    @tool(name="get_weather")
+    def seed_weather(city: str) -> dict:
+        """Get today's weather for a city."""
+        return {"北京": {"temperature": 5, "weather": "晴"}}.get(city, {"error": "城市不存在"})
+
+    result = run("帮我查一下火星的天气", [seed_weather])
+    assert result.answer == "没有查到火星的天气:城市不存在。"
+
+
+def test_one_call_per_turn_when_parallel_calls_are_off_still_finishes():
+    question = "北京、上海今天天气怎么样?应该穿什么?"
+    parallel = run(question, WEATHER)
+    sequential = run(question, WEATHER, parallel=False, max_rounds=6)
+    assert all(len(calls) == 1 for calls in sequential.rounds)
+    flat = [call for calls in parallel.rounds for call in calls]
+    assert [call for calls in sequential.rounds for call in calls] == flat
+    assert sequential.answer == parallel.answer
+    assert "建议穿羽绒服、厚外套" in sequential.answer and "建议穿毛衣、外套" in sequential.answer
+
+
+def test_when_tools_run_out_the_answer_is_built_from_what_was_gathered():
+    result = run("北京今天天气怎么样?应该穿什么衣服?", WEATHER, max_rounds=1)
+    assert result.rounds == [[("get_weather", {"city": "北京"})]]
+    assert result.answer.startswith("北京今天晴,气温5°C。")
+    assert 'suggest_clothing(temperature=5)' in result.answer
+
+
+def test_with_no_tool_rounds_at_all_the_answer_says_what_is_missing():
+    result = run("What's the weather in Shanghai?", WEATHER, max_rounds=0)
+    assert result.rounds == []
+    assert 'get_weather(city="Shanghai")' in result.answer and "no more tool calls were allowed" in result.answer
+
+
+# -- calculator ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("question", "expression", "answer"),
+    [
+        ("帮我算一下 2+3", "2+3", "2+3 = 5"),
+        ("What is 2^10?", "2**10", "2**10 = 1024"),
+        ("(3×4)÷2 等于多少", "(3*4)/2", "(3*4)/2 = 6.0"),
+    ],
+)
+def test_calculator_policy(question, expression, answer):
+    result = run(question, [scenarios.calculate])
+    assert result.rounds == [[("calculate", {"expression": expression})]]
+    assert result.answer == answer
+
+
+def test_calculator_errors_are_explained():
+    result = run("what is 1/0?", [scenarios.calculate])
+    assert result.answer == "I could not calculate 1/0: ValueError: division by zero is undefined; check the divisor"
+
+
+# -- course catalogue ---------------------------------------------------------------------------
+
+
+def test_lesson_question_reads_the_outline_then_searches_that_lesson():
+    result = run("What's in lesson 4 of the course about tool orchestration?", COURSES)
+    assert result.rounds == [
+        [("get_course_outline", {"course_title": "tool orchestration"})],
+        [("search_course_content", {"query": "Parallel Tool Calls", "course_name": "Tool Orchestration with LLMs",
+                                    "lesson_number": 4})],
+    ]
+    assert 'Lesson 4 of "Tool Orchestration with LLMs" is "Parallel Tool Calls".' in result.answer
+    assert "several independent calls" in result.answer
+    assert "(Source: Tool Orchestration with LLMs, lesson 4," in result.answer
+
+
+@pytest.fixture
+def edited_catalogue(monkeypatch):
+    """Lesson 4 of the first course renamed and rewritten; the index is rebuilt before and after."""
+    course = scenarios.COURSES[0]
+    lessons = list(course["lessons"])
+    lessons[3] = ("Fan-Out Calls", "Independent calls can run at once; this is called fan-out.")
+    monkeypatch.setitem(course, "lessons", tuple(lessons))
+    scenarios.reload_catalogue()
+    yield
+    scenarios.reload_catalogue()  # the next search rebuilds from the restored data
+
+
+def test_the_search_follows_the_outline_data(edited_catalogue):
+    result = run("What's in lesson 4 of the course about tool orchestration?", COURSES)
+    assert result.rounds[1][0][1]["query"] == "Fan-Out Calls"
+    assert "fan-out" in result.answer
+
+
+def test_comparing_two_lessons_searches_both_in_one_turn():
+    result = run("Compare lesson 1 and lesson 5 of the RAG course", COURSES)
+    assert result.rounds[0] == [("get_course_outline", {"course_title": "rag"})]
+    assert [args["lesson_number"] for _, args in result.rounds[1]] == [1, 5]
+    assert '"What Retrieval Solves"' in result.answer and '"Grounded Answers and Citations"' in result.answer
+    assert "Both lessons mention" in result.answer
+
+
+def test_outline_question_lists_the_lessons_in_chinese():
+    result = run("《Streaming Chat Interfaces》这门课有哪些课?大纲是什么?", COURSES)
+    assert result.rounds == [[("get_course_outline", {"course_title": "Streaming Chat Interfaces"})]]
+    assert result.answer.startswith("《Streaming Chat Interfaces》共5课:1. Why Stream Responses")
+
+
+def test_unknown_course_and_missing_lesson_are_explained():
+    unknown = run("What's in lesson 2 of the cooking course?", COURSES)
+    assert 'I could not find the course "cooking": ValueError: no course matches' in unknown.answer
+    missing = run("What is in lesson 9 of the tool orchestration course?", COURSES)
+    assert len(missing.rounds) == 1 and "has no lesson 9; its lessons are numbered 1-6" in missing.answer
+
+
+# -- generic policy and the stand-in answer -----------------------------------------------------------
+
+
+@tool
+def get_stock_price(symbol: str) -> dict:
+    """Get the latest stock price for a ticker symbol."""
+    return {"symbol": symbol, "price": 123.5}
+
+
+@tool
+def set_light(color: Literal["red", "green", "blue"], room: str) -> str:
+    """Switch a lamp to a color."""
+    return f"the {room} light is {color}"
+
+
+def test_generic_policy_calls_a_tool_the_question_names_and_quotes_its_result():
+    result = run("What is the stock price of ACME?", [get_stock_price])
+    assert result.rounds == [[("get_stock_price", {"symbol": "ACME"})]]
+    assert 'get_stock_price(symbol="ACME"): {"symbol": "ACME", "price": 123.5}' in result.answer
+
+
+def test_generic_policy_fills_enum_values_from_the_question():
+    result = run("Please turn the kitchen light green", [set_light])
+    assert result.rounds == [[("set_light", {"color": "green", "room": "kitchen"})]]
+    assert "the kitchen light is green" in result.answer
+
+
+def test_generic_policy_without_a_match_says_what_it_is_and_how_to_use_a_real_model():
+    result = run("Write me a poem about autumn", [get_stock_price, *WEATHER])
+    assert result.rounds == []
+    assert "offline stand-in model" in result.answer and "get_stock_price" in result.answer
+    assert 'cd.connect("openai")' in result.answer and "ANTHROPIC_API_KEY" in result.answer
+    chinese = run("给我写一首秋天的诗", [])
+    assert "离线替身模型" in chinese.answer and "OPENAI_API_KEY" in chinese.answer
+
+
+def test_fill_arguments_reads_numbers_and_refuses_to_guess_unless_forced():
+    assert fill_arguments(scenarios.suggest_clothing.spec, "what to wear at 12.5 degrees") == {"temperature": 12.5}
+    assert fill_arguments(scenarios.suggest_clothing.spec, "what to wear?") is None
+    assert fill_arguments(scenarios.suggest_clothing.spec, "what to wear?", guess=True) == {"temperature": 0}
+
+
+# -- registry and constraints ---------------------------------------------------------------------------
+
+
+def weather_question(**options) -> Conversation:
+    return conversation([UserMessage("北京今天天气怎么样?")], WEATHER, **options)
+
+
+def test_registered_policies_override_built_ins_and_can_be_removed():
+    def shout(conv: Conversation):
+        return Reply(conv.question.upper())
+
+    with using_policy(shout):
+        assert decide(weather_question()) == Reply("北京今天天气怎么样?")
+    assert decide(weather_question()) == CallTools((PlannedCall("get_weather", {"city": "北京"}),))
+
+    @register_policy
+    def never(conv: Conversation):
+        return None
+
+    try:
+        assert isinstance(decide(weather_question()), CallTools)
+    finally:
+        unregister_policy(never)
+    with pytest.raises(ValueError, match="not registered"):
+        unregister_policy(never)
+
+
+def test_the_models_own_policies_come_before_registered_ones():
+    with using_policy(lambda conv: Reply("registered")):
+        assert decide(weather_question(), [lambda conv: Reply("own")]) == Reply("own")
+
+
+def test_tools_not_allowed_turn_a_planned_call_into_an_answer_from_results():
+    messages = [
+        UserMessage("Check the price of ACME"),
+        Turn(tool_calls=(ToolCall("c1", "get_stock_price", '{"symbol": "ACME"}'),)),
+        ToolResult("c1", "get_stock_price", '{"price": 99}'),
+    ]
+    again = lambda conv: CallTools((PlannedCall("get_stock_price", {"symbol": "ACME"}),))  # noqa: E731
+    decision = decide(conversation(messages, [get_stock_price], tool_choice="none"), [again])
+    assert isinstance(decision, Reply)
+    assert '{"price": 99}' in decision.text and 'get_stock_price(symbol="ACME")' in decision.text
+
+
+def test_tool_names_are_the_models_business_as_with_a_real_api():
+    rogue = lambda conv: CallTools((PlannedCall("get_wether", {"city": "北京"}),))  # noqa: E731
+    assert decide(weather_question(), [rogue]) == CallTools((PlannedCall("get_wether", {"city": "北京"}),))
+    assert isinstance(decide(weather_question(tool_choice="none"), [rogue]), Reply)
+
+
+def test_a_forced_tool_is_called_even_when_the_policy_wanted_another():
+    decision = decide(weather_question(tool_choice="tool", forced_tool="suggest_clothing"))
+    assert decision == CallTools((PlannedCall("suggest_clothing", {"temperature": 0}),))
+
+
+def test_required_tool_choice_makes_a_call():
+    conv = conversation([UserMessage("hello")], [get_stock_price], tool_choice="required")
+    assert decide(conv) == CallTools((PlannedCall("get_stock_price", {"symbol": "hello"}),))
+
+
+def test_parallel_off_keeps_the_first_call():
+    conv = conversation([UserMessage("北京、上海天气如何?")], WEATHER, parallel_tool_calls=False)
+    assert decide(conv) == CallTools((PlannedCall("get_weather", {"city": "北京"}),))
+
+
+def test_policies_are_listed_for_display():
+    names = [name for name, _ in POLICIES]
+    assert names == ["weather_policy", "course_policy", "calculator_policy", "generic_policy"]
+    assert all(description for _, description in POLICIES)
+
+
+def test_decisions_are_deterministic_and_the_same_for_both_apis():
+    question = "Compare lesson 1 and lesson 5 of the RAG course"
+    first = run(question, COURSES)
+    assert run(question, COURSES) == first
+    assert run(question, COURSES, api="anthropic") == first
+
+
+def test_equal_temperatures_are_said_to_be_equal(monkeypatch):
+    monkeypatch.setitem(scenarios.WEATHER, "上海", {"temperature": 5, "weather": "阴", "weather_en": "overcast"})
+    assert run("北京和上海哪个更暖和?", WEATHER).answer.endswith("北京、上海气温相同,都是5°C。")

@@ -1,0 +1,198 @@
+"""The headless course runner (``python -m conductor course``) and the nbval sanitize rules.
+
+The runner tests build a throwaway course in a temporary folder: one notebook
+that prints its parameters and one that fails in cell 2. The whole course is
+executed once per module (two kernel starts); the other tests check input
+validation, which fails before any kernel starts.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections import OrderedDict
+from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbval.plugin import get_sanitize_patterns
+
+from conductor import runner
+from conductor.__main__ import main
+
+SANITIZE_FILE = Path(__file__).parent / "sanitize.cfg"
+KERNELSPEC = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
+
+
+def write_notebook(path: Path, sources: list[str], parameters: str | None = None) -> None:
+    """Write a code-only notebook; ``parameters`` becomes a first cell tagged ``parameters``."""
+    cells = [nbformat.v4.new_code_cell(source) for source in sources]
+    if parameters is not None:
+        cells.insert(0, nbformat.v4.new_code_cell(parameters, metadata={"tags": ["parameters"]}))
+    notebook = nbformat.v4.new_notebook(cells=cells, metadata={"kernelspec": KERNELSPEC})
+    path.parent.mkdir(parents=True, exist_ok=True)
+    nbformat.write(notebook, path)
+
+
+@pytest.fixture(scope="module")
+def course(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A two-notebook course: 01_params prints its parameters, demos/02_broken fails in cell 2.
+
+    Both define ``greeting``, so the failing notebook gets an injected cell that
+    the reported cell index must not count.
+    """
+    root = tmp_path_factory.mktemp("course")
+    write_notebook(
+        root / "notebooks" / "01_params.ipynb",
+        ["print(f'provider={provider} greeting={greeting} rounds={rounds!r} {type(rounds).__name__}')",
+         "import os\nprint(os.getcwd())"],
+        parameters="provider = 'offline'\ngreeting = 'hi'\nrounds = 1",
+    )
+    write_notebook(
+        root / "demos" / "02_broken.ipynb",
+        ["total = 1 + 1", "\nraise ValueError('the tool chain broke')\nprint('never printed')"],
+        parameters="seed = 0\ngreeting = 'hi'",
+    )
+    return root
+
+
+def run_cli(root: Path, monkeypatch: pytest.MonkeyPatch, *args: str) -> tuple[int, str, str]:
+    """Run ``python -m conductor course ARGS`` in ``root``; return exit code, stdout, stderr."""
+    monkeypatch.chdir(root)
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        try:
+            code = main(["course", *args])
+        except SystemExit as exc:  # argparse rejects bad choices by exiting
+            code = exc.code
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture(scope="module")
+def course_run(course: Path) -> tuple[int, str]:
+    """Run the whole course once, with ``--provider`` and two ``-p`` parameters."""
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        code, stdout, _ = run_cli(
+            course, monkeypatch, "--provider", "anthropic", "-p", "greeting", "hello there", "-p", "rounds", "3"
+        )
+    return code, stdout
+
+
+def output_text(notebook: Path) -> str:
+    cells = nbformat.read(notebook, as_version=4).cells
+    return "".join(out.get("text", "") for cell in cells if cell.cell_type == "code" for out in cell.outputs)
+
+
+def test_a_failing_notebook_exits_non_zero_and_names_the_cell(course_run: tuple[int, str]) -> None:
+    code, stdout = course_run
+    assert code == 1
+    failure = next(line for line in stdout.splitlines() if line.startswith("FAILED"))
+    assert "demos/02_broken.ipynb" in failure
+    assert "cell 2 (`raise ValueError('the tool chain broke')`)" in failure
+    assert "ValueError: the tool chain broke" in failure
+
+
+def test_summary_table_lists_every_notebook_with_its_status(course_run: tuple[int, str]) -> None:
+    _, stdout = course_run
+    rows = {line.split()[0]: line.split()[1:] for line in stdout.splitlines() if line.endswith(tuple("0123456789"))}
+    assert rows["notebooks/01_params.ipynb"][0] == "ok"
+    assert rows["demos/02_broken.ipynb"][0] == "FAILED"
+    assert float(rows["demos/02_broken.ipynb"][1]) >= 0
+
+
+def test_parameters_reach_the_notebook_with_papermill_types(course: Path, course_run: tuple[int, str]) -> None:
+    text = output_text(course / "build" / "notebooks" / "01_params.ipynb")
+    assert "provider=anthropic greeting=hello there rounds=3 int" in text
+
+
+def test_each_notebook_runs_in_its_own_folder(course: Path, course_run: tuple[int, str]) -> None:
+    text = output_text(course / "build" / "notebooks" / "01_params.ipynb")
+    assert str(course / "notebooks") in text
+
+
+def test_parameters_go_only_to_notebooks_that_define_them(course: Path, course_run: tuple[int, str]) -> None:
+    cells = nbformat.read(course / "build" / "demos" / "02_broken.ipynb", as_version=4).cells
+    injected = [cell.source for cell in cells if "injected-parameters" in cell.metadata.get("tags", [])]
+    assert len(injected) == 1
+    assert "greeting = " in injected[0]
+    assert "rounds" not in injected[0] and "provider" not in injected[0]
+
+
+def test_unknown_parameter_lists_the_valid_ones_per_notebook(course: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    code, stdout, stderr = run_cli(course, monkeypatch, "-p", "max_round", "3")
+    assert code == 2
+    assert "'max_round'" in stderr
+    assert "notebooks/01_params.ipynb: greeting, provider, rounds" in stderr
+    assert "demos/02_broken.ipynb: greeting, seed" in stderr
+    assert stdout == ""
+
+
+def test_unknown_pattern_lists_the_notebooks(course: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    code, _, stderr = run_cli(course, monkeypatch, "--only", "99_missing")
+    assert code == 2
+    assert "'99_missing'" in stderr
+    assert "notebooks/01_params.ipynb" in stderr and "demos/02_broken.ipynb" in stderr
+
+
+def test_unknown_provider_lists_the_valid_ones(course: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    code, _, stderr = run_cli(course, monkeypatch, "--provider", "gemini")
+    assert code == 2
+    assert all(name in stderr for name in runner.PROVIDERS)
+    code, _, stderr = run_cli(course, monkeypatch, "-p", "provider", "gemini")
+    assert code == 2
+    assert "'gemini'" in stderr and all(name in stderr for name in runner.PROVIDERS)
+
+
+def test_missing_papermill_names_the_install_command(course: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(__import__("sys").modules, "papermill", None)
+    code, _, stderr = run_cli(course, monkeypatch)
+    assert code == 2
+    assert "papermill" in stderr and "pip install -r requirements.txt" in stderr
+
+
+def test_only_selects_by_substring_or_glob(course: Path) -> None:
+    notebooks = runner.discover_notebooks(course)
+    assert [nb.name for nb in runner.select_notebooks(notebooks, ["params"])] == ["notebooks/01_params.ipynb"]
+    assert [nb.name for nb in runner.select_notebooks(notebooks, ["demos/*"])] == ["demos/02_broken.ipynb"]
+    assert [nb.name for nb in runner.select_notebooks(notebooks, ["0*.ipynb"])] == [nb.name for nb in notebooks]
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [("3", 3), ("3.5", 3.5), ("True", True), ("False", False), ("None", None), ("gpt-4.1-mini", "gpt-4.1-mini")],
+)
+def test_parameter_values_convert_like_papermill(text: str, value: object) -> None:
+    converted = runner.parse_value(text)
+    assert converted == value and type(converted) is type(value)
+
+
+def sanitize(text: str) -> str:
+    """Apply tests/sanitize.cfg the way nbval does: its own parser, patterns in file order."""
+    patterns = OrderedDict(get_sanitize_patterns(SANITIZE_FILE.read_text(encoding="utf-8")))
+    for regex, replace in patterns.items():
+        text = re.sub(regex, replace, text)
+    return text
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("round 1: model 0.312s, tools 1.2 ms", "round 1: model 12.5s, tools 0.9 ms"),
+        ("| parallel |  0.105 s |", "| parallel | 10.250 s |"),
+        ("speedup 2.91x", "speedup 3.4x"),
+        ("<Client at 0x7f3a2c1b9d60>", "<Client at 0x7f00aa11bb22>"),
+        ("2026-11-03 14:02:11,512 WARNING retry", "2026-11-04T09:15:00.003Z WARNING retry"),
+    ],
+)
+def test_sanitize_turns_measurements_into_stable_tokens(first: str, second: str) -> None:
+    assert sanitize(first) == sanitize(second)
+    assert sanitize(first) != first
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["<Figure size 640x480 with 1 Axes>", "3 sources", "3 x 4 = 12", "max_rounds=2", "cost $0.0022"],
+)
+def test_sanitize_leaves_deterministic_output_alone(text: str) -> None:
+    assert sanitize(text) == text
