@@ -25,11 +25,13 @@ SANITIZE_FILE = Path(__file__).parent / "sanitize.cfg"
 KERNELSPEC = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
 
 
-def write_notebook(path: Path, sources: list[str], parameters: str | None = None) -> None:
-    """Write a code-only notebook; ``parameters`` becomes a first cell tagged ``parameters``."""
+def write_notebook(path: Path, sources: list[str], parameters: str | None = None, title: str | None = None) -> None:
+    """Write a notebook of code cells, after an optional markdown ``title`` and ``parameters`` cell."""
     cells = [nbformat.v4.new_code_cell(source) for source in sources]
     if parameters is not None:
         cells.insert(0, nbformat.v4.new_code_cell(parameters, metadata={"tags": ["parameters"]}))
+    if title is not None:
+        cells.insert(0, nbformat.v4.new_markdown_cell(title))
     notebook = nbformat.v4.new_notebook(cells=cells, metadata={"kernelspec": KERNELSPEC})
     path.parent.mkdir(parents=True, exist_ok=True)
     nbformat.write(notebook, path)
@@ -39,8 +41,8 @@ def write_notebook(path: Path, sources: list[str], parameters: str | None = None
 def course(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A two-notebook course: 01_params prints its parameters, demos/02_broken fails in cell 2.
 
-    Both define ``greeting``, so the failing notebook gets an injected cell that
-    the reported cell index must not count.
+    Both define ``greeting``, so the failing notebook gets an injected cell, right
+    before the failing one, that the reported cell index must not count.
     """
     root = tmp_path_factory.mktemp("course")
     write_notebook(
@@ -51,8 +53,9 @@ def course(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )
     write_notebook(
         root / "demos" / "02_broken.ipynb",
-        ["total = 1 + 1", "\nraise ValueError('the tool chain broke')\nprint('never printed')"],
+        ["\nraise ValueError('the tool chain broke')\nprint('never printed')"],
         parameters="seed = 0\ngreeting = 'hi'",
+        title="# A broken demo",
     )
     return root
 

@@ -58,7 +58,6 @@ class LLM:
         from . import pricing
 
         self.pricing_key = ("offline-" + api) if provider == "offline" else provider
-        self.priced_as = pricing.priced_as(model, self.pricing_key)
         self.prices = pricing.price_per_million(model, self.pricing_key)
 
     def __repr__(self) -> str:  # never shows the key
@@ -66,9 +65,9 @@ class LLM:
 
     def cost(self, usage: Usage) -> float:
         """US dollars for ``usage`` at this model's prices."""
-        return (
-            usage.input_tokens * self.prices.input_per_mtok + usage.output_tokens * self.prices.output_per_mtok
-        ) / 1_000_000
+        from . import pricing
+
+        return pricing.cost(usage, self.model, self.pricing_key)
 
     def _conversation(
         self,
@@ -100,7 +99,7 @@ class LLM:
     def _result(self, conversation: Conversation) -> RunResult:
         return conversation.result(
             model_name=self.model,
-            priced_as=self.priced_as,
+            priced_as=self.prices.model,
             prices=(self.prices.input_per_mtok, self.prices.output_per_mtok),
         )
 

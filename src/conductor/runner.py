@@ -207,11 +207,19 @@ def plan_parameters(
     return {nb.name: {k: v for k, v in requested.items() if k in nb.parameters} for nb in notebooks}
 
 
+def _tags(cell: Mapping[str, Any]) -> list[str]:
+    return cell.get("metadata", {}).get("tags", [])
+
+
 def _source_index(cells: Sequence[Mapping[str, Any]], output_index: int) -> int:
-    """Map a cell index of papermill's output back to the source notebook (minus injected cells)."""
-    injected = sum(
-        "injected-parameters" in cell.get("metadata", {}).get("tags", []) for cell in cells[:output_index]
-    )
+    """Map papermill's index of the failing cell back to the source notebook.
+
+    papermill counts cells before it adds its error-marker cells to the saved
+    output, and its count includes the injected-parameters cell.
+    """
+    marker = require("papermill.execute").ERROR_MARKER_TAG
+    executed = [cell for cell in cells if marker not in _tags(cell)]
+    injected = sum("injected-parameters" in _tags(cell) for cell in executed[:output_index])
     return output_index - injected
 
 

@@ -71,7 +71,8 @@ def say(language: Language, zh: str, en: str) -> str:
 
 def words(text: str) -> list[str]:
     """Lower-case words of the text (letters and digits), stopwords removed, in order."""
-    return [w for w in re.findall(r"[a-z0-9]+(?:'[a-z]+)?", text.casefold()) if w.replace("'", "") not in STOPWORDS]
+    found = re.findall(r"[a-z0-9]+(?:'[a-z]+)?", text.casefold().replace("’", "'"))
+    return [w for w in found if w.replace("'", "") not in STOPWORDS]
 
 
 def stem(word: str) -> str:
