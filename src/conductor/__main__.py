@@ -67,7 +67,34 @@ def add_course(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=_run_course)
 
 
-COMMANDS: tuple[Callable[[argparse._SubParsersAction], None], ...] = (add_course,)
+def _run_bench(args: argparse.Namespace) -> int:
+    """Handler of ``bench``: measure and print one benchmark's table."""
+    from . import bench
+
+    if args.which == "loop":
+        bench.print_loop(bench.bench_loop(args.conversations))
+    else:
+        rows = bench.bench_parallel(latency=args.latency, max_workers=args.max_workers)
+        bench.print_parallel(rows, args.max_workers)
+    return 0
+
+
+def add_bench(subparsers: argparse._SubParsersAction) -> None:
+    """``bench``: performance figures measured in one run, printed as ratios."""
+    parser = subparsers.add_parser(
+        "bench",
+        help="measure the loop's overhead or the parallel speedup",
+        description="loop: llm.run vs a hand-written SDK loop on the zero-latency offline model. "
+        "parallel: one turn of N slow tool calls, sequential vs parallel.",
+    )
+    parser.add_argument("which", choices=["loop", "parallel"], help="what to measure")
+    parser.add_argument("--conversations", type=int, default=200, help="conversations per loop (loop)")
+    parser.add_argument("--latency", type=float, default=0.1, help="seconds each tool sleeps (parallel)")
+    parser.add_argument("--max-workers", type=int, default=8, help="parallel thread cap (parallel)")
+    parser.set_defaults(handler=_run_bench)
+
+
+COMMANDS: tuple[Callable[[argparse._SubParsersAction], None], ...] = (add_course, add_bench)
 
 
 def build_parser() -> argparse.ArgumentParser:

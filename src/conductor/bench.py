@@ -6,7 +6,6 @@ compares in the same process, interleaved, and reports their ratio.
 
 from __future__ import annotations
 
-import argparse
 import json
 import statistics
 import time
@@ -140,16 +139,3 @@ def print_parallel(rows: Sequence[ParallelRow], max_workers: int) -> None:
             f"{row.speedup:>7.2f}x {row.parallel_vs_ideal:>16.2f}x"
         )
 
-
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m conductor bench", description=__doc__)
-    parser.add_argument("which", choices=["loop", "parallel"], help="what to measure")
-    parser.add_argument("--conversations", type=int, default=200, help="conversations per loop (bench loop)")
-    parser.add_argument("--latency", type=float, default=0.1, help="seconds each tool sleeps (bench parallel)")
-    parser.add_argument("--max-workers", type=int, default=8, help="parallel thread cap (bench parallel)")
-    args = parser.parse_args(argv)
-    if args.which == "loop":
-        print_loop(bench_loop(args.conversations))
-    else:
-        print_parallel(bench_parallel(latency=args.latency, max_workers=args.max_workers), args.max_workers)
-    return 0
