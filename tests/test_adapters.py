@@ -1,0 +1,161 @@
+"""The adapters between the SDKs' objects and the neutral turn, both ways."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from anthropic.types import Message
+from openai.types.chat import ChatCompletion
+
+from conductor.adapters import AnthropicAdapter, OpenAIAdapter
+from conductor.types import StopReason, ToolCall, ToolResult, Turn, Usage
+
+
+def completion(finish_reason: str, content: str | None = "hi", tool_calls=None, refusal=None) -> ChatCompletion:
+    return ChatCompletion.model_validate(
+        {
+            "id": "chatcmpl-1",
+            "object": "chat.completion",
+            "created": 0,
+            "model": "gpt-4.1-mini",
+            "choices": [
+                {
+                    "index": 0,
+                    "finish_reason": finish_reason,
+                    "message": {"role": "assistant", "content": content, "tool_calls": tool_calls, "refusal": refusal},
+                }
+            ],
+            "usage": {"prompt_tokens": 11, "completion_tokens": 7, "total_tokens": 18},
+        }
+    )
+
+
+def message(stop_reason: str, content: list[dict]) -> Message:
+    return Message.model_validate(
+        {
+            "id": "msg_1",
+            "type": "message",
+            "role": "assistant",
+            "model": "claude-haiku-4-5",
+            "content": content,
+            "stop_reason": stop_reason,
+            "stop_sequence": None,
+            "usage": {"input_tokens": 11, "output_tokens": 7},
+        }
+    )
+
+
+@pytest.mark.parametrize(
+    "native, neutral",
+    [
+        ("stop", StopReason.END_TURN),
+        ("tool_calls", StopReason.TOOL_USE),
+        ("function_call", StopReason.TOOL_USE),
+        ("length", StopReason.MAX_TOKENS),
+        ("content_filter", StopReason.REFUSAL),
+    ],
+)
+def test_openai_stop_reasons(native, neutral):
+    turn = OpenAIAdapter().parse(completion(native))
+    assert turn.stop_reason is neutral and turn.native_stop_reason == native
+    assert turn.usage == Usage(11, 7)
+
+
+def test_openai_refusal_field_wins():
+    turn = OpenAIAdapter().parse(completion("stop", content=None, refusal="I can't help with that."))
+    assert turn.stop_reason is StopReason.REFUSAL and turn.refusal == "I can't help with that."
+    assert turn.native_stop_reason == "stop"
+
+
+@pytest.mark.parametrize(
+    "native, neutral",
+    [
+        ("end_turn", StopReason.END_TURN),
+        ("stop_sequence", StopReason.END_TURN),
+        ("tool_use", StopReason.TOOL_USE),
+        ("max_tokens", StopReason.MAX_TOKENS),
+        ("refusal", StopReason.REFUSAL),
+        ("pause_turn", StopReason.PAUSE_TURN),
+    ],
+)
+def test_anthropic_stop_reasons(native, neutral):
+    turn = AnthropicAdapter().parse(message(native, [{"type": "text", "text": "hi"}]))
+    assert turn.stop_reason is neutral and turn.native_stop_reason == native
+
+
+def test_openai_tool_calls_both_ways():
+    adapter = OpenAIAdapter()
+    raw = completion(
+        "tool_calls",
+        content="Checking.",
+        tool_calls=[{"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": '{"city":"北京"}'}}],
+    )
+    turn = adapter.parse(raw)
+    assert turn.tool_calls == (ToolCall("call_1", "get_weather", '{"city":"北京"}'),)
+    assert adapter.assistant_message(turn) == {
+        "role": "assistant",
+        "content": "Checking.",
+        "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": '{"city":"北京"}'}}],
+    }
+    results = [ToolResult("call_1", "get_weather", '{"t": 5}'), ToolResult("call_2", "x", "boom", is_error=True)]
+    assert adapter.tool_result_messages(results) == [
+        {"role": "tool", "tool_call_id": "call_1", "content": '{"t": 5}'},
+        {"role": "tool", "tool_call_id": "call_2", "content": "Error: boom"},
+    ]
+
+
+def test_anthropic_tool_use_both_ways_keeps_block_order():
+    adapter = AnthropicAdapter()
+    raw = message(
+        "tool_use",
+        [
+            {"type": "text", "text": "Checking."},
+            {"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": {"city": "北京"}},
+        ],
+    )
+    turn = adapter.parse(raw)
+    assert turn.text == "Checking."
+    assert json.loads(turn.tool_calls[0].arguments) == {"city": "北京"}
+    assert adapter.assistant_message(turn) == {
+        "role": "assistant",
+        "content": [
+            {"type": "text", "text": "Checking."},
+            {"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": {"city": "北京"}},
+        ],
+    }
+    results = [ToolResult("toolu_1", "get_weather", ""), ToolResult("toolu_2", "x", "boom", is_error=True)]
+    assert adapter.tool_result_messages(results) == [
+        {
+            "role": "user",
+            "content": [
+                {"type": "tool_result", "tool_use_id": "toolu_1"},
+                {"type": "tool_result", "tool_use_id": "toolu_2", "content": "boom", "is_error": True},
+            ],
+        }
+    ]
+
+
+def test_history_message_without_tool_calls_drops_empty_text():
+    turn = Turn(text_blocks=("",), tool_calls=(ToolCall("toolu_1", "t"),))
+    assert AnthropicAdapter().assistant_message(turn, with_tool_calls=False) is None
+    assert OpenAIAdapter().assistant_message(turn, with_tool_calls=False) is None
+
+
+@pytest.mark.parametrize("adapter", [OpenAIAdapter(), AnthropicAdapter()])
+def test_final_request_forbids_tools_but_keeps_them(adapter):
+    from conductor.tools import ToolRegistry
+    from conductor.scenarios import get_weather
+
+    kwargs = adapter.request(
+        model="m",
+        messages=[{"role": "user", "content": "q"}],
+        tools=ToolRegistry([get_weather]),
+        tools_allowed=False,
+        system=None,
+        max_tokens=None,
+        parallel_tool_calls=None,
+        options={},
+    )
+    assert kwargs["tools"]
+    assert kwargs["tool_choice"] in ("none", {"type": "none"})
