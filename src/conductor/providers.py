@@ -237,7 +237,9 @@ def connect(
         return _connect_offline(model, api, asynchronous, max_retries, seed, latency_scale, offline_model)
     if api is not None and api != provider:
         raise ProviderError(f"api={api!r} applies to the offline model only; {provider} speaks its own API")
-    key = _key(provider, api_key, base_url if provider == "openai" else None)
+    # The SDK reads OPENAI_BASE_URL itself; a local server set that way needs no key either.
+    local_url = (base_url or os.environ.get("OPENAI_BASE_URL")) if provider == "openai" else None
+    key = _key(provider, api_key, local_url)
     if provider == "openai":
         import openai
 
