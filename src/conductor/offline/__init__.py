@@ -19,7 +19,7 @@ from .conversation import CallTools, Conversation, Decision, PlannedCall, Policy
 from .faults import FAULT_KINDS, Fault
 from .latency import LatencyModel
 from .model import OfflineModel, RecordedRequest
-from .policies import decide, register_policy
+from .policies import POLICIES, decide, register_policy, unregister_policy, using_policy
 from .tokens import estimate_tokens
 
 __all__ = [
@@ -30,6 +30,9 @@ __all__ = [
     "LatencyModel",
     "estimate_tokens",
     "register_policy",
+    "unregister_policy",
+    "using_policy",
+    "POLICIES",
     "decide",
     "Conversation",
     "Reply",

@@ -94,7 +94,12 @@ def parse(body: dict[str, Any], seed: int) -> Conversation:
             messages.append(Turn(text_blocks=(text,) if text else (), tool_calls=calls))
         elif role == "tool":
             call_id = message["tool_call_id"]
-            messages.append(ToolResult(call_id, call_names.get(call_id, ""), _text(message.get("content"))))
+            content = _text(message.get("content"))
+            # Chat Completions has no error flag; like a real model, read an "Error:" prefix as one.
+            is_error = content.startswith("Error:")
+            if is_error:
+                content = content.removeprefix("Error:").strip()
+            messages.append(ToolResult(call_id, call_names.get(call_id, ""), content, is_error))
     tools = tuple(
         ToolSpec(
             t["function"]["name"],
@@ -148,7 +153,8 @@ def render(completion: Completion) -> dict[str, Any]:
     """The ``chat.completion`` object."""
     message: dict[str, Any] = {
         "role": "assistant",
-        "content": None if completion.refusal is not None else completion.text,
+        # The real API sends null, not "", when a reply holds only tool calls.
+        "content": None if completion.refusal is not None or (completion.calls and not completion.text) else completion.text,
         "refusal": completion.refusal,
         "annotations": [],
     }
