@@ -112,3 +112,9 @@ def test_import_is_light():
     code = "import sys, conductor; print(sorted(m for m in ('openai', 'anthropic', 'matplotlib') if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_offline_model_options_are_not_silently_ignored():
+    model = OfflineModel(latency=LatencyModel.instant())
+    with pytest.raises(cd.ProviderError, match="pass them to it"):
+        cd.connect("offline", offline_model=model, latency_scale=0)

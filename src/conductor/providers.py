@@ -270,6 +270,11 @@ def _connect_offline(
     if offline_model is None:
         latency = LatencyModel() if latency_scale is None else LatencyModel(scale=latency_scale)
         offline_model = OfflineModel(seed=seed, latency=latency)
+    elif latency_scale is not None or seed:
+        raise ProviderError(
+            "seed= and latency_scale= configure a new offline model; with offline_model= pass them to it "
+            "instead: OfflineModel(seed=..., latency=LatencyModel(scale=...))"
+        )
     factory = offline_model.openai_client if api == "openai" else offline_model.anthropic_client
     client = factory(async_=asynchronous, max_retries=max_retries)
     return LLM(provider="offline", api=api, model=model or OFFLINE_MODEL_NAME, client=client, offline=offline_model)
