@@ -24,8 +24,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, TextIO
 
-PROVIDERS: tuple[str, ...] = ("offline", "openai", "anthropic")
-"""Providers a notebook's ``provider`` parameter accepts (``offline`` is the default)."""
+from .providers import PROVIDERS  # the one list of providers (importing it loads no SDK)
 
 NOTEBOOK_DIRS: tuple[str, ...] = ("notebooks", "demos")
 """Folders, relative to the project root, whose notebooks make up the course."""
@@ -36,6 +35,30 @@ CELL_TIMEOUT = 600
 
 KERNEL_NAME = "python3"
 INSTALL_HINT = "pip install -r requirements.txt"
+
+
+def _ipc_kernel_manager() -> type:
+    """A kernel manager that talks to the kernel over local IPC sockets in a temp folder.
+
+    Over TCP (the default) every kernel prints a warning about unencrypted
+    traffic; local sockets are the transport that warning recommends.
+    """
+    import tempfile
+    import uuid
+
+    from jupyter_client.manager import KernelManager
+    from traitlets import default
+
+    class IPCKernelManager(KernelManager):
+        @default("transport")
+        def _default_transport(self) -> str:
+            return "ipc"
+
+        @default("ip")
+        def _default_ip(self) -> str:
+            return str(Path(tempfile.gettempdir()) / f"conductor-kernel-{uuid.uuid4().hex[:12]}")
+
+    return IPCKernelManager
 
 
 class CourseError(Exception):
@@ -257,6 +280,7 @@ def execute(
             cwd=str(notebook.path.parent),
             progress_bar=False,
             execution_timeout=cell_timeout,
+            kernel_manager_class=_ipc_kernel_manager(),
         )
     except Exception as exc:  # noqa: BLE001 - any failure of one notebook is reported, the run goes on
         failure = _failure_from(exc, output)
