@@ -30,7 +30,9 @@ INPUT_COLOR = "#55A868"
 OUTPUT_COLOR = "#C44E52"
 CUMULATIVE_COLOR = "#333333"
 MESSAGES_COLOR = "#8172B3"
-ANSWER_COLOR = "#8C8C8C"  # the final request, which belongs to no tool round
+ANSWER_COLOR = "#7F7F7F"  # the final request, which belongs to no tool round
+
+Color = tuple[float, float, float, float] | str  # RGBA or a hex string, as matplotlib takes them
 
 CROWDED = 8  # more x labels than this and they are turned and shrunk to stay readable
 
@@ -48,9 +50,9 @@ def plot_trace(trace: Trace, *, figsize: tuple[float, float] = (10, 3.6)) -> Fig
     time_ax.bar(range(len(rows)), tools_s, bottom=model_s, color=TOOLS_COLOR, label="tools")
     _step_ticks(time_ax, steps)
     time_ax.set(title="latency per request", ylabel="seconds (s)")
-    time_ax.legend(loc="upper left", fontsize="small")
 
     _cost_bars(cost_ax, trace, steps)
+    _figure_legend(fig)
     fig.suptitle(_run_title(trace))
     return fig
 
@@ -83,6 +85,8 @@ def plot_gantt(trace: Trace, *, figsize: tuple[float, float] = (10, 3)) -> Figur
                 edgecolor="black" if record.is_error else "white",
                 hatch="//" if record.is_error else None,
             )
+            # a tick at the start keeps calls that take well under a pixel (fast local tools) visible
+            ax.plot(record.started, len(lanes) - 1, marker="|", markersize=14, color=colors[rnd.index - 1])
 
     ax.set_yticks(range(len(lanes)), lanes, fontsize=_label_size(len(lanes)))
     ax.set_ylim(len(lanes) - 0.5, -0.5)  # model lane on top, calls below in order
@@ -108,7 +112,7 @@ def plot_comparison(
         raise ValueError(f"pass one label per trace (got {len(labels)} labels for {len(traces)} traces)")
     fig = _figure(figsize)
     time_ax, cost_ax = fig.subplots(1, 2)
-    names = [f"{label}\n{len(t.model_calls)} requests" for label, t in zip(labels, traces)]
+    names = [f"{label}\n{_count(len(t.model_calls), 'request')}" for label, t in zip(labels, traces)]
     positions = range(len(traces))
 
     model_s = [sum(c.seconds for c in t.model_calls) for t in traces]
@@ -118,7 +122,6 @@ def plot_comparison(
     time_ax.bar_label(bars, [f"{m + t:.2f} s" for m, t in zip(model_s, tools_s)], fontsize="small")
     _step_ticks(time_ax, names)
     time_ax.set(title="time per run", ylabel="seconds (s)")
-    time_ax.legend(loc="upper left", fontsize="small")
 
     splits = [_trace_cost_split(t) for t in traces]
     inputs = [s[0] for s in splits]
@@ -129,9 +132,9 @@ def plot_comparison(
     _step_ticks(cost_ax, names)
     _usd_axis(cost_ax, max((t.cost for t in traces), default=0.0))
     cost_ax.set(title="cost per run", ylabel="cost ($)")
-    cost_ax.legend(loc="upper left", fontsize="small")
     for ax in (time_ax, cost_ax):
         ax.margins(y=0.15)  # room for the totals above the bars
+    _figure_legend(fig)
     return fig
 
 
@@ -174,6 +177,17 @@ def _figure(figsize: tuple[float, float]) -> Figure:
     return Figure(figsize=figsize, layout="constrained")
 
 
+def _figure_legend(fig: Figure) -> None:
+    """One legend for all the figure's series, under the axes, where it cannot hide a bar."""
+    handles, labels = [], []
+    for ax in fig.axes:
+        for handle, label in zip(*ax.get_legend_handles_labels()):
+            if label not in labels:
+                handles.append(handle)
+                labels.append(label)
+    fig.legend(handles, labels, loc="outside lower center", ncols=len(labels), fontsize="small")
+
+
 def _cost_bars(ax: Axes, trace: Trace, steps: list[str]) -> None:
     """Stacked input/output cost per request, and the running total on a second y axis."""
     splits = [_cost_split(trace, call) for call in trace.model_calls]
@@ -192,9 +206,6 @@ def _cost_bars(ax: Axes, trace: Trace, steps: list[str]) -> None:
     total_ax.set_ylim(0, max(running, default=0.0) * 1.1 or 1.0)
     _usd_axis(total_ax, max(running, default=0.0))
     total_ax.set_ylabel("cumulative ($)")
-    bar_handles, bar_labels = ax.get_legend_handles_labels()
-    line_handles, line_labels = total_ax.get_legend_handles_labels()
-    ax.legend(bar_handles + line_handles, bar_labels + line_labels, loc="upper left", fontsize="small")
 
 
 def _cost_split(trace: Trace, call: ModelCall) -> tuple[float, float]:
@@ -236,8 +247,14 @@ def _label_size(count: int) -> float:
 def _usd_axis(ax: Axes, peak: float) -> None:
     from matplotlib.ticker import FuncFormatter
 
-    decimals = _decimals(peak) + 1  # one more than the peak needs, for the ticks between
-    ax.yaxis.set_major_formatter(FuncFormatter(lambda value, _pos: f"${value:.{decimals}f}"))
+    decimals = _decimals(peak)
+
+    def label(value: float, _pos: int) -> str:
+        # one more decimal only where a tick needs it ($0.00025 between $0.0002 and $0.0003)
+        text = f"{value:.{decimals + 1}f}"
+        return "$" + (text[:-1] if text.endswith("0") else text)
+
+    ax.yaxis.set_major_formatter(FuncFormatter(label))
 
 
 def _usd(amount: float) -> str:
@@ -252,14 +269,15 @@ def _decimals(amount: float) -> int:
     return max(2, 1 - math.floor(math.log10(amount)))
 
 
-def _round_colors(count: int) -> list[tuple[float, float, float, float]]:
+def _round_colors(count: int) -> list[Color]:
     from matplotlib import colormaps
 
     palette = colormaps["tab10"]
-    return [palette(i % palette.N) for i in range(count)]
+    hues = [palette(i) for i in range(palette.N) if i != 7]  # tab10's 8th color is the answer's gray
+    return [hues[i % len(hues)] for i in range(count)]
 
 
-def _request_color(call: ModelCall, round_of: dict[int, int], colors: list) -> object:
+def _request_color(call: ModelCall, round_of: dict[int, int], colors: Sequence[Color]) -> Color:
     if call.index in round_of:
         return colors[round_of[call.index] - 1]
     return ANSWER_COLOR
@@ -275,6 +293,10 @@ def _call_label(record: ToolCallRecord, width: int = 32) -> str:
     return label if len(label) <= width else label[: width - 1] + "…"
 
 
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+
+
 def _run_end(trace: Trace) -> float:
     ends = [c.ended for c in trace.model_calls] + [c.ended for r in trace.rounds for c in r.tool_calls]
     return max([trace.seconds, *ends]) or 1.0
@@ -284,6 +306,6 @@ def _run_title(trace: Trace) -> str:
     parts = [trace.model_name or "model"]
     if trace.priced_as and trace.priced_as != trace.model_name:
         parts.append(f"priced as {trace.priced_as}")
-    parts.append(f"{len(trace.model_calls)} requests, {len(trace.rounds)} tool rounds")
+    parts.append(f"{_count(len(trace.model_calls), 'request')}, {_count(len(trace.rounds), 'tool round')}")
     parts.append(f"{trace.seconds:.2f} s, {_usd(trace.cost)}")
     return " · ".join(parts)

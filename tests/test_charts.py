@@ -1,0 +1,314 @@
+"""conductor.charts: the figures hold the trace's figures, in the right places, with labels."""
+
+from __future__ import annotations
+
+from itertools import accumulate
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
+import pytest  # noqa: E402
+from matplotlib.colors import to_rgba  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+
+from conductor import charts  # noqa: E402
+from conductor.trace import ModelCall, Round, ToolCallRecord, Trace  # noqa: E402
+from conductor.types import StopReason, Usage  # noqa: E402
+
+INPUT_PRICE, OUTPUT_PRICE = 0.4, 1.6  # $ per million tokens, made up for these tests
+CITIES = ("Beijing", "Shanghai", "Guangzhou")
+
+
+def _cost(usage: Usage) -> float:
+    return (usage.input_tokens * INPUT_PRICE + usage.output_tokens * OUTPUT_PRICE) / 1e6
+
+
+def make_trace(*, rounds: int = 2, calls: int = 2, parallel: bool = False, failing: int | None = None) -> Trace:
+    """A run of ``rounds`` tool rounds of ``calls`` calls each, then an answer; made-up timings."""
+    clock = 0.0
+    model_calls: list[ModelCall] = []
+    records: list[Round] = []
+    for index in range(1, rounds + 2):
+        usage = Usage(input_tokens=500 + 700 * index, output_tokens=30 + 20 * index)
+        asked_tools = index <= rounds
+        call = ModelCall(
+            index=index,
+            started=clock,
+            ended=clock + 0.5 + 0.1 * index,
+            usage=usage,
+            cost=_cost(usage),
+            stop_reason=StopReason.TOOL_USE if asked_tools else StopReason.END_TURN,
+            tools_allowed=asked_tools,
+        )
+        model_calls.append(call)
+        clock = call.ended
+        if not asked_tools:
+            break
+        tool_calls = []
+        for j in range(calls):
+            start = call.ended if parallel else clock
+            end = start + 0.2 + 0.1 * j
+            tool_calls.append(
+                ToolCallRecord(
+                    id=f"call_{index}_{j}",
+                    name="get_weather",
+                    arguments={"city": CITIES[j % len(CITIES)]},
+                    output="{}",
+                    is_error=j == failing,
+                    started=start,
+                    ended=end,
+                )
+            )
+            clock = max(clock, end)
+        records.append(Round(index=index, model=call, tool_calls=tuple(tool_calls)))
+    return Trace(
+        model_calls=tuple(model_calls),
+        rounds=tuple(records),
+        seconds=clock + 0.01,
+        model_name="offline",
+        priced_as="gpt-4.1-mini",
+        input_price=INPUT_PRICE,
+        output_price=OUTPUT_PRICE,
+    )
+
+
+@pytest.fixture(autouse=True)
+def no_figures_left():
+    """Charts must not register pyplot figures (Jupyter would then show each one twice)."""
+    yield
+    leftover = plt.get_fignums()
+    plt.close("all")
+    assert leftover == []
+
+
+def heights(container) -> list[float]:
+    return [bar.get_height() for bar in container]
+
+
+def tick_texts(ax) -> list[str]:
+    return [t.get_text() for t in ax.get_xticklabels()]
+
+
+def legend_texts(legend) -> list[str]:
+    return [t.get_text() for t in legend.get_texts()]
+
+
+# plot_trace
+
+
+def test_plot_trace_latency_bars_are_the_trace_rows():
+    trace = make_trace()
+    fig = charts.plot_trace(trace)
+    time_ax = fig.axes[0]
+    rows = trace.rows()
+    model, tools = time_ax.containers
+    assert heights(model) == pytest.approx([r["model_s"] for r in rows])
+    assert heights(tools) == pytest.approx([r["tools_s"] for r in rows])
+    assert [bar.get_y() for bar in tools] == pytest.approx([r["model_s"] for r in rows])  # stacked
+    assert tick_texts(time_ax) == ["round 1", "round 2", "answer"]
+    assert "(s)" in time_ax.get_ylabel()
+
+
+def test_plot_trace_cost_bars_split_each_request_and_add_up():
+    trace = make_trace()
+    fig = charts.plot_trace(trace)
+    cost_ax, total_ax = fig.axes[1], fig.axes[2]
+    inputs, outputs = cost_ax.containers
+    for call, i_bar, o_bar in zip(trace.model_calls, inputs, outputs):
+        assert i_bar.get_height() == pytest.approx(call.usage.input_tokens * INPUT_PRICE / 1e6)
+        assert o_bar.get_height() == pytest.approx(call.usage.output_tokens * OUTPUT_PRICE / 1e6)
+        assert o_bar.get_y() == pytest.approx(i_bar.get_height())
+    (line,) = total_ax.get_lines()
+    assert list(line.get_ydata()) == pytest.approx(list(accumulate(c.cost for c in trace.model_calls)))
+    assert "($)" in cost_ax.get_ylabel() and "($)" in total_ax.get_ylabel()
+    assert cost_ax.yaxis.get_major_formatter()(0.0015, 0).startswith("$")
+
+
+def test_plot_trace_has_one_legend_and_a_title_naming_the_run():
+    trace = make_trace()
+    fig = charts.plot_trace(trace)
+    (legend,) = fig.legends
+    assert legend_texts(legend) == ["model", "tools", "input", "output", "cumulative"]
+    title = fig.get_suptitle()
+    assert "offline" in title and "priced as gpt-4.1-mini" in title and "3 requests" in title
+
+
+def test_plot_trace_keeps_the_recorded_cost_when_rates_are_tiered():
+    """Bars add up to what was billed even when it differs from base rate x tokens."""
+    trace = make_trace(rounds=1)
+    billed = tuple(
+        ModelCall(c.index, c.started, c.ended, c.usage, c.cost * 2, c.stop_reason) for c in trace.model_calls
+    )
+    tiered = Trace(model_calls=billed, seconds=1.0, input_price=INPUT_PRICE, output_price=OUTPUT_PRICE)
+    inputs, outputs = charts.plot_trace(tiered).axes[1].containers
+    totals = [i.get_height() + o.get_height() for i, o in zip(inputs, outputs)]
+    assert totals == pytest.approx([c.cost for c in billed])
+
+
+def test_trace_plot_is_plot_trace_with_an_explicit_size():
+    fig = make_trace().plot()
+    assert isinstance(fig, Figure)
+    assert repr(fig) == "<Figure size 1000x360 with 3 Axes>"  # what nbval compares
+    assert tuple(charts.plot_trace(make_trace(), figsize=(6, 3)).get_size_inches()) == (6, 3)
+
+
+def test_many_rounds_turn_the_labels():
+    fig = charts.plot_trace(make_trace(rounds=12, calls=1))
+    labels = fig.axes[0].get_xticklabels()
+    assert len(labels) == 13 and labels[-1].get_text() == "answer"
+    assert all(label.get_rotation() == 45 for label in labels)
+    few = charts.plot_trace(make_trace()).axes[0].get_xticklabels()
+    assert all(label.get_rotation() == 0 for label in few)
+
+
+# plot_gantt
+
+
+def _bar_rows(ax) -> dict[int, list[float]]:
+    """Start and end of each horizontal bar, flat, by lane number."""
+    lanes: dict[int, list[float]] = {}
+    for bar in ax.patches:
+        lane = round(bar.get_y() + bar.get_height() / 2)
+        lanes.setdefault(lane, []).extend([bar.get_x(), bar.get_x() + bar.get_width()])
+    return lanes
+
+
+def test_gantt_draws_every_request_and_call_where_it_happened():
+    trace = make_trace()
+    fig = charts.plot_gantt(trace)
+    (ax,) = fig.axes
+    lanes = _bar_rows(ax)
+    assert lanes[0] == pytest.approx([t for c in trace.model_calls for t in (c.started, c.ended)])
+    calls = [c for r in trace.rounds for c in r.tool_calls]
+    for lane, call in enumerate(calls, start=1):
+        assert lanes[lane] == pytest.approx([call.started, call.ended])
+    labels = [t.get_text() for t in ax.get_yticklabels()]
+    assert labels == ["model"] + ["get_weather(Beijing)", "get_weather(Shanghai)"] * 2
+    assert "(s)" in ax.get_xlabel()
+    assert legend_texts(ax.get_legend()) == ["round 1", "round 2", "answer"]
+
+
+def test_gantt_colors_a_rounds_calls_like_its_request():
+    trace = make_trace()
+    ax = charts.plot_gantt(trace).axes[0]
+    by_lane = {round(b.get_y() + b.get_height() / 2): b for b in ax.patches if b.get_y() > 0}
+    requests = [b for b in ax.patches if round(b.get_y() + b.get_height() / 2) == 0]
+    assert by_lane[1].get_facecolor() == requests[0].get_facecolor()  # round 1
+    assert by_lane[3].get_facecolor() == requests[1].get_facecolor()  # round 2
+    assert requests[0].get_facecolor() != requests[1].get_facecolor()
+    assert requests[2].get_facecolor() == to_rgba(charts.ANSWER_COLOR)
+
+
+def _overlap(lanes, first: int, second: int) -> bool:
+    (a_start, a_end), (b_start, b_end) = lanes[first], lanes[second]
+    return a_start < b_end and b_start < a_end
+
+
+def test_gantt_shows_parallel_calls_overlapping_and_sequential_ones_not():
+    sequential = _bar_rows(charts.plot_gantt(make_trace(calls=3)).axes[0])
+    parallel = _bar_rows(charts.plot_gantt(make_trace(calls=3, parallel=True)).axes[0])
+    assert not any(_overlap(sequential, a, b) for a, b in [(1, 2), (2, 3), (1, 3)])
+    assert all(_overlap(parallel, a, b) for a, b in [(1, 2), (2, 3), (1, 3)])
+
+
+def test_gantt_keeps_instant_calls_visible():
+    """A local tool finishing in microseconds still shows where it ran."""
+    call = ModelCall(1, 0.0, 0.5, Usage(100, 10), 0.0, StopReason.TOOL_USE)
+    instant = ToolCallRecord("c1", "add", {"a": 1, "b": 2}, "3", False, 0.5, 0.5000001)
+    answer = ModelCall(2, 0.5000001, 1.0, Usage(120, 10), 0.0, StopReason.END_TURN)
+    trace = Trace(model_calls=(call, answer), rounds=(Round(1, call, (instant,)),), seconds=1.0)
+    ax = charts.plot_gantt(trace).axes[0]
+    (tick,) = ax.get_lines()
+    assert list(tick.get_xdata()) == [0.5] and list(tick.get_ydata()) == [1]
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["model", "add(1, 2)"]
+    assert "2 requests, 1 tool round ·" in charts.plot_trace(trace).get_suptitle()
+
+
+def test_gantt_marks_failed_calls():
+    ax = charts.plot_gantt(make_trace(failing=1)).axes[0]
+    hatched = [b for b in ax.patches if b.get_hatch()]
+    assert len(hatched) == 2  # the second call of each of the two rounds
+    assert "tool error" in legend_texts(ax.get_legend())
+
+
+def test_gantt_with_many_calls_shrinks_lane_labels():
+    ax = charts.plot_gantt(make_trace(rounds=5, calls=4)).axes[0]
+    labels = ax.get_yticklabels()
+    assert len(labels) == 21
+    assert labels[0].get_fontsize() < 10
+
+
+# plot_comparison
+
+
+def test_comparison_puts_runs_side_by_side():
+    seq, par = make_trace(calls=3), make_trace(calls=3, parallel=True)
+    fig = charts.plot_comparison(["sequential", "parallel"], [seq, par])
+    time_ax, cost_ax = fig.axes
+    model, tools = time_ax.containers
+    assert heights(model) == pytest.approx([sum(c.seconds for c in t.model_calls) for t in (seq, par)])
+    assert heights(tools) == pytest.approx([sum(r.tool_seconds for r in t.rounds) for t in (seq, par)])
+    assert heights(tools)[1] < heights(tools)[0]
+    inputs, outputs = cost_ax.containers
+    totals = [i.get_height() + o.get_height() for i, o in zip(inputs, outputs)]
+    assert totals == pytest.approx([seq.cost, par.cost])
+    assert tick_texts(time_ax) == ["sequential\n3 requests", "parallel\n3 requests"]
+    assert legend_texts(fig.legends[0]) == ["model", "tools", "input", "output"]
+
+
+def test_comparison_needs_one_label_per_trace():
+    with pytest.raises(ValueError, match="one label per trace"):
+        charts.plot_comparison(["only one"], [make_trace(), make_trace()])
+    with pytest.raises(ValueError, match="one label per trace"):
+        charts.plot_comparison([], [])
+
+
+# plot_growth
+
+
+def test_growth_shows_input_tokens_and_message_counts():
+    trace = make_trace()
+    fig = charts.plot_growth(trace, [1, 3, 5])
+    tokens_ax, count_ax = fig.axes
+    (bars,) = tokens_ax.containers
+    assert heights(bars) == [c.usage.input_tokens for c in trace.model_calls]
+    assert list(count_ax.get_lines()[0].get_ydata()) == [1, 3, 5]
+    assert tick_texts(tokens_ax) == ["round 1", "round 2", "answer"]
+    assert legend_texts(tokens_ax.get_legend()) == ["input tokens", "messages"]
+
+
+def test_growth_without_message_counts_has_one_axes():
+    fig = charts.plot_growth(make_trace())
+    assert len(fig.axes) == 1
+    assert legend_texts(fig.axes[0].get_legend()) == ["input tokens"]
+
+
+def test_growth_needs_one_message_count_per_request():
+    with pytest.raises(ValueError, match="3 expected, got 2"):
+        charts.plot_growth(make_trace(), [1, 3])
+
+
+# every chart
+
+
+def test_a_run_without_tools_or_requests_still_draws():
+    answer_only = make_trace(rounds=0)
+    empty = Trace()
+    for trace in (answer_only, empty):
+        charts.plot_trace(trace).canvas.draw()
+        charts.plot_gantt(trace).canvas.draw()
+        charts.plot_growth(trace).canvas.draw()
+    charts.plot_comparison(["answer only", "nothing"], [answer_only, empty]).canvas.draw()
+
+
+def test_totals_are_labelled_in_seconds_and_dollars_with_two_significant_digits():
+    def run(cost: float, seconds: float) -> Trace:
+        call = ModelCall(1, 0.0, seconds, Usage(1000, 100), cost, StopReason.END_TURN)
+        return Trace(model_calls=(call,), seconds=seconds, input_price=INPUT_PRICE, output_price=OUTPUT_PRICE)
+
+    fig = charts.plot_comparison(["a", "b", "c"], [run(0.0022, 1.5), run(0.00008, 0.25), run(1.8225, 12.0)])
+    time_ax, cost_ax = fig.axes
+    assert [t.get_text() for t in time_ax.texts] == ["1.50 s", "0.25 s", "12.00 s"]
+    assert [t.get_text() for t in cost_ax.texts] == ["$0.0022", "$0.000080", "$1.82"]
