@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 from itertools import accumulate
 
 import matplotlib
@@ -312,3 +313,32 @@ def test_totals_are_labelled_in_seconds_and_dollars_with_two_significant_digits(
     time_ax, cost_ax = fig.axes
     assert [t.get_text() for t in time_ax.texts] == ["1.50 s", "0.25 s", "12.00 s"]
     assert [t.get_text() for t in cost_ax.texts] == ["$0.0022", "$0.000080", "$1.82"]
+
+
+@pytest.mark.parametrize("font, expected", [(None, ["get_weather(#1)", "get_weather(#2)"]), ("Noto Sans CJK SC", ["get_weather(北京)", "get_weather(上海)"])])
+def test_gantt_labels_chinese_values_only_where_a_font_draws_them(monkeypatch, font, expected):
+    monkeypatch.setattr(charts, "_cjk_font", lambda: font)
+    call = ModelCall(1, 0.0, 0.5, Usage(100, 10), 0.0, StopReason.TOOL_USE)
+    records = tuple(
+        ToolCallRecord(f"c{i}", "get_weather", {"city": city}, "{}", False, 0.5, 0.6) for i, city in enumerate(["北京", "上海"])
+    )
+    answer = ModelCall(2, 0.6, 1.0, Usage(120, 10), 0.0, StopReason.END_TURN)
+    trace = Trace(model_calls=(call, answer), rounds=(Round(1, call, records),), seconds=1.0)
+    labels = [t.get_text() for t in charts.plot_gantt(trace).axes[0].get_yticklabels()]
+    assert labels == ["model", *expected]
+
+
+def test_figures_display_as_png_in_ipython():
+    from IPython.core.interactiveshell import InteractiveShell
+
+    shell = InteractiveShell.instance()
+    charts._prepare_display.cache_clear()
+    try:
+        fig = charts.plot_trace(make_trace())
+        data, _ = shell.display_formatter.format(fig)
+        png = data["image/png"]
+        png = base64.b64decode(png) if isinstance(png, str) else png
+        assert png[:4] == b"\x89PNG" and data["text/plain"] == "<Figure size 1000x360 with 3 Axes>"
+    finally:
+        charts._prepare_display.cache_clear()
+        InteractiveShell.clear_instance()

@@ -13,6 +13,7 @@ stays light.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from itertools import accumulate
@@ -75,8 +76,9 @@ def plot_gantt(trace: Trace, *, figsize: tuple[float, float] = (10, 3)) -> Figur
         ax.barh(0, call.seconds, left=call.started, color=_request_color(call, round_of, colors), edgecolor="white")
     lanes = ["model"]
     for rnd in trace.rounds:
+        positions = {c.id: number for number, c in enumerate(rnd.tool_calls, start=1)}
         for record in sorted(rnd.tool_calls, key=lambda c: c.started):
-            lanes.append(_call_label(record))
+            lanes.append(_call_label(record, positions[record.id]))
             ax.barh(
                 len(lanes) - 1,
                 record.seconds,
@@ -174,7 +176,51 @@ def plot_growth(
 def _figure(figsize: tuple[float, float]) -> Figure:
     from matplotlib.figure import Figure
 
+    _prepare_display()
     return Figure(figsize=figsize, layout="constrained")
+
+
+@functools.cache
+def _prepare_display() -> None:
+    """Once per process: show plain Figures in Jupyter, and draw Chinese labels where a font can.
+
+    IPython registers its PNG formatter for figures only when pyplot's inline
+    backend loads; figures built without pyplot would show as text alone.
+    """
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        get_ipython = None
+    shell = get_ipython() if get_ipython else None
+    if shell is not None:
+        from IPython.core.pylabtools import select_figure_formats
+
+        select_figure_formats(shell, {"png"})
+    font = _cjk_font()
+    if font:
+        import matplotlib
+
+        # A fallback font for the glyphs the default font lacks (matplotlib >= 3.6 falls back along the list).
+        families = matplotlib.rcParams["font.sans-serif"]
+        if font not in families:
+            matplotlib.rcParams["font.sans-serif"] = [*families, font]
+
+
+CJK_FONTS = ("Noto Sans CJK SC", "Noto Sans SC", "Source Han Sans SC", "WenQuanYi Zen Hei", "Microsoft YaHei", "PingFang SC", "SimHei")
+
+
+@functools.cache
+def _cjk_font() -> str | None:
+    """The first installed font that draws Chinese, or None (Colab and many Linux images have none)."""
+    from matplotlib import font_manager
+
+    installed = {entry.name for entry in font_manager.fontManager.ttflist}
+    return next((name for name in CJK_FONTS if name in installed), None)
+
+
+def _drawable(text: str) -> bool:
+    """Can the chart fonts draw ``text``? Chinese needs one of :data:`CJK_FONTS`."""
+    return _cjk_font() is not None or all(ord(ch) < 0x2E80 for ch in text)
 
 
 def _figure_legend(fig: Figure) -> None:
@@ -283,12 +329,18 @@ def _request_color(call: ModelCall, round_of: dict[int, int], colors: Sequence[C
     return ANSWER_COLOR
 
 
-def _call_label(record: ToolCallRecord, width: int = 32) -> str:
-    """``name(arg, ...)`` with the argument values, cut to ``width`` characters."""
+def _call_label(record: ToolCallRecord, position: int, width: int = 32) -> str:
+    """``name(arg, ...)`` with the argument values, cut to ``width`` characters.
+
+    Where no installed font can draw the values (Chinese city names without a CJK
+    font), the label names the call's position in its round instead: ``get_weather(#2)``.
+    """
     if isinstance(record.arguments, dict):
         args = ", ".join(str(v) for v in record.arguments.values())
     else:
         args = str(record.arguments)
+    if not _drawable(args):
+        args = f"#{position}"
     label = f"{record.name}({args})"
     return label if len(label) <= width else label[: width - 1] + "…"
 

@@ -57,6 +57,7 @@ class ModelPrice:
     output_per_mtok: float
     source: str  # e.g. "genai-prices 0.2.3"
     known: bool = True  # False when no price was found and the model is counted as free
+    tiered: bool = False  # True when a rate changes above some prompt length
 
     def __str__(self) -> str:
         if not self.known:
@@ -105,13 +106,17 @@ def price_per_million(model: str, provider: str) -> ModelPrice:
             source,
         )
         return ModelPrice(real_model, real_provider, 0.0, 0.0, source, known=False)
+    from genai_prices.types import TieredPrices
+
     prices = calc.model_price
+    rates = (getattr(prices, "input_mtok", None), getattr(prices, "output_mtok", None))
     return ModelPrice(
         model=calc.model.id,
         provider=calc.provider.id,
-        input_per_mtok=_per_mtok(getattr(prices, "input_mtok", None)),
-        output_per_mtok=_per_mtok(getattr(prices, "output_mtok", None)),
+        input_per_mtok=_per_mtok(rates[0]),
+        output_per_mtok=_per_mtok(rates[1]),
         source=source,
+        tiered=any(isinstance(rate, TieredPrices) for rate in rates),
     )
 
 
@@ -120,6 +125,10 @@ def cost(usage: Usage, model: str, provider: str) -> float:
     price = price_per_million(model, provider)
     if not price.known:
         return 0.0
+    if not price.tiered:
+        # Flat rates: the same sum genai-prices makes, without its per-call lookup
+        # (cost runs once per model request, on the loop's hot path).
+        return (usage.input_tokens * price.input_per_mtok + usage.output_tokens * price.output_per_mtok) / 1_000_000
     import genai_prices
 
     calc = genai_prices.calc_price(

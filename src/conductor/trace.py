@@ -116,18 +116,17 @@ class Trace:
 
     def rows(self) -> list[dict[str, Any]]:
         """One row per model request: the round it belongs to, timings, tokens, cost."""
-        tool_time = {r.model.index: r.tool_seconds for r in self.rounds}
-        calls = {r.model.index: len(r.tool_calls) for r in self.rounds}
+        rounds = {r.model.index: r for r in self.rounds}
         rows = []
         for call in self.model_calls:
-            is_round = call.index in tool_time
+            round_ = rounds.get(call.index)
             rows.append(
                 {
                     "request": call.index,
-                    "step": f"round {call.index}" if is_round else "answer",
-                    "tool_calls": calls.get(call.index, 0),
+                    "step": f"round {round_.index}" if round_ else "answer",
+                    "tool_calls": len(round_.tool_calls) if round_ else 0,
                     "model_s": call.seconds,
-                    "tools_s": tool_time.get(call.index, 0.0),
+                    "tools_s": round_.tool_seconds if round_ else 0.0,
                     "input_tokens": call.usage.input_tokens,
                     "output_tokens": call.usage.output_tokens,
                     "cost_usd": call.cost,
