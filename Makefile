@@ -12,7 +12,7 @@ REQUIREMENTS := requirements.txt pyproject.toml
 ARGS ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help venv course test clean distclean
+.PHONY: help venv course test notebooks bench clean distclean
 
 help: ## list the targets
 	@echo "usage: make TARGET [ARGS=...]"
@@ -37,6 +37,13 @@ course: venv ## run every notebook headless on the offline default; copies go to
 
 test: venv ## run the unit tests and strict nbval over notebooks/ and demos/
 	$(VENV_PY) -m pytest $(ARGS)
+
+notebooks: venv ## re-execute the notebooks in place on the offline default (before committing them)
+	$(VENV_PY) -m conductor refresh $(ARGS)
+
+bench: venv ## print the benchmarks: loop overhead and parallel speedup
+	$(VENV_PY) -m conductor bench loop
+	$(VENV_PY) -m conductor bench parallel
 
 clean: ## remove build/ and test caches
 	rm -rf build .pytest_cache .hypothesis

@@ -199,3 +199,25 @@ def test_sanitize_turns_measurements_into_stable_tokens(first: str, second: str)
 )
 def test_sanitize_leaves_deterministic_output_alone(text: str) -> None:
     assert sanitize(text) == text
+
+
+def test_refresh_saves_outputs_in_place_without_run_metadata(tmp_path: Path) -> None:
+    write_notebook(
+        tmp_path / "notebooks" / "01_echo.ipynb",
+        ["print('one')\nprint('two')", "1 + 1"],
+        parameters="provider = 'offline'",
+    )
+    broken = tmp_path / "notebooks" / "02_broken.ipynb"
+    write_notebook(broken, ["raise RuntimeError('no')"])
+    before = broken.read_text()
+    report = runner.refresh_notebooks(tmp_path, stream=io.StringIO())
+    assert [r.ok for r in report.results] == [True, False] and report.exit_code == 1
+    assert broken.read_text() == before, "a failing notebook is left as it was"
+    nb = nbformat.read(tmp_path / "notebooks" / "01_echo.ipynb", as_version=4)
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    assert [c.execution_count for c in code] == [1, 2, 3]
+    assert [o["text"] for o in code[1].outputs] == ["one\ntwo\n"], "consecutive prints are one output"
+    assert code[2].outputs[0]["data"]["text/plain"] == "2"
+    assert "papermill" not in nb.metadata
+    assert all("papermill" not in c.metadata and "execution" not in c.metadata for c in nb.cells)
+    assert code[0].metadata["tags"] == ["parameters"]

@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from .runner import CELL_TIMEOUT, PROVIDERS, CourseError, find_root, parse_value, run_course
+from .runner import CELL_TIMEOUT, PROVIDERS, CourseError, find_root, parse_value, refresh_notebooks, run_course
 
 USAGE_ERROR = 2  # argparse's own exit code for bad input
 
@@ -67,6 +67,24 @@ def add_course(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=_run_course)
 
 
+def _run_refresh(args: argparse.Namespace) -> int:
+    """Handler of ``refresh``: re-execute notebooks in place; 1 when one fails."""
+    return refresh_notebooks(find_root(Path.cwd()), only=args.only or (), cell_timeout=args.cell_timeout).exit_code
+
+
+def add_refresh(subparsers: argparse._SubParsersAction) -> None:
+    """``refresh``: re-execute notebooks on the offline default and save them, outputs included."""
+    parser = subparsers.add_parser(
+        "refresh",
+        help="re-execute notebooks in place (offline default), ready to commit",
+        description="Execute each selected notebook with its default parameters and save it in place "
+        "without run metadata, so strict nbval compares against fresh outputs.",
+    )
+    parser.add_argument("--only", action="append", metavar="PATTERN", help="notebooks matching PATTERN; repeatable")
+    parser.add_argument("--cell-timeout", type=int, default=CELL_TIMEOUT, metavar="SECONDS")
+    parser.set_defaults(handler=_run_refresh)
+
+
 def _run_bench(args: argparse.Namespace) -> int:
     """Handler of ``bench``: measure and print one benchmark's table."""
     from . import bench
@@ -94,7 +112,7 @@ def add_bench(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=_run_bench)
 
 
-COMMANDS: tuple[Callable[[argparse._SubParsersAction], None], ...] = (add_course, add_bench)
+COMMANDS: tuple[Callable[[argparse._SubParsersAction], None], ...] = (add_course, add_refresh, add_bench)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -332,3 +332,64 @@ def run_course(
     print(f"{len(report.results) - len(report.failures)} of {len(report.results)} notebooks ran cleanly; "
           f"executed copies in {out_dir}", file=stream)
     return report
+
+
+def _clean_executed(path: Path, target: Path) -> None:
+    """Write the executed notebook at ``path`` to ``target`` without papermill's run metadata.
+
+    Durations and timestamps in the metadata would change on every run and
+    make every commit of a notebook a diff; consecutive prints merge into one
+    output, as Jupyter shows them.
+    """
+    nbformat = require("nbformat")
+    nb = nbformat.read(path, as_version=4)
+    nb.metadata.pop("papermill", None)
+    for cell in nb.cells:
+        cell.metadata.pop("papermill", None)
+        cell.metadata.pop("execution", None)
+        if not cell.metadata.get("tags", True):  # papermill adds an empty list to every cell
+            cell.metadata.pop("tags")
+        if cell.cell_type == "code":
+            cell.outputs = _merge_streams(cell.outputs)
+    nbformat.write(nb, target)
+
+
+def _merge_streams(outputs: list[Any]) -> list[Any]:
+    merged: list[Any] = []
+    for output in outputs:
+        previous = merged[-1] if merged else None
+        if (
+            previous is not None
+            and output.get("output_type") == "stream"
+            and previous.get("output_type") == "stream"
+            and previous.get("name") == output.get("name")
+        ):
+            previous["text"] = "".join(previous["text"]) + "".join(output["text"])
+        else:
+            merged.append(output)
+    return merged
+
+
+def refresh_notebooks(
+    root: Path, *, only: Sequence[str] = (), cell_timeout: int = CELL_TIMEOUT, stream: TextIO | None = None
+) -> CourseReport:
+    """Re-execute the selected notebooks on the offline default and save them in place, for committing.
+
+    A notebook that fails is left as it was and reported.
+    """
+    import tempfile
+
+    stream = stream or sys.stdout
+    notebooks = select_notebooks(discover_notebooks(root), only)
+    report = CourseReport()
+    with tempfile.TemporaryDirectory(prefix="conductor-refresh-") as scratch:
+        for number, notebook in enumerate(notebooks, start=1):
+            print(f"[{number}/{len(notebooks)}] {notebook.name} ...", file=stream, flush=True)
+            result = execute(notebook, {}, Path(scratch) / notebook.name, cell_timeout)
+            report.results.append(result)
+            if result.ok:
+                _clean_executed(result.output, notebook.path)
+            detail = f": {result.failure.describe()}" if result.failure else " (saved)"
+            print(f"      {result.status} in {result.seconds:.1f} s{detail}", file=stream, flush=True)
+    print(f"\n{format_summary(report.results)}", file=stream)
+    return report
