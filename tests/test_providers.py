@@ -118,3 +118,10 @@ def test_offline_model_options_are_not_silently_ignored():
     model = OfflineModel(latency=LatencyModel.instant())
     with pytest.raises(cd.ProviderError, match="pass them to it"):
         cd.connect("offline", offline_model=model, latency_scale=0)
+
+
+def test_missing_sdk_names_the_install_command(monkeypatch):
+    monkeypatch.setitem(sys.modules, "anthropic", None)  # makes `import anthropic` fail
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
+    with pytest.raises(cd.ProviderError, match="pip install -r requirements.txt"):
+        cd.connect("anthropic")

@@ -9,6 +9,7 @@ stays fast.
 from __future__ import annotations
 
 import asyncio
+import importlib
 import os
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -172,6 +173,16 @@ class LLM:
         return self._result(conversation)
 
 
+def _import_sdk(name: str) -> Any:
+    """The official SDK module, or an error naming the install command."""
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        raise ProviderError(
+            f"the {name} SDK is not installed: run `pip install -r requirements.txt` (or `pip install {name}`)"
+        ) from exc
+
+
 def _key(provider: str, api_key: str | None, base_url: str | None) -> str:
     variable = KEY_VARIABLES[provider]
     key = api_key or os.environ.get(variable)
@@ -241,13 +252,11 @@ def connect(
     local_url = (base_url or os.environ.get("OPENAI_BASE_URL")) if provider == "openai" else None
     key = _key(provider, api_key, local_url)
     if provider == "openai":
-        import openai
-
+        openai = _import_sdk("openai")
         cls = openai.AsyncOpenAI if asynchronous else openai.OpenAI
         client = cls(api_key=key, base_url=base_url, max_retries=max_retries)
         return LLM(provider="openai", api="openai", model=model or DEFAULT_MODELS["openai"], client=client)
-    import anthropic
-
+    anthropic = _import_sdk("anthropic")
     cls = anthropic.AsyncAnthropic if asynchronous else anthropic.Anthropic
     client = cls(api_key=key, base_url=base_url, max_retries=max_retries)
     return LLM(provider="anthropic", api="anthropic", model=model or DEFAULT_MODELS["anthropic"], client=client)
