@@ -121,7 +121,8 @@ class LLM:
         """Answer ``question``, letting the model call ``tools`` for up to ``max_rounds`` rounds.
 
         ``parallel=True`` runs one turn's calls at the same time (threads, at most
-        ``max_workers``). ``parallel_tool_calls=False`` asks the model itself for at
+        ``max_workers``); it is off by default because a sync tool may not be
+        thread-safe (``arun`` runs calls concurrently by default: that is what it is for). ``parallel_tool_calls=False`` asks the model itself for at
         most one call per turn. Other keyword arguments go to the SDK's create call.
         """
         if self.is_async:
