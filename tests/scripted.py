@@ -58,3 +58,23 @@ class Recorder:
             return func(**kwargs)
 
         return cd.tool(wrapper)
+
+
+# The weather tool as raw wire schemas, for tests that talk to the offline model through the SDKs.
+OPENAI_TOOLS = [
+    {
+        "type": "function",
+        "function": {
+            "name": "get_weather",
+            "description": "Get today's weather for a city.",
+            "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+        },
+    }
+]
+ANTHROPIC_TOOLS = [
+    {
+        "name": "get_weather",
+        "description": "Get today's weather for a city.",
+        "input_schema": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+    }
+]

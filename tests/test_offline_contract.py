@@ -7,24 +7,8 @@ import openai
 import pytest
 
 from conductor.offline import CallTools, LatencyModel, OfflineModel, PlannedCall, Reply
+from scripted import ANTHROPIC_TOOLS, OPENAI_TOOLS
 
-OPENAI_TOOLS = [
-    {
-        "type": "function",
-        "function": {
-            "name": "get_weather",
-            "description": "Get today's weather for a city.",
-            "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
-        },
-    }
-]
-ANTHROPIC_TOOLS = [
-    {
-        "name": "get_weather",
-        "description": "Get today's weather for a city.",
-        "input_schema": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
-    }
-]
 USER = {"role": "user", "content": "Weather in Beijing?"}
 
 

@@ -27,24 +27,8 @@ from conductor.offline import (
     estimate_tokens,
 )
 from conductor.types import ToolResult
+from scripted import ANTHROPIC_TOOLS, OPENAI_TOOLS
 
-OPENAI_TOOLS = [
-    {
-        "type": "function",
-        "function": {
-            "name": "get_weather",
-            "description": "Get today's weather for a city.",
-            "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
-        },
-    }
-]
-ANTHROPIC_TOOLS = [
-    {
-        "name": "get_weather",
-        "description": "Get today's weather for a city.",
-        "input_schema": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
-    }
-]
 QUESTION = "Is it warmer in Beijing or Shanghai?"
 EVENT_ADAPTER = pydantic.TypeAdapter(RawMessageStreamEvent)
 
