@@ -123,7 +123,11 @@ class OpenAIAdapter:
         )
 
     def assistant_message(self, turn: Turn, *, with_tool_calls: bool = True) -> dict[str, Any] | None:
-        message: dict[str, Any] = {"role": "assistant", "content": turn.text or None}
+        # Content is optional beside tool calls; leaving it out rather than sending null
+        # also spares the SDK a costly union check per message (see `bench loop`).
+        message: dict[str, Any] = {"role": "assistant"}
+        if turn.text:
+            message["content"] = turn.text
         if with_tool_calls and turn.tool_calls:
             message["tool_calls"] = [
                 {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
