@@ -8,7 +8,7 @@ import pytest
 from anthropic.types import Message
 from openai.types.chat import ChatCompletion
 
-from conductor.adapters import AnthropicAdapter, OpenAIAdapter
+from conductor.adapters import AnthropicAdapter, OpenAIAdapter, RequestSettings
 from conductor.types import StopReason, ToolCall, ToolResult, Turn, Usage
 
 
@@ -147,15 +147,7 @@ def test_final_request_forbids_tools_but_keeps_them(adapter):
     from conductor.tools import ToolRegistry
     from conductor.scenarios import get_weather
 
-    kwargs = adapter.request(
-        model="m",
-        messages=[{"role": "user", "content": "q"}],
-        tools=ToolRegistry([get_weather]),
-        tools_allowed=False,
-        system=None,
-        max_tokens=None,
-        parallel_tool_calls=None,
-        options={},
-    )
+    settings = RequestSettings(model="m", tools=ToolRegistry([get_weather]))
+    kwargs = adapter.request(settings, [{"role": "user", "content": "q"}], tools_allowed=False)
     assert kwargs["tools"]
     assert kwargs["tool_choice"] in ("none", {"type": "none"})

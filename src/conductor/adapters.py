@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+from dataclasses import dataclass, field
 from collections.abc import Sequence
 from typing import Any, Literal
 
@@ -35,6 +36,18 @@ ANTHROPIC_STOP = {
     "refusal": StopReason.REFUSAL,
     "pause_turn": StopReason.PAUSE_TURN,
 }
+
+
+@dataclass(frozen=True)
+class RequestSettings:
+    """What stays the same across the requests of one run."""
+
+    model: str
+    tools: ToolRegistry
+    system: str | None = None
+    max_tokens: int | None = None
+    parallel_tool_calls: bool | None = None  # None: the API's default (parallel calls allowed)
+    options: dict[str, Any] = field(default_factory=dict)  # passed to the SDK's create call as is
 
 
 def _map_stop(native: str | None, table: dict[str, StopReason]) -> StopReason:
@@ -67,27 +80,16 @@ class OpenAIAdapter:
         messages: list[dict[str, Any]] = [{"role": "system", "content": system}] if system else []
         return [*messages, *_history_messages(history), {"role": "user", "content": question}]
 
-    def request(
-        self,
-        *,
-        model: str,
-        messages: list[dict[str, Any]],
-        tools: ToolRegistry,
-        tools_allowed: bool,
-        system: str | None,
-        max_tokens: int | None,
-        parallel_tool_calls: bool | None,
-        options: dict[str, Any],
-    ) -> dict[str, Any]:
-        kwargs: dict[str, Any] = {"model": model, "messages": list(messages), **options}
-        if max_tokens is not None:
-            kwargs["max_completion_tokens"] = max_tokens
-        if len(tools):
+    def request(self, settings: RequestSettings, messages: list[dict[str, Any]], *, tools_allowed: bool) -> dict[str, Any]:
+        kwargs: dict[str, Any] = {"model": settings.model, "messages": list(messages), **settings.options}
+        if settings.max_tokens is not None:
+            kwargs["max_completion_tokens"] = settings.max_tokens
+        if len(settings.tools):
             # OpenAI allows tool_choice and parallel_tool_calls only beside tools.
-            kwargs["tools"] = [t.openai_schema() for t in tools]
+            kwargs["tools"] = [t.openai_schema() for t in settings.tools]
             kwargs["tool_choice"] = "auto" if tools_allowed else "none"
-            if parallel_tool_calls is not None:
-                kwargs["parallel_tool_calls"] = parallel_tool_calls
+            if settings.parallel_tool_calls is not None:
+                kwargs["parallel_tool_calls"] = settings.parallel_tool_calls
         return kwargs
 
     def create(self, client: Any, kwargs: dict[str, Any]) -> Any:
@@ -153,33 +155,22 @@ class AnthropicAdapter:
     def initial_messages(self, question: str, system: str | None, history: Sequence[dict] | None) -> list[dict]:
         return [*_history_messages(history), {"role": "user", "content": question}]
 
-    def request(
-        self,
-        *,
-        model: str,
-        messages: list[dict[str, Any]],
-        tools: ToolRegistry,
-        tools_allowed: bool,
-        system: str | None,
-        max_tokens: int | None,
-        parallel_tool_calls: bool | None,
-        options: dict[str, Any],
-    ) -> dict[str, Any]:
+    def request(self, settings: RequestSettings, messages: list[dict[str, Any]], *, tools_allowed: bool) -> dict[str, Any]:
         kwargs: dict[str, Any] = {
-            "model": model,
+            "model": settings.model,
             "messages": list(messages),
-            "max_tokens": max_tokens or 1024,  # required by the Messages API
-            **options,
+            "max_tokens": settings.max_tokens or 1024,  # required by the Messages API
+            **settings.options,
         }
-        if system:
-            kwargs["system"] = system
-        if len(tools):
+        if settings.system:
+            kwargs["system"] = settings.system
+        if len(settings.tools):
             # Tools stay defined on the final request: the API rejects tool_use/tool_result
             # blocks in a request without tools. tool_choice none forbids their use instead.
-            kwargs["tools"] = [t.anthropic_schema() for t in tools]
+            kwargs["tools"] = [t.anthropic_schema() for t in settings.tools]
             if not tools_allowed:
                 kwargs["tool_choice"] = {"type": "none"}
-            elif parallel_tool_calls is False:
+            elif settings.parallel_tool_calls is False:
                 kwargs["tool_choice"] = {"type": "auto", "disable_parallel_tool_use": True}
             else:
                 kwargs["tool_choice"] = {"type": "auto"}

@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from .adapters import ApiName, adapter_for
+from .adapters import ApiName, RequestSettings, adapter_for
 from .execution import DEFAULT_MAX_WORKERS, aexecute, execute
 from .rounds import Conversation, RunResult
 from .tools import Tool, ToolRegistry
@@ -83,17 +83,13 @@ class LLM:
     ) -> Conversation:
         if not isinstance(question, str) or not question.strip():
             raise ValueError("the question must be a non-empty string")
+        settings = RequestSettings(self.model, ToolRegistry(tools), system, max_tokens, parallel_tool_calls, options)
         return Conversation(
             adapter=self.adapter,
-            model=self.model,
+            settings=settings,
             question=question,
-            tools=ToolRegistry(tools),
-            max_rounds=max_rounds,
-            system=system,
             history=history,
-            max_tokens=max_tokens,
-            parallel_tool_calls=parallel_tool_calls,
-            options=options,
+            max_rounds=max_rounds,
             price=self.cost,
         )
 

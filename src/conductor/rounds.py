@@ -28,8 +28,7 @@ from .types import StopReason, ToolCall, Turn, Usage
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-    from .adapters import AnthropicAdapter, OpenAIAdapter
-    from .tools import ToolRegistry
+    from .adapters import AnthropicAdapter, OpenAIAdapter, RequestSettings
 
 logger = logging.getLogger(__name__)
 
@@ -121,29 +120,20 @@ class Conversation:
         self,
         *,
         adapter: OpenAIAdapter | AnthropicAdapter,
-        model: str,
+        settings: RequestSettings,
         question: str,
-        tools: ToolRegistry,
-        max_rounds: int,
-        system: str | None,
         history: Sequence[dict[str, Any]] | None,
-        max_tokens: int | None,
-        parallel_tool_calls: bool | None,
-        options: dict[str, Any],
+        max_rounds: int,
         price: Callable[[Usage], float],
     ) -> None:
         if max_rounds < 0:
             raise ValueError(f"max_rounds must be 0 or more, got {max_rounds}")
         self.adapter = adapter
-        self.model = model
-        self.tools = tools
+        self.settings = settings
+        self.tools = settings.tools
         self.max_rounds = max_rounds
-        self.system = system
-        self.max_tokens = max_tokens
-        self.parallel_tool_calls = parallel_tool_calls
-        self.options = options
         self.price = price
-        self.messages = adapter.initial_messages(question, system, history)
+        self.messages = adapter.initial_messages(question, settings.system, history)
         self.origin = time.perf_counter()
         self.model_calls: list[ModelCall] = []
         self.rounds: list[Round] = []
@@ -157,16 +147,7 @@ class Conversation:
     def next_request(self) -> dict[str, Any] | None:
         if self.final is not None:
             return None
-        return self.adapter.request(
-            model=self.model,
-            messages=self.messages,
-            tools=self.tools,
-            tools_allowed=self.tools_allowed,
-            system=self.system,
-            max_tokens=self.max_tokens,
-            parallel_tool_calls=self.parallel_tool_calls,
-            options=self.options,
-        )
+        return self.adapter.request(self.settings, self.messages, tools_allowed=self.tools_allowed)
 
     def receive(self, response: Any, started: float, ended: float) -> list[ToolCall]:
         """Record one model response; return the calls to run now."""
