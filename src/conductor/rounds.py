@@ -38,8 +38,6 @@ class RunResult:
     """What one ``llm.run`` produced."""
 
     answer: str
-    rounds: tuple[Round, ...]
-    api_calls: int
     messages: list[dict[str, Any]] = field(repr=False)
     trace: Trace = field(repr=False)
     stop_reason: StopReason = StopReason.END_TURN
@@ -49,6 +47,16 @@ class RunResult:
     empty: bool = False  # the model returned no text at all
     hit_round_limit: bool = False  # the final answer was forced with tool use forbidden
     ignored_tool_calls: tuple[ToolCall, ...] = ()  # calls asked for when tools were forbidden; never run
+
+    @property
+    def rounds(self) -> tuple[Round, ...]:
+        """One record per tool round."""
+        return self.trace.rounds
+
+    @property
+    def api_calls(self) -> int:
+        """Model requests made (at most ``max_rounds + 1``)."""
+        return len(self.trace.model_calls)
 
     @property
     def usage(self) -> Usage:
@@ -209,8 +217,6 @@ class Conversation:
             logger.warning("the model's final answer is empty (stop reason %s)", final.native_stop_reason)
         return RunResult(
             answer=text,
-            rounds=tuple(self.rounds),
-            api_calls=len(self.model_calls),
             messages=self.messages,
             trace=trace,
             stop_reason=final.stop_reason,
