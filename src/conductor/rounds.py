@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
     from .adapters import AnthropicAdapter, OpenAIAdapter, RequestSettings
+    from .tools import ToolRegistry
 
 logger = logging.getLogger(__name__)
 
@@ -138,7 +139,6 @@ class Conversation:
             raise ValueError(f"max_rounds must be 0 or more, got {max_rounds}")
         self.adapter = adapter
         self.settings = settings
-        self.tools = settings.tools
         self.max_rounds = max_rounds
         self.price = price
         self.messages = adapter.initial_messages(question, settings.system, history)
@@ -147,6 +147,10 @@ class Conversation:
         self.rounds: list[Round] = []
         self.final: Turn | None = None
         self._pending: tuple[Turn, ModelCall] | None = None
+
+    @property
+    def tools(self) -> ToolRegistry:
+        return self.settings.tools
 
     @property
     def tools_allowed(self) -> bool:
