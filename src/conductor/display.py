@@ -1,0 +1,55 @@
+"""Plain-text layout that holds in JupyterLab: display widths, padding and clipping.
+
+Python's ``str.ljust`` and f-string widths count characters, but a Chinese
+character takes two columns in a monospace font, so a table column holding
+``北京`` drifts out of line. These helpers count columns the way a terminal or
+JupyterLab's output area draws them (East Asian Wide and Fullwidth characters
+take two, combining marks none). Written by hand because the one function it
+needs (``unicodedata.east_asian_width``) is in the standard library, and the
+``wcwidth`` package would be a dependency for three lines.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+__all__ = ["width", "ljust", "rjust", "clip", "LINE_WIDTH"]
+
+LINE_WIDTH = 100  # the longest printed line the course's outputs use (no wraps in JupyterLab)
+
+
+def _char_width(char: str) -> int:
+    if unicodedata.combining(char) or unicodedata.category(char) in ("Mn", "Me", "Cf"):
+        return 0
+    return 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+
+
+def width(text: str) -> int:
+    """Columns ``text`` takes in a monospace font (``width("北京") == 4``)."""
+    return sum(_char_width(c) for c in text)
+
+
+def ljust(text: str, columns: int) -> str:
+    """``text`` padded on the right to ``columns`` display columns."""
+    return text + " " * max(0, columns - width(text))
+
+
+def rjust(text: str, columns: int) -> str:
+    """``text`` padded on the left to ``columns`` display columns."""
+    return " " * max(0, columns - width(text)) + text
+
+
+def clip(text: str, columns: int = LINE_WIDTH, *, ellipsis: str = "…") -> str:
+    """``text`` on one line, cut to at most ``columns`` display columns (ending in ``…`` when cut)."""
+    text = " ".join(str(text).split())
+    if width(text) <= columns:
+        return text
+    budget = columns - width(ellipsis)
+    kept, used = [], 0
+    for char in text:
+        w = _char_width(char)
+        if used + w > budget:
+            break
+        kept.append(char)
+        used += w
+    return "".join(kept).rstrip() + ellipsis
