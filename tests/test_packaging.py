@@ -9,6 +9,7 @@ step, and hold the notebooks to the course's rule of being committed executed.
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from importlib.metadata import version
 from pathlib import Path
@@ -130,3 +131,55 @@ def test_notebook_is_committed_executed_without_errors(path: Path) -> None:
 @pytest.mark.parametrize("path", sorted((ROOT / "notebooks").glob("*.ipynb")), ids=lambda path: path.stem)
 def test_readme_table_of_contents_lists_the_notebook(path: Path) -> None:
     assert f"notebooks/{path.name}" in (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda path: path.relative_to(ROOT).as_posix())
+def test_first_code_cell_is_the_colab_bootstrap_of_this_version(path: Path) -> None:
+    """Every notebook installs, in Colab only, the package version it was executed against."""
+    from conductor.colab import bootstrap_source
+
+    notebook = nbformat.read(path, as_version=4)
+    first = next(cell for cell in notebook.cells if cell.cell_type == "code")
+    assert first.source == bootstrap_source(), "run `python -m conductor refresh` to write the current bootstrap cell"
+    assert first.outputs == [], "outside Colab the bootstrap cell prints nothing"
+
+
+COLAB_LINK = re.compile(r"https://colab\.research\.google\.com/github/([^/\s]+/[^/\s]+)/blob/([^/\s]+)/([^)\s]+\.ipynb)")
+
+
+@pytest.mark.parametrize("path", [ROOT / "README.md", *NOTEBOOKS], ids=lambda path: path.relative_to(ROOT).as_posix())
+def test_colab_links_open_existing_notebooks_at_this_version(path: Path) -> None:
+    """A Colab badge opens a notebook that exists, from the repository and tag the bootstrap installs."""
+    from conductor.colab import COURSE_REF, COURSE_REPO
+
+    if path.suffix == ".ipynb":
+        text = "\n".join(c.source for c in nbformat.read(path, as_version=4).cells if c.cell_type == "markdown")
+    else:
+        text = path.read_text(encoding="utf-8")
+    links = COLAB_LINK.findall(text)
+    if path.name == "README.md":
+        lessons = {target for _, _, target in links}
+        assert {f"notebooks/{p.name}" for p in (ROOT / "notebooks").glob("*.ipynb")} <= lessons, (
+            "every lesson has a Colab badge in the README"
+        )
+    wrong = [link for link in links if link[:2] != (COURSE_REPO, COURSE_REF) or not (ROOT / link[2]).is_file()]
+    assert not wrong, f"Colab links to another repository or ref than {COURSE_REPO}@{COURSE_REF}, or to no file: {wrong}"
+
+
+def test_license_is_the_mit_license_pyproject_declares() -> None:
+    text = (ROOT / "LICENSE").read_text(encoding="utf-8")
+    assert pyproject()["project"]["license"] == "MIT"
+    assert text.startswith("MIT License\n")
+    assert "Copyright (c) 2026 conductor course team" in text
+    assert "Permission is hereby granted, free of charge, to any person obtaining a copy" in text
+    assert 'THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND' in text
+
+
+def test_every_package_data_pattern_matches_a_file() -> None:
+    """A pattern that matches nothing ships nothing and hides a missing file."""
+    package_data = pyproject()["tool"]["setuptools"]["package-data"]
+    assert package_data
+    for package, patterns in package_data.items():
+        folder = ROOT / "src" / package.replace(".", "/")
+        empty = [pattern for pattern in patterns if not any(p.is_file() for p in folder.glob(pattern))]
+        assert not empty, f"package-data patterns of {package} that match no file: {empty}"

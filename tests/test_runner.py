@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import io
 import re
+import subprocess
+import sys
+import types
 from collections import OrderedDict
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
@@ -18,7 +21,8 @@ import nbformat
 import pytest
 from nbval.plugin import get_sanitize_patterns
 
-from conductor import runner
+import conductor
+from conductor import colab, runner
 from conductor.__main__ import main
 
 SANITIZE_FILE = Path(__file__).parent / "sanitize.cfg"
@@ -215,9 +219,53 @@ def test_refresh_saves_outputs_in_place_without_run_metadata(tmp_path: Path) -> 
     assert broken.read_text() == before, "a failing notebook is left as it was"
     nb = nbformat.read(tmp_path / "notebooks" / "01_echo.ipynb", as_version=4)
     code = [c for c in nb.cells if c.cell_type == "code"]
-    assert [c.execution_count for c in code] == [1, 2, 3]
-    assert [o["text"] for o in code[1].outputs] == ["one\ntwo\n"], "consecutive prints are one output"
-    assert code[2].outputs[0]["data"]["text/plain"] == "2"
+    assert [c.execution_count for c in code] == [1, 2, 3, 4]
+    assert code[0].source == colab.bootstrap_source() and code[0].outputs == [], "outside Colab it prints nothing"
+    assert code[1].metadata["tags"] == ["parameters"]
+    assert [o["text"] for o in code[2].outputs] == ["one\ntwo\n"], "consecutive prints are one output"
+    assert code[3].outputs[0]["data"]["text/plain"] == "2"
     assert "papermill" not in nb.metadata
     assert all("papermill" not in c.metadata and "execution" not in c.metadata for c in nb.cells)
-    assert code[0].metadata["tags"] == ["parameters"]
+    nbformat.validate(nb)
+
+
+OLD_BOOTSTRAP = """import subprocess
+import sys
+
+if "google.colab" in sys.modules:
+    subprocess.run([sys.executable, "-m", "pip", "install", "git+https://github.com/someone/conductor"], check=True)"""
+
+
+def notebook_of(*cells: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    return nbformat.v4.new_notebook(cells=list(cells))
+
+
+def test_bootstrap_replaces_an_outdated_bootstrap_cell_and_keeps_the_rest() -> None:
+    nb = notebook_of(
+        nbformat.v4.new_markdown_cell("# Lesson"),
+        nbformat.v4.new_code_cell(OLD_BOOTSTRAP),
+        nbformat.v4.new_code_cell("provider = 'offline'", metadata={"tags": ["parameters"]}),
+    )
+    assert colab.apply_bootstrap(nb)
+    assert [c.source for c in nb.cells] == ["# Lesson", colab.bootstrap_source(), "provider = 'offline'"]
+    assert not colab.apply_bootstrap(nb), "a notebook with the current bootstrap is left alone"
+
+
+def test_bootstrap_goes_before_a_first_cell_that_is_not_one() -> None:
+    parameters = nbformat.v4.new_code_cell("provider = 'offline'", metadata={"tags": ["parameters"]})
+    nb = notebook_of(nbformat.v4.new_markdown_cell("# Lesson"), parameters)
+    assert colab.apply_bootstrap(nb)
+    assert [c.source for c in nb.cells] == ["# Lesson", colab.bootstrap_source(), "provider = 'offline'"]
+    nbformat.validate(nb)
+
+
+def test_bootstrap_installs_this_version_from_github_only_inside_colab(monkeypatch: pytest.MonkeyPatch) -> None:
+    installs: list[list[str]] = []
+    monkeypatch.setattr(subprocess, "run", lambda command, check: installs.append(command))
+    exec(colab.bootstrap_source(), {})
+    assert installs == [], "outside Colab the cell installs nothing"
+    monkeypatch.setitem(sys.modules, "google.colab", types.ModuleType("google.colab"))
+    exec(colab.bootstrap_source(), {})
+    ((*pip, requirement),) = installs
+    assert pip == [sys.executable, "-m", "pip", "install", "--quiet"]
+    assert requirement == f"git+https://github.com/{colab.COURSE_REPO}@v{conductor.__version__}"

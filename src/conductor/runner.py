@@ -265,15 +265,20 @@ def execute(
     parameters: Mapping[str, Any],
     output: Path,
     cell_timeout: int = CELL_TIMEOUT,
+    source: Any | None = None,
 ) -> NotebookResult:
-    """Execute one notebook into ``output`` in its own folder; never raises for a failing notebook."""
+    """Execute one notebook into ``output`` in its own folder; never raises for a failing notebook.
+
+    ``source``, an ``nbformat`` notebook, is executed in place of the file's
+    contents (still in the file's folder).
+    """
     papermill = require("papermill")
     output.parent.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
     failure = None
     try:
         papermill.execute_notebook(
-            str(notebook.path),
+            source if source is not None else str(notebook.path),
             str(output),
             parameters=dict(parameters),
             kernel_name=KERNEL_NAME,
@@ -375,17 +380,24 @@ def refresh_notebooks(
 ) -> CourseReport:
     """Re-execute the selected notebooks on the offline default and save them in place, for committing.
 
-    A notebook that fails is left as it was and reported.
+    Each notebook's first code cell is first made the Colab bootstrap cell of
+    :mod:`conductor.colab`, so every notebook installs the same version. A
+    notebook that fails is left as it was and reported.
     """
     import tempfile
 
+    from .colab import apply_bootstrap
+
     stream = stream or sys.stdout
     notebooks = select_notebooks(discover_notebooks(root), only)
+    nbformat = require("nbformat")
     report = CourseReport()
     with tempfile.TemporaryDirectory(prefix="conductor-refresh-") as scratch:
         for number, notebook in enumerate(notebooks, start=1):
             print(f"[{number}/{len(notebooks)}] {notebook.name} ...", file=stream, flush=True)
-            result = execute(notebook, {}, Path(scratch) / notebook.name, cell_timeout)
+            source = nbformat.read(notebook.path, as_version=4)
+            apply_bootstrap(source)
+            result = execute(notebook, {}, Path(scratch) / notebook.name, cell_timeout, source=source)
             report.results.append(result)
             if result.ok:
                 _clean_executed(result.output, notebook.path)
