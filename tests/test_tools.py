@@ -146,8 +146,11 @@ def test_decorator_options():
     "source, fix",
     [
         ("def f(x):\n    'Doc.'\n", "has no type hint; add one"),
-        ("def f(x: int):\n    pass\n", "has no docstring"),
         ("def f(*args: int):\n    'Doc.'\n", "list each parameter"),
+        ("def f(**kwargs: int):\n    'Doc.'\n", "list each parameter"),
+        ("def f(x: int, /):\n    'Doc.'\n", "positional-only.*remove the '/'"),
+        ("def f(_x: int):\n    'Doc.'\n", "starts with '_'.*rename it"),
+        ("def f(x: int):\n    'Doc.'\n    yield x\n", "generator function.*return a list"),
         ("class Foo: pass\ndef f(x: Foo):\n    'Doc.'\n", "Use str, int, float, bool"),
     ],
 )
@@ -187,7 +190,7 @@ def test_plain_functions_are_wrapped():
 
 @pytest.mark.parametrize(
     "value, text",
-    [(None, ""), ("plain", "plain"), ({"温度": 5}, '{"温度": 5}'), (Address(city="x"), '{"city":"x","country":"CN"}'), (Window(1, 2), '{"start": 1, "end": 2}')],
+    [(None, ""), ("plain", "plain"), ({"温度": 5}, '{"温度":5}'), (Address(city="x"), '{"city":"x","country":"CN"}'), (Window(1, 2), '{"start":1,"end":2}')],
 )
 def test_outputs_become_text(value, text):
     assert cd.tools.render_output(value) == text

@@ -4,19 +4,25 @@ Whatever goes wrong here is the model's to hear about, not the learner's: an
 unknown tool, arguments that do not validate, or an exception inside the tool
 all become error results (``is_error=True``) with a message that says what
 was wrong, and the other calls of the turn still run. Results always come back
-in the order of the calls.
+in the order of the calls, one record per call: nothing here is keyed by call id,
+since models do repeat ids or leave them empty.
+
+A call's ``started`` is when it starts running, not when it was queued behind
+the ``max_workers`` cap: each call measures its own start in the thread or task
+that runs it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from .tools import Tool, ToolArgumentsError, ToolRegistry, render_output
+from .tools import Tool, ToolArgumentsError, ToolOutputError, ToolRegistry, render_output
 from .trace import ToolCallRecord
 from .types import ToolCall, ToolResult
 
@@ -39,7 +45,7 @@ def _arguments_for_record(call: ToolCall) -> Any:
 
 
 def _error_text(exc: BaseException) -> str:
-    if isinstance(exc, ToolArgumentsError):
+    if isinstance(exc, (ToolArgumentsError, ToolOutputError)):
         return str(exc)
     return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
 
@@ -63,7 +69,7 @@ def run_call(call: ToolCall, registry: ToolRegistry, origin: float) -> ToolCallR
     started = time.perf_counter()
     try:
         tool, arguments = _prepare(call, registry)
-        output, is_error = render_output(tool.invoke(arguments)), False
+        output, is_error = render_output(tool.invoke(arguments), tool=tool.name), False
     except Exception as exc:  # noqa: BLE001 - any tool failure is reported to the model
         output, is_error = _error_text(exc), True
     return _record(call, output, is_error, started, time.perf_counter(), origin)
@@ -74,7 +80,7 @@ async def arun_call(call: ToolCall, registry: ToolRegistry, origin: float) -> To
     started = time.perf_counter()
     try:
         tool, arguments = _prepare(call, registry)
-        output, is_error = render_output(await tool.ainvoke(arguments)), False
+        output, is_error = render_output(await tool.ainvoke(arguments), tool=tool.name), False
     except Exception as exc:  # noqa: BLE001 - any tool failure is reported to the model
         output, is_error = _error_text(exc), True
     return _record(call, output, is_error, started, time.perf_counter(), origin)
@@ -117,6 +123,10 @@ def execute(
     return records
 
 
+def _is_async_call(call: ToolCall, registry: ToolRegistry) -> bool:
+    return call.name in registry and registry.get(call.name).is_async
+
+
 async def aexecute(
     calls: Sequence[ToolCall],
     registry: ToolRegistry,
@@ -125,19 +135,37 @@ async def aexecute(
     max_workers: int = DEFAULT_MAX_WORKERS,
     origin: float = 0.0,
 ) -> list[ToolCallRecord]:
-    """The async twin of :func:`execute`: calls run as tasks, capped by a semaphore."""
-    if not parallel or len(calls) < 2:
-        return [await arun_call(c, registry, origin) for c in calls]
-    limit = asyncio.Semaphore(max(1, max_workers))
+    """The async twin of :func:`execute`: at most ``max_workers`` calls at once.
 
-    async def capped(call: ToolCall) -> ToolCallRecord:
+    Async tools run as tasks on the event loop. Sync tools (and calls that only
+    fail validation) run in a thread pool of this turn's own, ``max_workers``
+    wide: the loop's default pool is capped at the CPU count + 4 and shared with
+    everything else on the loop, so it would quietly lower the cap.
+    """
+    loop = asyncio.get_running_loop()
+    width = max(1, min(max_workers, len(calls))) if parallel else 1
+    limit = asyncio.Semaphore(width)
+    pool = ThreadPoolExecutor(max_workers=width, thread_name_prefix="tool")
+
+    async def one(call: ToolCall) -> ToolCallRecord:
         async with limit:
-            return await arun_call(call, registry, origin)
+            if _is_async_call(call, registry):
+                return await arun_call(call, registry, origin)
+            # The context goes along, as asyncio.to_thread would take it (logging, tracing).
+            context = contextvars.copy_context()
+            return await loop.run_in_executor(pool, context.run, run_call, call, registry, origin)
 
-    records: list[ToolCallRecord] = []
-    for batch in _batches(calls, registry):
-        records += await asyncio.gather(*(capped(c) for c in batch))
-    return records
+    try:
+        if not parallel or len(calls) < 2:
+            return [await one(c) for c in calls]
+        records: list[ToolCallRecord] = []
+        for batch in _batches(calls, registry):
+            records += await asyncio.gather(*(one(c) for c in batch))
+        return records
+    finally:
+        # Every call has finished unless the run was cancelled; then queued calls are dropped
+        # and the loop does not wait for a running sync tool (a thread cannot be interrupted).
+        pool.shutdown(wait=False, cancel_futures=True)
 
 
 def results_of(records: Sequence[ToolCallRecord]) -> list[ToolResult]:

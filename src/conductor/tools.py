@@ -2,8 +2,10 @@
 
 The JSON schema comes from the type hints through pydantic (so enums, optional
 parameters, lists and nested models work the way pydantic users expect), the
-descriptions from the docstring (Google style ``Args:`` section). The same
-pydantic model validates the model's arguments before the function runs.
+descriptions from the docstring (Google, NumPy or Sphinx style, read by
+``docstring_parser``). The same pydantic model validates the model's arguments
+before the function runs. A tool defined elsewhere (an MCP server, an OpenAPI
+spec) can bring its own JSON schema instead; ``jsonschema`` then validates.
 """
 
 from __future__ import annotations
@@ -13,19 +15,35 @@ import copy
 import functools
 import inspect
 import json
+import logging
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import is_dataclass, asdict
 from typing import Any, get_type_hints
 
+import docstring_parser
+import jsonschema
 import pydantic
+import pydantic_core
 
 from .types import ToolSpec
 
-__all__ = ["Tool", "tool", "ToolDefinitionError", "ToolArgumentsError", "ToolRegistry", "render_output"]
+__all__ = [
+    "Tool",
+    "tool",
+    "ToolDefinitionError",
+    "ToolArgumentsError",
+    "ToolOutputError",
+    "ToolRegistry",
+    "render_output",
+]
+
+logger = logging.getLogger(__name__)
 
 _NAME_RE = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")  # the rule both APIs apply to tool names
+_SUPPORTED_TYPES = "Use str, int, float, bool, Literal, Enum, list, dict, a pydantic model or a dataclass"
+_MESSAGE_CHARS = 200  # one validation problem, as the model reads it; an argument can be long
+_MISSING: Any = object()  # tells ``tool(None)`` (a mistake) from ``@tool()`` (the decorator form)
 
 
 class ToolDefinitionError(TypeError):
@@ -36,48 +54,217 @@ class ToolArgumentsError(ValueError):
     """The model's arguments for a tool are not valid; the message is meant for the model."""
 
 
-def _parse_docstring(doc: str) -> tuple[str, dict[str, str]]:
-    """Split a Google-style docstring into (description, {param: description})."""
-    doc = inspect.cleandoc(doc)
-    params: dict[str, str] = {}
-    section = re.split(r"^\s*(?:Args|Arguments|Parameters):\s*$", doc, maxsplit=1, flags=re.M)
-    description = section[0].strip()
-    if len(section) == 2:
-        current = None
-        for line in section[1].splitlines():
-            if re.match(r"^\s*(Returns|Raises|Yields|Examples?|Notes?):\s*$", line):
-                break
-            match = re.match(r"^\s*(\w+)\s*(?:\([^)]*\))?\s*:\s*(.*)$", line)
-            if match:
-                current = match.group(1)
-                params[current] = match.group(2).strip()
-            elif current and line.strip():
-                params[current] += " " + line.strip()
-    # The description is the text before the first blank line of the remaining prose.
-    description = " ".join(description.split("\n\n")[0].split())
+class ToolOutputError(ValueError):
+    """A tool ran but what it returned cannot be sent to the model; the message is meant for the model."""
+
+
+# -- output ------------------------------------------------------------------------------
+
+
+def _type_name(value: Any) -> str:
+    kind = type(value)
+    return kind.__qualname__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__qualname__}"
+
+
+def _unsendable(value: Any, tool: str | None, reason: str) -> ToolOutputError:
+    """The error for the model: what came back, and that the call itself did happen."""
+    who = f"tool {tool}" if tool else "the tool"
+    logger.warning(
+        "%s returned a value of type %s that cannot be sent to the model (%s); return JSON-compatible "
+        "data: str, numbers, dict, list, a pydantic model or a dataclass",
+        who, _type_name(value), reason,
+    )
+    return ToolOutputError(
+        f"{who} ran (any side effects it has already happened) but returned a value of type "
+        f"{_type_name(value)}, which cannot be sent back as text ({reason}). Calling it again will "
+        f"not help: do not repeat the call; tell the user the tool's result could not be read."
+    )
+
+
+def render_output(value: Any, *, tool: str | None = None) -> str:
+    """Turn whatever a tool returned into the text sent back to the model.
+
+    Strings go as they are, ``None`` as an empty string, everything else as JSON
+    through pydantic (models, dataclasses, enums, sets, datetimes and bytes included),
+    with non-ASCII kept readable and NaN / infinity as the strings ``"NaN"`` /
+    ``"Infinity"`` (bare ``NaN`` is not JSON). Raises :class:`ToolOutputError`, a
+    message for the model naming ``tool``, when the value cannot be sent.
+    """
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    # pydantic would drain an iterator, running the tool's code after the call has ended
+    # (beyond its timeout, possibly forever); a coroutine here is a missing ``await``.
+    if isinstance(value, (Iterator, AsyncIterator)) or inspect.isawaitable(value):
+        if inspect.iscoroutine(value):
+            value.close()  # never awaited on purpose: no "coroutine was never awaited" warning
+        raise _unsendable(value, tool, "it is computed lazily, after the call")
+    try:
+        return pydantic_core.to_json(value, inf_nan_mode="strings").decode()
+    except pydantic_core.PydanticSerializationError as first:
+        try:  # bytes that are not UTF-8 text can still go, as base64
+            return pydantic_core.to_json(value, inf_nan_mode="strings", bytes_mode="base64").decode()
+        except pydantic_core.PydanticSerializationError:
+            raise _unsendable(value, tool, str(first).splitlines()[0]) from first
+
+
+# -- definition --------------------------------------------------------------------------
+
+
+def _target(func: Callable[..., Any]) -> Callable[..., Any]:
+    """Where the hints and the docstring live: the function behind a partial or a callable instance."""
+    while isinstance(func, functools.partial):
+        func = func.func
+    if inspect.isroutine(func) or inspect.isclass(func):
+        return func
+    return type(func).__call__
+
+
+def _docstring(func: Callable[..., Any]) -> str:
+    target = _target(func)
+    doc = target.__doc__
+    if not doc and target is not func and not isinstance(func, functools.partial):
+        doc = type(func).__doc__  # a callable instance documented on its class
+    return inspect.cleandoc(doc or "")
+
+
+def _parse_docstring(doc: str, name: str) -> tuple[str, dict[str, str]]:
+    """(description, {param: description}) from a Google, NumPy or Sphinx docstring.
+
+    The description is the docstring's first paragraph: later paragraphs are for
+    people reading the code, and every word sent to the model is paid for.
+    """
+    try:
+        parsed = docstring_parser.parse(doc)
+    except docstring_parser.ParseError as exc:
+        raise ToolDefinitionError(
+            f"tool {name!r}: the docstring cannot be read ({exc}); fix its parameter section "
+            f"(Google `Args:`, NumPy `Parameters`, or Sphinx `:param x:`) or pass description="
+        ) from exc
+    description = " ".join((parsed.description or "").split("\n\n")[0].split())
+    params = {p.arg_name: " ".join(p.description.split()) for p in parsed.params if p.description}
     return description, params
 
 
+def _check_callable(func: Any, name: str | None) -> str:
+    """The tool's name; raises :class:`ToolDefinitionError` for what could never be called."""
+    if func is None:
+        raise ToolDefinitionError(
+            "cd.tool got None instead of a function: pass the function itself, "
+            "e.g. cd.tool(get_weather), not what calling it returns"
+        )
+    if not callable(func):
+        raise ToolDefinitionError(
+            f"cd.tool needs a function, got a {_type_name(func)} ({func!r:.60}); pass the function itself"
+        )
+    name = name or getattr(func, "__name__", None)
+    if name is None:
+        raise ToolDefinitionError(
+            f"a {_type_name(func)} has no name for the model to call it by: pass one with name=, "
+            f"e.g. cd.tool(partial(f, x=1), name='f1')"
+        )
+    if inspect.isgeneratorfunction(_target(func)) or inspect.isasyncgenfunction(_target(func)):
+        raise ToolDefinitionError(
+            f"tool {name!r} is a generator function: its results cannot be sent to a "
+            f"model as they come; collect them and return a list instead"
+        )
+    if not _NAME_RE.match(name):
+        raise ToolDefinitionError(
+            f"tool name {name!r} is not allowed: use 1-64 letters, digits, '_' or '-' "
+            f"(pass @tool(name='...') to choose another)"
+        )
+    return name
+
+
+def _parameters(func: Callable[..., Any], name: str) -> list[inspect.Parameter]:
+    """The parameters the model fills in, refusing those a keyword call could never reach."""
+    try:
+        signature = inspect.signature(func)
+    except (TypeError, ValueError) as exc:
+        raise ToolDefinitionError(
+            f"tool {name!r}: its signature cannot be read ({exc}); wrap it in a def with typed parameters"
+        ) from exc
+    bound = func.keywords if isinstance(func, functools.partial) else {}
+    params = []
+    for param in signature.parameters.values():
+        if param.name in bound:
+            continue  # fixed by the partial: not the model's to choose
+        if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
+            raise ToolDefinitionError(
+                f"tool {name!r}: *{param.name} / **{param.name} cannot be described to a model; "
+                f"list each parameter with its type instead"
+            )
+        if param.kind is param.POSITIONAL_ONLY:
+            raise ToolDefinitionError(
+                f"tool {name!r}: parameter {param.name!r} is positional-only, but a tool is called "
+                f"with keyword arguments; remove the '/' from its signature"
+            )
+        if param.name.startswith("_"):
+            raise ToolDefinitionError(
+                f"tool {name!r}: parameter {param.name!r} starts with '_', which pydantic keeps "
+                f"private, so a model could never send it; rename it, or fix its value with "
+                f"functools.partial(f, {param.name}=...) and pass name="
+            )
+        params.append(param)
+    return params
+
+
+def _def_name(ref: Any) -> str | None:
+    return ref.rsplit("/", 1)[-1] if isinstance(ref, str) and ref.startswith("#/$defs/") else None
+
+
+def _refs_in(node: Any) -> set[str]:
+    if isinstance(node, dict):
+        found = {name} if (name := _def_name(node.get("$ref"))) else set()
+        return found.union(*(_refs_in(v) for v in node.values()))
+    if isinstance(node, list):
+        return set().union(*(_refs_in(v) for v in node))
+    return set()
+
+
+def _recursive_defs(defs: dict[str, Any]) -> set[str]:
+    """The definitions that refer back to themselves, directly or through others."""
+    edges = {name: _refs_in(schema) & defs.keys() for name, schema in defs.items()}
+
+    def reaches(start: str, goal: str) -> bool:
+        seen, todo = set(), list(edges[start])
+        while todo:
+            node = todo.pop()
+            if node == goal:
+                return True
+            if node not in seen:
+                seen.add(node)
+                todo += edges[node]
+        return False
+
+    return {name for name in defs if reaches(name, name)}
+
+
 def _inline_refs(schema: dict[str, Any]) -> dict[str, Any]:
-    """Replace ``$ref`` pointers by their definitions.
+    """Replace ``$ref`` pointers by their definitions, except where a model is recursive.
 
     Nested models give pydantic ``$defs``; inlining keeps the schema readable in a
     lesson and accepted by every OpenAI-compatible server, some of which ignore refs.
+    A recursive model (a tree node holding nodes) cannot be inlined: it keeps its refs.
     """
     defs = schema.pop("$defs", {})
+    recursive = _recursive_defs(defs)
 
     def resolve(node: Any) -> Any:
         if isinstance(node, dict):
-            if "$ref" in node:
-                target = defs[node["$ref"].rsplit("/", 1)[-1]]
-                merged = {**resolve(copy.deepcopy(target)), **{k: v for k, v in node.items() if k != "$ref"}}
-                return merged
+            name = _def_name(node.get("$ref"))
+            if name and name not in recursive:
+                return {**resolve(defs[name]), **{k: resolve(v) for k, v in node.items() if k != "$ref"}}
             return {k: resolve(v) for k, v in node.items()}
         if isinstance(node, list):
             return [resolve(v) for v in node]
         return node
 
-    return resolve(schema)
+    resolved = resolve(schema)
+    if recursive:
+        resolved["$defs"] = {name: resolve(s) for name, s in defs.items() if name in recursive}
+    return resolved
 
 
 def _drop_titles(node: Any) -> Any:
@@ -89,27 +276,37 @@ def _drop_titles(node: Any) -> Any:
     return node
 
 
-def render_output(value: Any) -> str:
-    """Turn whatever a tool returned into the text sent back to the model.
-
-    Strings go as they are, ``None`` as an empty string, everything else as JSON
-    (pydantic models and dataclasses included) with non-ASCII kept readable.
-    """
-    if value is None:
-        return ""
-    if isinstance(value, str):
-        return value
-    if isinstance(value, pydantic.BaseModel):
-        return value.model_dump_json()
-    if is_dataclass(value) and not isinstance(value, type):
-        value = asdict(value)
-    return json.dumps(value, ensure_ascii=False, default=str)
+def _schema_validator(parameters: Any, func: Callable[..., Any], name: str) -> jsonschema.protocols.Validator:
+    """A validator for a tool's own JSON schema, checked against the function at definition time."""
+    if not isinstance(parameters, dict) or parameters.get("type") != "object":
+        raise ToolDefinitionError(
+            f"tool {name!r}: parameters must be a JSON schema of type 'object' (both APIs require it), "
+            f'e.g. {{"type": "object", "properties": {{"city": {{"type": "string"}}}}}}'
+        )
+    cls = jsonschema.validators.validator_for(parameters, default=jsonschema.Draft202012Validator)
+    try:
+        cls.check_schema(parameters)
+    except jsonschema.SchemaError as exc:
+        where = "/".join(str(p) for p in exc.absolute_path) or "the top level"
+        raise ToolDefinitionError(f"tool {name!r}: the parameters schema is invalid at {where}: {exc.message}") from exc
+    try:
+        inspect.signature(func).bind_partial(**dict.fromkeys(parameters.get("properties", {})))
+    except TypeError as exc:
+        raise ToolDefinitionError(
+            f"tool {name!r}: the function cannot take the schema's properties as keywords ({exc}); "
+            f"give it a parameter per property, or **arguments"
+        ) from exc
+    except ValueError:
+        pass  # a signature Python cannot read (some builtins): nothing to check against
+    return cls(parameters, format_checker=cls.FORMAT_CHECKER)
 
 
 class Tool:
     """A Python function plus what a model needs to call it.
 
     Calling the tool object calls the function, so ``get_weather("北京")`` still works.
+    ``parameters=`` gives a JSON schema of the tool's own (from an MCP server, an
+    OpenAPI spec) instead of one built from the type hints.
     """
 
     def __init__(
@@ -119,40 +316,43 @@ class Tool:
         name: str | None = None,
         description: str | None = None,
         exclusive: bool = False,
+        parameters: dict[str, Any] | None = None,
     ) -> None:
+        name = _check_callable(func, name)
+        # Not the wrapped object's __dict__: a callable instance's attributes would overwrite the tool's.
+        functools.update_wrapper(self, func, updated=())
+        doc = _docstring(func)
+        self.__name__ = getattr(func, "__name__", name)
+        self.__doc__ = doc
         self.func = func
-        self.name = name or func.__name__
+        self.name = name
         self.exclusive = exclusive
-        self.is_async = inspect.iscoroutinefunction(func)
-        functools.update_wrapper(self, func)
-        if not _NAME_RE.match(self.name):
-            raise ToolDefinitionError(
-                f"tool name {self.name!r} is not allowed: use 1-64 letters, digits, '_' or '-' "
-                f"(pass @tool(name='...') to choose another)"
-            )
-        doc_description, param_docs = _parse_docstring(func.__doc__ or "")
+        self.is_async = inspect.iscoroutinefunction(func) or inspect.iscoroutinefunction(_target(func))
+        doc_description, param_docs = _parse_docstring(doc, name)
         self.description = description or doc_description
-        if not self.description:
-            raise ToolDefinitionError(
-                f"tool {self.name!r} has no docstring: the model reads it to decide when to call the tool. "
-                f'Add one, e.g. """Get today\'s weather for a city.""", or pass @tool(description=...).'
+        self.arguments_model: type[pydantic.BaseModel] | None = None
+        self._validator: jsonschema.protocols.Validator | None = None
+        if parameters is not None:
+            self._validator = _schema_validator(parameters, func, name)
+            self.parameters = copy.deepcopy(parameters)  # a copy the caller's later edits cannot change
+        else:
+            self.arguments_model = self._build_model(param_docs)
+            self.parameters = self._build_schema()
+        if not self.description:  # both APIs accept it, but the model then has only the name to go by
+            logger.warning(
+                "tool %r has no description: the model reads it to decide when to call the tool; "
+                "add a docstring or pass description=",
+                name,
             )
-        self.arguments_model = self._build_model(param_docs)
-        self.parameters = self._build_schema()
 
     def _build_model(self, param_docs: dict[str, str]) -> type[pydantic.BaseModel]:
-        signature = inspect.signature(self.func)
+        params = _parameters(self.func, self.name)
         try:
-            hints = get_type_hints(self.func, include_extras=True)
+            hints = get_type_hints(_target(self.func), include_extras=True)
         except NameError as exc:
             raise ToolDefinitionError(f"tool {self.name!r}: a type hint cannot be resolved ({exc})") from exc
         fields: dict[str, Any] = {}
-        for param in signature.parameters.values():
-            if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
-                raise ToolDefinitionError(
-                    f"tool {self.name!r}: *{param.name} / **{param.name} cannot be described to a model; "
-                    f"list each parameter with its type instead"
-                )
+        for param in params:
             if param.name not in hints:
                 raise ToolDefinitionError(
                     f"tool {self.name!r}: parameter {param.name!r} has no type hint; add one, "
@@ -169,16 +369,17 @@ class Tool:
         except (pydantic.PydanticSchemaGenerationError, TypeError) as exc:
             raise ToolDefinitionError(
                 f"tool {self.name!r}: a parameter type is not supported ({str(exc).splitlines()[0]}). "
-                f"Use str, int, float, bool, Literal, Enum, list, dict, a pydantic model or a dataclass"
+                f"{_SUPPORTED_TYPES}"
             ) from exc
 
     def _build_schema(self) -> dict[str, Any]:
+        assert self.arguments_model is not None
         try:
             schema = self.arguments_model.model_json_schema()
         except pydantic.errors.PydanticInvalidForJsonSchema as exc:
             raise ToolDefinitionError(
                 f"tool {self.name!r}: a parameter type has no JSON schema ({str(exc).splitlines()[0]}). "
-                f"Use str, int, float, bool, Literal, Enum, list, dict, a pydantic model or a dataclass"
+                f"{_SUPPORTED_TYPES}"
             ) from exc
         schema = _drop_titles(_inline_refs(schema))
         schema.pop("additionalProperties", None)
@@ -217,6 +418,8 @@ class Tool:
                 ) from exc
         if not isinstance(arguments, dict):
             raise ToolArgumentsError(f"arguments for {self.name} must be a JSON object, got {type(arguments).__name__}")
+        if self.arguments_model is None:
+            return self._validate_with_schema(arguments)
         try:
             parsed = self.arguments_model.model_validate(arguments)
         except pydantic.ValidationError as exc:
@@ -226,6 +429,16 @@ class Tool:
             raise ToolArgumentsError(f"invalid arguments for {self.name}: {problems}") from exc
         # Keep nested models as models: the function's hints asked for them.
         return {name: getattr(parsed, name) for name in type(parsed).model_fields}
+
+    def _validate_with_schema(self, arguments: dict[str, Any]) -> dict[str, Any]:
+        assert self._validator is not None
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in err.absolute_path) or 'arguments'}: {err.message[:_MESSAGE_CHARS]}"
+            for err in self._validator.iter_errors(arguments)
+        )
+        if problems:
+            raise ToolArgumentsError(f"invalid arguments for {self.name}: {problems}")
+        return arguments
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         return self.func(*args, **kwargs)
@@ -254,24 +467,28 @@ class Tool:
 
 
 def tool(
-    func: Callable[..., Any] | None = None,
+    func: Callable[..., Any] | None = _MISSING,
     *,
     name: str | None = None,
     description: str | None = None,
     exclusive: bool = False,
+    parameters: dict[str, Any] | None = None,
 ) -> Any:
     """Decorate a function as a tool: ``@tool`` or ``@tool(name=..., exclusive=True)``.
 
     ``exclusive=True`` marks a tool that must not run alongside others in a
     parallel turn (it writes shared state, or depends on another call's effect).
+    ``parameters=`` gives the tool's JSON schema explicitly (a tool defined
+    elsewhere); arguments are then checked against it with ``jsonschema``.
+    A ``functools.partial`` or a callable object needs ``name=``.
     """
 
     def wrap(f: Callable[..., Any]) -> Tool:
         if isinstance(f, Tool):
             return f
-        return Tool(f, name=name, description=description, exclusive=exclusive)
+        return Tool(f, name=name, description=description, exclusive=exclusive, parameters=parameters)
 
-    return wrap(func) if func is not None else wrap
+    return wrap if func is _MISSING else wrap(func)
 
 
 class ToolRegistry:
@@ -308,4 +525,3 @@ class ToolRegistry:
 
     def specs(self) -> list[ToolSpec]:
         return [t.spec for t in self._tools.values()]
-
