@@ -91,6 +91,8 @@ def _run_bench(args: argparse.Namespace) -> int:
 
     if args.which == "loop":
         bench.print_loop(bench.bench_loop(args.conversations))
+    elif args.which == "offline":
+        bench.print_offline(bench.bench_offline(bench.OFFLINE_APIS if args.api == "both" else (args.api,)))
     else:
         rows = bench.bench_parallel(latency=args.latency, max_workers=args.max_workers)
         bench.print_parallel(rows, args.max_workers)
@@ -101,14 +103,18 @@ def add_bench(subparsers: argparse._SubParsersAction) -> None:
     """``bench``: performance figures measured in one run, printed as ratios."""
     parser = subparsers.add_parser(
         "bench",
-        help="measure the loop's overhead or the parallel speedup",
+        help="measure the loop's overhead, the parallel speedup or the offline model's tool calls",
         description="loop: llm.run vs a hand-written SDK loop on the zero-latency offline model. "
-        "parallel: one turn of N slow tool calls, sequential vs parallel.",
+        "parallel: one turn of N slow tool calls, sequential vs parallel. "
+        "offline: the offline model's first turn on learner-style tools and plain questions.",
     )
-    parser.add_argument("which", choices=["loop", "parallel"], help="what to measure")
+    parser.add_argument("which", choices=["loop", "parallel", "offline"], help="what to measure")
     parser.add_argument("--conversations", type=int, default=200, help="conversations per loop (loop)")
     parser.add_argument("--latency", type=float, default=0.1, help="seconds each tool sleeps (parallel)")
     parser.add_argument("--max-workers", type=int, default=8, help="parallel thread cap (parallel)")
+    parser.add_argument(
+        "--api", choices=["openai", "anthropic", "both"], default="both", help="wire format to measure (offline)"
+    )
     parser.set_defaults(handler=_run_bench)
 
 

@@ -13,7 +13,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .display import LINE_WIDTH, clip
 from .offline import CallTools, Conversation, LatencyModel, OfflineModel, PlannedCall, Reply
+from .offline_suite import CASES, Case, Verdict, describe_call, describe_expected, judge
 from .providers import connect
 from .scenarios import get_weather, suggest_clothing, with_delay
 
@@ -139,3 +141,93 @@ def print_parallel(rows: Sequence[ParallelRow], max_workers: int) -> None:
             f"{row.speedup:>7.2f}x {row.parallel_vs_ideal:>16.2f}x"
         )
 
+
+
+OFFLINE_APIS = ("openai", "anthropic")
+ACCURACY_BAR = 0.8  # the issue's bar: at least 4 in 5 plain questions answered exactly
+INDENT = "   "  # under each failing question
+
+
+@dataclass(frozen=True)
+class OfflineScore:
+    """The offline model's first turns on the learner-style suite, through one API."""
+
+    api: str
+    verdicts: tuple[Verdict, ...]
+
+    def count(self, outcome: str) -> int:
+        return sum(1 for v in self.verdicts if v.outcome == outcome)
+
+    @property
+    def accuracy(self) -> float:
+        """Share of cases answered right: the exact calls, or no call where a parameter was missing."""
+        return sum(1 for v in self.verdicts if v.ok) / len(self.verdicts)
+
+    @property
+    def unstated_calls(self) -> int:
+        return sum(v.unstated_calls for v in self.verdicts)
+
+    @property
+    def declines_naming_missing(self) -> int:
+        return sum(1 for v in self.verdicts if v.reply_names_missing)
+
+
+def first_turn(llm: Any, case: Case) -> Verdict:
+    """Ask ``case.question`` offering its one tool and judge the model's first turn."""
+    result = llm.run(case.question, tools=[case.tool], max_rounds=1)
+    # A first turn without tool calls leaves no round: the answer is that turn's text.
+    calls = [(call.name, call.arguments) for call in result.rounds[0].tool_calls] if result.rounds else []
+    return judge(case, calls, "" if calls else result.answer)
+
+
+def bench_offline(apis: Sequence[str] = OFFLINE_APIS, cases: Sequence[Case] = CASES) -> list[OfflineScore]:
+    """Run every case's first turn on the offline model through each API (seed 0, no latency)."""
+    scores = []
+    for api in apis:
+        model = OfflineModel(seed=0, latency=LatencyModel.instant())
+        llm = connect("offline", api=api, offline_model=model)
+        scores.append(OfflineScore(api, tuple(first_turn(llm, case) for case in cases)))
+    return scores
+
+
+def _failures(scores: Sequence[OfflineScore]) -> list[str]:
+    """One block per failing case; a case that fails alike on every API is listed once."""
+    lines = []
+    for i, case in enumerate(v.case for v in scores[0].verdicts):
+        failing = [(s.api, s.verdicts[i]) for s in scores if not s.verdicts[i].ok or s.verdicts[i].unstated_calls]
+        if not failing:
+            continue
+        lines.append(clip(f"Q: {case.question}"))
+        lines.append(INDENT + clip(f"expected {describe_expected(case)}", LINE_WIDTH - len(INDENT)))
+        shown: dict[str, list[str]] = {}
+        for api, verdict in failing:
+            got = "; ".join(describe_call(n, a) for n, a in verdict.calls) or f"no call: {verdict.reply}"
+            unstated = [value for values in verdict.unstated for value in values]
+            if unstated:
+                got += f"  [unstated: {', '.join(unstated)}]"
+            shown.setdefault(f"{verdict.outcome}: {got}", []).append(api)
+        for got, apis in shown.items():
+            lines.append(INDENT + clip(f"{'/'.join(apis)} {got}", LINE_WIDTH - len(INDENT)))
+    return lines
+
+
+def print_offline(scores: Sequence[OfflineScore]) -> None:
+    """A table per API (correct / wrong / missed / declined / unstated calls / accuracy), then the failures."""
+    verdicts = scores[0].verdicts
+    tools = len({v.case.tool.name for v in verdicts})
+    declines = sum(1 for v in verdicts if v.case.declines)
+    print(f"offline model, first turn only: {len(verdicts)} plain questions on {tools} learner-style tools, "
+          f"{declines} to decline")
+    print(f"{'api':<10} {'correct':>8} {'wrong':>6} {'missed':>7} {'declined':>9} {'unstated calls':>15} {'accuracy':>9}")
+    for s in scores:
+        print(f"{s.api:<10} {s.count('correct'):>8} {s.count('wrong'):>6} {s.count('missed'):>7} "
+              f"{s.count('declined'):>9} {s.unstated_calls:>15} {s.accuracy:>9.2f}")
+    print(f"bar: accuracy >= {ACCURACY_BAR:.2f} and 0 unstated calls on every API: "
+          + ", ".join(f"{s.api} {'met' if s.accuracy >= ACCURACY_BAR and not s.unstated_calls else 'NOT met'}"
+                      for s in scores))
+    print("declines whose reply names the tool and the missing parameter: "
+          + ", ".join(f"{s.api} {s.declines_naming_missing}/{declines}" for s in scores))
+    failures = _failures(scores)
+    if failures:
+        print("\nfailing cases (wrong, missed, or a call with an unstated argument):")
+        print("\n".join(failures))
