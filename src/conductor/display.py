@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import unicodedata
 
-__all__ = ["width", "ljust", "rjust", "clip", "LINE_WIDTH"]
+__all__ = ["width", "ljust", "rjust", "clip", "wrap", "LINE_WIDTH"]
 
 LINE_WIDTH = 100  # the longest printed line the course's outputs use (no wraps in JupyterLab)
 
@@ -53,3 +53,31 @@ def clip(text: str, columns: int = LINE_WIDTH, *, ellipsis: str = "…") -> str:
         kept.append(char)
         used += w
     return "".join(kept).rstrip() + ellipsis
+
+
+def wrap(text: str, columns: int = LINE_WIDTH, *, indent: str = "") -> str:
+    """``text`` broken into lines of at most ``columns`` display columns, each starting with ``indent``.
+
+    Breaks at spaces where it can, and inside a word only when the word is wider
+    than a line (Chinese text has no spaces to break at). Line breaks already in
+    ``text`` are kept.
+    """
+    lines = []
+    for paragraph in str(text).splitlines() or [""]:
+        line = ""
+        for word in paragraph.split():
+            joined = f"{line} {word}" if line else word
+            if width(indent + joined) <= columns:
+                line = joined
+                continue
+            if line:
+                lines.append(indent + line)
+            line = ""
+            for char in word:  # a word wider than a line is cut where it reaches the edge
+                if width(indent + line + char) > columns and line:
+                    lines.append(indent + line)
+                    line = ""
+                line += char
+        lines.append(indent + line)
+    return "\n".join(lines)
+
