@@ -1,17 +1,23 @@
 """Parallel tool calls: order, ids, partial failure, the cap, async tools, exclusive tools, flags.
 
+The cap holds under ``arun`` too, for sync tools; repeated or empty call ids never merge records.
+
 Overlap is judged from each call's recorded start and end, never from wall-clock thresholds.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
+import threading
 import time
 
 import pytest
 
 import conductor as cd
+from conductor.execution import aexecute, execute, results_of
 from conductor.trace import ToolCallRecord
+from conductor.types import ToolCall
 from scripted import offline, scripted
 
 APIS = ["openai", "anthropic"]
@@ -166,3 +172,63 @@ def test_default_lets_the_model_call_all_at_once(api):
     result = llm.run("北京、上海、广州今天天气如何?哪个最暖和?", tools=cd.scenarios.weather_tools(), parallel=True)
     assert [len(r.tool_calls) for r in result.rounds] == [3]
     assert "parallel_tool_calls" not in model.requests[0].body
+
+
+# -- the cap and start times under arun, and calls that share an id ----------------------
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_arun_runs_sync_tools_up_to_max_workers_at_once(api):
+    """More sync calls at once than the event loop's default pool holds (CPU count + 4).
+
+    Each call waits at a barrier until all of them have arrived, so the run only
+    succeeds when every call has a thread of its own at the same moment.
+    """
+    width = (os.cpu_count() or 1) + 6
+    gate = threading.Barrier(width, timeout=10)
+
+    @cd.tool
+    def rendezvous(n: int) -> int:
+        """Wait until every call has started."""
+        gate.wait()
+        return n
+
+    llm, _ = offline(api, scripted([("rendezvous", {"n": i}) for i in range(width)], "done"))
+    result = asyncio.run(llm.arun("go", tools=[rendezvous], parallel=True, max_workers=width))
+    calls = result.rounds[0].tool_calls
+    assert [c.output for c in calls] == [str(i) for i in range(width)]
+    assert not any(c.is_error for c in calls)
+
+
+@pytest.mark.parametrize("api", APIS)
+@pytest.mark.parametrize("asynchronous", [False, True], ids=["run", "arun"])
+def test_a_queued_call_starts_when_it_runs_not_when_queued(api, asynchronous):
+    llm, _ = offline(api, scripted(echo_calls(("a", 0.02), ("b", 0.02), ("c", 0.02)), "done"))
+    options = dict(tools=[slow_echo], parallel=True, max_workers=1)
+    result = asyncio.run(llm.arun("go", **options)) if asynchronous else llm.run("go", **options)
+    calls = list(result.rounds[0].tool_calls)
+    assert max_overlap(calls) == 1
+    assert all(later.started >= earlier.ended for earlier, later in zip(calls, calls[1:]))
+
+
+@pytest.mark.parametrize("parallel", [False, True], ids=["sequential", "parallel"])
+@pytest.mark.parametrize("asynchronous", [False, True], ids=["execute", "aexecute"])
+def test_calls_sharing_an_id_each_get_their_own_record_in_order(parallel, asynchronous):
+    calls = [
+        ToolCall("", "slow_echo", '{"text": "first", "seconds": 0.02}'),
+        ToolCall("", "slow_echo", '{"text": "second", "seconds": 0}'),
+        ToolCall("call_1", "slow_echo", '{"text": "third", "seconds": 0.01}'),
+        ToolCall("call_1", "slow_echo", '{"text": "boom", "seconds": 0}'),
+    ]
+    registry = cd.ToolRegistry([slow_echo])
+    if asynchronous:
+        records = asyncio.run(aexecute(calls, registry, parallel=parallel))
+    else:
+        records = execute(calls, registry, parallel=parallel)
+    assert [(r.id, r.output, r.is_error) for r in records] == [
+        ("", "first", False),
+        ("", "second", False),
+        ("call_1", "third", False),
+        ("call_1", "RuntimeError: boom failed", True),
+    ]
+    assert [(r.call_id, r.content) for r in results_of(records)] == [(r.id, r.output) for r in records]
