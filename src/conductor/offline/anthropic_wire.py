@@ -10,11 +10,15 @@ reason and output tokens) and ``message_stop``.
 from __future__ import annotations
 
 import json
+import math
+from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, Literal
 
 from ..types import ToolCall, ToolResult, ToolSpec, Turn, UserMessage
 from .contract import InvalidRequest, anthropic_turns, check_anthropic
 from .conversation import Conversation, ToolChoice
+from .faults import FaultContext, retry_headers
+from .ids import base62
 from .tokens import split_pieces, token_weight
 
 if TYPE_CHECKING:
@@ -24,25 +28,41 @@ __all__ = ["API", "PATH", "parse", "render", "stream_events", "check", "wants_st
 
 API: Literal["anthropic"] = "anthropic"
 PATH = "/v1/messages"
-MESSAGE_PREFIX = "msg_01"
-CALL_PREFIX = "toolu_01"
-ID_LENGTH = 22  # characters after the prefix, as in real ids
 REQUEST_ID_HEADER = "request-id"
+PREFACES_TOOL_USE = True  # Claude usually says what it is about to do before a tool_use block
 
 check = check_anthropic
 
-# (status, error type, message) per transport fault, as the real API words them.
+# A tier-1 account's limits for a Haiku model, for the rate-limit fault; the
+# fault's options ``limit`` and ``tokens_limit`` change them.
+DEFAULT_REQUESTS_LIMIT = 50
+DEFAULT_INPUT_TOKENS_LIMIT = 50_000
+DEFAULT_OUTPUT_TOKENS_LIMIT = 10_000
+_RATE_LIMIT_MESSAGE = "This request would exceed your account's rate limit. Please try again later."
+_SPEND_LIMIT_MESSAGE = "This request would exceed your account's monthly spend limit. Please try again later."
+
+# (status, error type, message) per server fault, as the real API words them.
 _FAULT_ERRORS = {
-    "rate_limit": (
-        429,
-        "rate_limit_error",
-        "This request would exceed the rate limit for your organization. Please try again in {retry_after}s.",
-    ),
     "server_error": (500, "api_error", "Internal server error"),
     "unavailable": (503, "api_error", "Service unavailable"),
     "overloaded": (529, "overloaded_error", "Overloaded"),
 }
 _TOOL_CHOICE: dict[str, ToolChoice] = {"auto": "auto", "any": "required", "tool": "tool", "none": "none"}
+
+
+def message_id(digest: bytes) -> str:
+    """``msg_01`` and 22 base62 characters, the shape of a real message id."""
+    return "msg_01" + base62(digest, "message", 22)
+
+
+def call_id(digest: bytes, index: int) -> str:
+    """``toolu_01`` and 22 base62 characters, the shape of a real tool_use id."""
+    return "toolu_01" + base62(digest, f"call{index}", 22)
+
+
+def request_id(digest: bytes) -> str:
+    """``req_011C`` and 20 base62 characters, the shape of a real ``request-id``."""
+    return "req_011C" + base62(digest, "request", 20)
 
 
 def wants_stream(body: dict[str, Any]) -> bool:
@@ -221,16 +241,53 @@ def internal_error(message: str, request_id: str) -> dict[str, Any]:
     return error_body(message, request_id, type_="api_error")
 
 
-def fault_error(kind: str, *, model: str, request_id: str, retry_after: float) -> tuple[int, dict[str, Any]]:
-    """Status and body of an HTTP-level fault."""
+def timestamp(epoch: float) -> str:
+    """An RFC 3339 time in UTC, whole seconds rounded up, as in ``anthropic-ratelimit-*-reset``."""
+    return datetime.fromtimestamp(math.ceil(epoch), timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _thousands(tokens: int) -> str:
+    """Remaining tokens as the API reports them: rounded to the nearest thousand."""
+    return str(round(tokens, -3))
+
+
+def _rate_limit(context: FaultContext) -> tuple[int, dict[str, str], dict[str, Any]]:
+    limit = int(context.fault.option("limit", DEFAULT_REQUESTS_LIMIT))
+    input_limit = int(context.fault.option("tokens_limit", DEFAULT_INPUT_TOKENS_LIMIT))
+    used = min(input_limit, context.requested_tokens)
+    # Tokens refill continuously: what this request used is back after its share of a minute.
+    input_reset = timestamp(context.now + 60 * used / input_limit)
+    windows = {
+        "requests": (limit, "0", timestamp(context.now + context.retry_after)),
+        "input-tokens": (input_limit, _thousands(input_limit - used), input_reset),
+        "output-tokens": (DEFAULT_OUTPUT_TOKENS_LIMIT, _thousands(DEFAULT_OUTPUT_TOKENS_LIMIT), timestamp(context.now)),
+        # The tokens-* headers report the most restrictive token limit in effect: here the input one.
+        "tokens": (input_limit, _thousands(input_limit - used), input_reset),
+    }
+    headers = {
+        f"anthropic-ratelimit-{name}-{field}": value
+        for name, values in windows.items()
+        for field, value in zip(("limit", "remaining", "reset"), map(str, values))
+    }
+    headers.update(retry_headers(context.retry_after))
+    return 429, headers, error_body(_RATE_LIMIT_MESSAGE, context.request_id, type_="rate_limit_error")
+
+
+def fault_response(kind: str, context: FaultContext) -> tuple[int, dict[str, str], dict[str, Any]]:
+    """Status, headers and body of an HTTP-level fault."""
+    if kind == "rate_limit":
+        return _rate_limit(context)
+    if kind == "quota":
+        # The monthly spend limit is worded as a rate_limit_error: only the message tells it apart.
+        return 429, {}, error_body(_SPEND_LIMIT_MESSAGE, context.request_id, type_="rate_limit_error")
     status, type_, message = _FAULT_ERRORS[kind]
-    return status, error_body(message.format(retry_after=f"{retry_after:g}"), request_id, type_=type_)
+    return status, {}, error_body(message, context.request_id, type_=type_)
 
 
 def stream_error_event(request_id: str) -> bytes:
     """An error delivered inside an open stream: the classic mid-stream ``overloaded_error``."""
-    _, body = fault_error("overloaded", model="", request_id=request_id, retry_after=0)
-    return _sse(body)
+    _, type_, message = _FAULT_ERRORS["overloaded"]
+    return _sse(error_body(message, request_id, type_=type_))
 
 
 def not_found(method: str, path: str, request_id: str) -> tuple[int, dict[str, Any]]:

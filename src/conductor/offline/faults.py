@@ -8,6 +8,37 @@ Two ways to ask for faults, both thread-safe:
   from a generator seeded once, so a run with the same seed and the same
   sequence of requests meets the same faults.
 
+The kinds, and what the learner's code sees through the official SDKs:
+
+* ``rate_limit``: a 429 with the real texts and headers: ``retry-after`` (whole
+  seconds), ``retry-after-ms`` (the SDKs read it first, so ``retry_after=0.001``
+  keeps tests fast), and OpenAI's ``x-ratelimit-*`` (resets as durations,
+  ``20s``) or Anthropic's ``anthropic-ratelimit-*`` (resets as RFC 3339 times).
+  Options: ``retry_after`` (seconds), ``limit`` (requests per minute),
+  ``tokens_limit`` (input tokens per minute). The SDKs retry it.
+* ``quota``: a 429 that waiting does not cure: OpenAI's ``insufficient_quota``
+  (billing) or Anthropic's monthly spend limit. It carries no ``retry-after``,
+  and the SDKs still retry it with their own backoff, resending the whole
+  prompt for nothing: code must recognise it and stop.
+* ``server_error``: a 500, which the SDKs retry.
+* ``unavailable``: a 503, which the SDKs retry.
+* ``overloaded``: a 529, Anthropic's ``overloaded_error``, which the SDKs retry.
+* ``timeout``: the read times out (``httpx2.ReadTimeout``, the SDKs'
+  ``APITimeoutError``); no response is sent.
+* ``connection``: the connection fails (``httpx2.ConnectError``, the SDKs'
+  ``APIConnectionError``); no response is sent.
+* ``malformed_arguments``: the first tool call's arguments are broken (invalid
+  JSON for OpenAI, an object that breaks the schema for Anthropic).
+* ``unknown_tool``: the first tool call names a tool that was not offered
+  (option ``name``).
+* ``truncated``: the answer is cut (``finish_reason`` length, ``stop_reason``
+  max_tokens).
+* ``refusal``: the model refuses (option ``text``).
+* ``empty``: no content at all.
+* ``stream_error``: an error event in the middle of a stream (a 500 when the
+  request did not stream).
+* ``ignore_tool_choice``: the model calls tools although ``tool_choice`` is none.
+
 Transport faults (HTTP errors, timeouts, dropped connections) replace the
 response; content faults alter what the model says. This module decides *which*
 fault a request meets and how a content fault changes the model's decision; the
@@ -27,10 +58,21 @@ from typing import Any, Literal
 
 from .conversation import CallTools, Conversation, Decision, PlannedCall
 
-__all__ = ["Fault", "FaultSchedule", "FAULT_KINDS", "TRANSPORT_FAULTS", "malform_arguments", "call_unknown_tool"]
+__all__ = [
+    "Fault",
+    "FaultContext",
+    "FaultSchedule",
+    "FAULT_KINDS",
+    "TRANSPORT_FAULTS",
+    "malform_arguments",
+    "call_unknown_tool",
+    "retry_headers",
+]
 
+# What each kind does is described in the module docstring.
 FAULT_KINDS: tuple[str, ...] = (
-    "rate_limit",  # 429 with retry-after headers
+    "rate_limit",  # 429 with retry-after and rate-limit headers
+    "quota",  # 429 for billing: OpenAI insufficient_quota, Anthropic spend limit
     "server_error",  # 500
     "unavailable",  # 503
     "overloaded",  # 529, Anthropic's overloaded_error
@@ -44,7 +86,10 @@ FAULT_KINDS: tuple[str, ...] = (
     "stream_error",  # an error event in the middle of a stream
     "ignore_tool_choice",  # the model calls tools although tool_choice is none
 )
-TRANSPORT_FAULTS = frozenset({"rate_limit", "server_error", "unavailable", "overloaded", "timeout", "connection"})
+DEFAULT_RETRY_AFTER = 0.5  # seconds a rate-limited client is told to wait
+TRANSPORT_FAULTS = frozenset(
+    {"rate_limit", "quota", "server_error", "unavailable", "overloaded", "timeout", "connection"}
+)
 
 
 @dataclass(frozen=True)
@@ -66,6 +111,37 @@ class Fault:
 
     def option(self, name: str, default: Any = None) -> Any:
         return self.options.get(name, default)
+
+
+@dataclass(frozen=True)
+class FaultContext:
+    """What a wire module needs to word an HTTP fault as the real API would.
+
+    ``now`` is the offline model's clock (epoch seconds derived from a fixed
+    date and the request, never the machine's clock), so reset times in the
+    headers are reproducible.
+    """
+
+    fault: Fault
+    model: str
+    request_id: str
+    account: bytes  # a digest of the seed: the same "organization" for every request
+    now: int
+    requested_tokens: int  # the refused request's input, roughly estimated
+
+    @property
+    def retry_after(self) -> float:
+        """Seconds the client is told to wait (option ``retry_after``)."""
+        return float(self.fault.option("retry_after", DEFAULT_RETRY_AFTER))
+
+
+def retry_headers(seconds: float) -> dict[str, str]:
+    """``retry-after`` in whole seconds, as the real APIs send it, and ``retry-after-ms``.
+
+    The SDKs read ``retry-after-ms`` first, so a fault with ``retry_after=0.001``
+    keeps tests fast while ``retry-after`` still looks like the real header.
+    """
+    return {"retry-after-ms": f"{seconds * 1000:g}", "retry-after": str(max(1, round(seconds)))}
 
 
 class FaultSchedule:

@@ -10,7 +10,8 @@ through these steps, each owned by one module:
 3. contract (:mod:`.contract`): what the real API rejects gets its 400;
 4. decision (:mod:`.policies`): the request, parsed into a neutral
    :class:`~.conversation.Conversation`, is answered by the decision policies;
-5. completion: ids, tokens (:mod:`.tokens`), the ``max_tokens`` limit;
+5. completion: ids, the short text a Claude tool-use reply opens with
+   (:mod:`.preface`), tokens (:mod:`.tokens`), the ``max_tokens`` limit;
 6. rendering in the API's JSON or SSE, delivered with the delays of the
    latency model (:mod:`.latency`).
 
@@ -36,9 +37,11 @@ import httpx2
 from . import anthropic_wire, openai_wire
 from .contract import InvalidRequest
 from .conversation import CallTools, Conversation, Decision, Policy, Reply
-from .faults import Fault, FaultSchedule, call_unknown_tool, malform_arguments
+from .faults import Fault, FaultContext, FaultSchedule, call_unknown_tool, malform_arguments
+from .language import language_of
 from .latency import LatencyModel, Timing
 from .policies import decide
+from .preface import preface
 from .tokens import estimate_tokens, output_tokens, request_tokens, truncate_to_tokens
 
 if TYPE_CHECKING:
@@ -54,8 +57,6 @@ ANTHROPIC_BASE_URL = "http://offline.invalid"
 API_KEY = "offline"
 CREATED_EPOCH = 1_767_225_600  # 2026-01-01T00:00:00Z: "created" never reads the clock
 DEFAULT_REFUSAL = "I'm sorry, but I can't help with that request."
-DEFAULT_RETRY_AFTER = 0.5  # seconds a rate-limited client is told to wait
-_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 _WIRES: dict[str, ModuleType] = {openai_wire.PATH: openai_wire, anthropic_wire.PATH: anthropic_wire}
 
 Finish = Literal["end_turn", "tool_use", "max_tokens", "refusal"]
@@ -107,16 +108,6 @@ class _Plan:
     error: Exception | None = None
 
 
-def _token(digest: bytes, label: str, length: int) -> str:
-    """A deterministic base62 id of ``length`` characters derived from ``digest`` and ``label``."""
-    number = int.from_bytes(hashlib.sha256(digest + label.encode()).digest(), "big")
-    chars = []
-    for _ in range(length):
-        number, rest = divmod(number, 62)
-        chars.append(_ALPHABET[rest])
-    return "".join(chars)
-
-
 def _json_bytes(value: Any) -> bytes:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()
 
@@ -148,6 +139,7 @@ class OfflineModel:
         self.policies: list[Policy] = list(policies)
         self.one_call_per_turn = one_call_per_turn
         self._faults = FaultSchedule(faults, seed)
+        self._account = hashlib.sha256(f"account {seed}".encode()).digest()
         self._lock = threading.Lock()
         self._requests: list[RecordedRequest] = []
 
@@ -258,7 +250,9 @@ class OfflineModel:
         except ValueError:
             body = None
         digest = self._digest(body if isinstance(body, dict) else {"raw": request.content.decode(errors="replace")})
-        request_id = f"req_{_token(digest, 'request', 24)}"
+        # A retry resends the same body: the SDK's retry count gives it a request id of its own.
+        attempt = request.headers.get("x-stainless-retry-count", "0").encode()
+        request_id = api_wire.request_id(digest + attempt)
         headers = {api_wire.REQUEST_ID_HEADER: request_id}
         if wire is None:
             status, error = api_wire.not_found(request.method, path, request_id)
@@ -300,7 +294,7 @@ class OfflineModel:
         request_id = headers[wire.REQUEST_ID_HEADER]
         streaming = wire.wants_stream(body)
         if fault is not None and (fault.transport or (fault.kind == "stream_error" and not streaming)):
-            return self._fault_plan(wire, request, body, fault, headers)
+            return self._fault_plan(wire, request, body, digest, fault, headers)
         try:
             wire.check(body)
         except InvalidRequest as error:
@@ -328,25 +322,30 @@ class OfflineModel:
         return timed
 
     def _fault_plan(
-        self, wire: ModuleType, request: httpx2.Request, body: dict[str, Any], fault: Fault, headers: dict[str, str]
+        self,
+        wire: ModuleType,
+        request: httpx2.Request,
+        body: dict[str, Any],
+        digest: bytes,
+        fault: Fault,
+        headers: dict[str, str],
     ) -> _Plan:
         if fault.kind == "timeout":
             return _Plan(error=httpx2.ReadTimeout("offline model: injected read timeout", request=request))
         if fault.kind == "connection":
             return _Plan(error=httpx2.ConnectError("offline model: injected connection failure", request=request))
         kind = "server_error" if fault.kind == "stream_error" else fault.kind
-        retry_after = float(fault.option("retry_after", DEFAULT_RETRY_AFTER))
-        status, error = wire.fault_error(
-            kind, model=str(body.get("model", "")), request_id=headers[wire.REQUEST_ID_HEADER], retry_after=retry_after
+        context = FaultContext(
+            fault=fault,
+            model=str(body.get("model", "")),
+            request_id=headers[wire.REQUEST_ID_HEADER],
+            account=self._account,
+            now=self._now(digest),
+            # A rough count: the contract has not checked the body, so it may not parse.
+            requested_tokens=estimate_tokens(json.dumps(body, ensure_ascii=False)),
         )
-        if kind == "rate_limit":
-            # The SDKs read retry-after-ms first; retry-after is whole seconds, as the real APIs send it.
-            headers = {
-                **headers,
-                "retry-after-ms": f"{retry_after * 1000:g}",
-                "retry-after": str(max(1, round(retry_after))),
-            }
-        return self._error_plan(status, error, headers)
+        status, fault_headers, error = wire.fault_response(kind, context)
+        return self._error_plan(status, error, {**headers, **fault_headers})
 
     # ------------------------------------------------------------------ answering
 
@@ -373,13 +372,30 @@ class OfflineModel:
             return Reply("")
         return decision
 
+    @staticmethod
+    def _now(digest: bytes) -> int:
+        """The model's clock for one request: a fixed date plus a second of that day derived from the request."""
+        return CREATED_EPOCH + int.from_bytes(digest[8:12], "big") % 86_400
+
+    def _text(self, wire: ModuleType, body: dict[str, Any], conversation: Conversation, decision: Decision) -> str:
+        """The decision's text; for a Claude tool-use turn without any, usually a short preface."""
+        if decision.text or not isinstance(decision, CallTools) or not wire.PREFACES_TOOL_USE:
+            return decision.text or ""
+        if conversation.tool_choice in ("required", "tool"):
+            return ""  # a forced tool use starts with the tool_use block, as Claude's does
+        # Streamed or not, the same question gets the same preface.
+        unstreamed = self._digest({k: v for k, v in body.items() if k not in ("stream", "stream_options")})
+        choice = int.from_bytes(hashlib.sha256(unstreamed + b"preface").digest()[:8], "big")
+        calls = [(call.name, call.arguments) for call in decision.calls]
+        return preface(calls, language_of(conversation.question), choice)
+
     def _complete(self, wire: ModuleType, body: dict[str, Any], digest: bytes, fault: Fault | None) -> Completion:
         conversation = self._conversation(wire, body)
         decision = self._decide(conversation, fault)
-        text = decision.text or ""
+        text = self._text(wire, body, conversation, decision)
         calls = tuple(
             RenderedCall(
-                f"{wire.CALL_PREFIX}{_token(digest, f'call{index}', wire.ID_LENGTH)}",
+                wire.call_id(digest, index),
                 call.name,
                 call.arguments if isinstance(call.arguments, str) else json.dumps(call.arguments, ensure_ascii=False),
             )
@@ -397,8 +413,8 @@ class OfflineModel:
         if limit is not None and output_tokens(text, ((c.name, c.arguments) for c in calls)) > limit:
             text, calls, finish = truncate_to_tokens(text, limit), (), "max_tokens"
         return Completion(
-            id=f"{wire.MESSAGE_PREFIX}{_token(digest, 'message', wire.ID_LENGTH)}",
-            created=CREATED_EPOCH + int.from_bytes(digest[8:12], "big") % 86_400,
+            id=wire.message_id(digest),
+            created=self._now(digest),
             model=conversation.model,
             text=text,
             calls=calls,

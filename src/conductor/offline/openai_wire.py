@@ -8,12 +8,15 @@ calls arrive as deltas (first the id and name, then fragments of the arguments).
 
 from __future__ import annotations
 
+import hashlib
 import json
 from typing import TYPE_CHECKING, Any, Literal
 
 from ..types import ToolCall, ToolResult, ToolSpec, Turn, UserMessage
 from .contract import InvalidRequest, check_openai
 from .conversation import Conversation, ToolChoice
+from .faults import FaultContext, retry_headers
+from .ids import base62, hexadecimal
 from .tokens import split_pieces, token_weight
 
 if TYPE_CHECKING:
@@ -23,24 +26,29 @@ __all__ = ["API", "PATH", "parse", "render", "stream_events", "check", "wants_st
 
 API: Literal["openai"] = "openai"
 PATH = "/v1/chat/completions"
-MESSAGE_PREFIX = "chatcmpl-"
-CALL_PREFIX = "call_"
-ID_LENGTH = 24  # characters after the prefix, as in real ids
 REQUEST_ID_HEADER = "x-request-id"
-SYSTEM_FINGERPRINT = "fp_offline"
+PREFACES_TOOL_USE = False  # gpt models mostly send content null beside tool calls
 
 check = check_openai
 
 _FINISH = {"end_turn": "stop", "tool_use": "tool_calls", "max_tokens": "length", "refusal": "stop"}
 
-# (status, error type, code, message) per transport fault, as the real API words them.
+# A small account's limits, for the rate-limit fault: 3 requests per minute is the
+# figure in the API's own 429 example; both can be changed with the fault's options.
+DEFAULT_REQUESTS_LIMIT = 3
+DEFAULT_TOKENS_LIMIT = 40_000
+_RATE_LIMIT_MESSAGE = (
+    "Rate limit reached for {model} in organization {organization} on requests per min (RPM): "
+    "Limit {limit}, Used {limit}, Requested 1. Please try again in {wait}. "
+    "Visit https://platform.openai.com/account/rate-limits to learn more."
+)
+_QUOTA_MESSAGE = (
+    "You exceeded your current quota, please check your plan and billing details. For more information on "
+    "this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors."
+)
+
+# (status, error type, code, message) per server fault, as the real API words them.
 _FAULT_ERRORS = {
-    "rate_limit": (
-        429,
-        "requests",
-        "rate_limit_exceeded",
-        "Rate limit reached for {model} on requests per min (RPM). Please try again in {retry_after}s.",
-    ),
     "server_error": (
         500,
         "server_error",
@@ -50,6 +58,26 @@ _FAULT_ERRORS = {
     "unavailable": (503, "server_error", None, "The server is overloaded or not ready yet."),
     "overloaded": (529, "server_error", None, "The engine is currently overloaded, please try again later."),
 }
+
+
+def message_id(digest: bytes) -> str:
+    """``chatcmpl-`` and 29 base62 characters, the shape of a real completion id."""
+    return "chatcmpl-" + base62(digest, "message", 29)
+
+
+def call_id(digest: bytes, index: int) -> str:
+    """``call_`` and 24 base62 characters, the shape of a real tool call id."""
+    return "call_" + base62(digest, f"call{index}", 24)
+
+
+def request_id(digest: bytes) -> str:
+    """``req_`` and 32 hex digits, the shape of a real ``x-request-id``."""
+    return "req_" + hexadecimal(digest, "request", 32)
+
+
+def system_fingerprint(model: str) -> str:
+    """``fp_`` and 10 hex digits; one per model, as a real fingerprint names one backend configuration."""
+    return "fp_" + hashlib.sha256(model.encode()).hexdigest()[:10]
 
 
 def wants_stream(body: dict[str, Any]) -> bool:
@@ -145,7 +173,7 @@ def _envelope(completion: Completion, obj: str) -> dict[str, Any]:
         "created": completion.created,
         "model": completion.model,
         "service_tier": "default",
-        "system_fingerprint": SYSTEM_FINGERPRINT,
+        "system_fingerprint": system_fingerprint(completion.model),
     }
 
 
@@ -196,7 +224,9 @@ def _call_events(completion: Completion, usage: bool) -> list[tuple[float, bytes
 def stream_events(completion: Completion, body: dict[str, Any]) -> list[tuple[float, bytes]]:
     """The SSE events of a streamed answer, each with the output tokens generated before it."""
     usage = bool((body.get("stream_options") or {}).get("include_usage"))
-    first = {"role": "assistant", "content": None if completion.refusal is not None else "", "refusal": None}
+    # Like the message, the first delta's content is null when no text will follow.
+    silent = completion.refusal is not None or (completion.calls and not completion.text)
+    first = {"role": "assistant", "content": None if silent else "", "refusal": None}
     events = [(0.0, _chunk(completion, first, None, usage))]
     for piece in split_pieces(completion.refusal or ""):
         events.append((token_weight(piece), _chunk(completion, {"refusal": piece}, None, usage)))
@@ -228,16 +258,55 @@ def internal_error(message: str, request_id: str) -> dict[str, Any]:
     return error_body(message, type_="server_error")
 
 
-def fault_error(kind: str, *, model: str, request_id: str, retry_after: float) -> tuple[int, dict[str, Any]]:
-    """Status and body of an HTTP-level fault."""
+def duration(seconds: float) -> str:
+    """A wait as OpenAI writes it in headers and messages: ``6ms``, ``20s``, ``1.5s``, ``1m30s``."""
+    if seconds < 1:
+        return f"{max(1, round(seconds * 1000))}ms"
+    minutes, rest = divmod(round(seconds, 3), 60)
+    text = f"{rest:.3f}".rstrip("0").rstrip(".") + "s"
+    return f"{int(minutes)}m{text}" if minutes else text
+
+
+def organization(account: bytes) -> str:
+    """``org-`` and 24 base62 characters: the account's organization id, the same for every request."""
+    return "org-" + base62(account, "organization", 24)
+
+
+def _rate_limit(context: FaultContext) -> tuple[int, dict[str, str], dict[str, Any]]:
+    limit = int(context.fault.option("limit", DEFAULT_REQUESTS_LIMIT))
+    tokens_limit = int(context.fault.option("tokens_limit", DEFAULT_TOKENS_LIMIT))
+    used = min(tokens_limit, context.requested_tokens)
+    wait = context.retry_after
+    headers = {
+        "x-ratelimit-limit-requests": str(limit),
+        "x-ratelimit-remaining-requests": "0",
+        "x-ratelimit-reset-requests": duration(wait),
+        "x-ratelimit-limit-tokens": str(tokens_limit),
+        "x-ratelimit-remaining-tokens": str(tokens_limit - used),
+        # Tokens refill continuously: what this request used is back after its share of a minute.
+        "x-ratelimit-reset-tokens": duration(60 * used / tokens_limit),
+        **retry_headers(wait),
+    }
+    message = _RATE_LIMIT_MESSAGE.format(
+        model=context.model, organization=organization(context.account), limit=limit, wait=duration(wait)
+    )
+    return 429, headers, error_body(message, type_="requests", code="rate_limit_exceeded")
+
+
+def fault_response(kind: str, context: FaultContext) -> tuple[int, dict[str, str], dict[str, Any]]:
+    """Status, headers and body of an HTTP-level fault."""
+    if kind == "rate_limit":
+        return _rate_limit(context)
+    if kind == "quota":
+        return 429, {}, error_body(_QUOTA_MESSAGE, type_="insufficient_quota", code="insufficient_quota")
     status, type_, code, message = _FAULT_ERRORS[kind]
-    return status, error_body(message.format(model=model, retry_after=f"{retry_after:g}"), type_=type_, code=code)
+    return status, {}, error_body(message, type_=type_, code=code)
 
 
 def stream_error_event(request_id: str) -> bytes:
     """An error delivered inside an open stream (the connection then ends without [DONE])."""
-    _, body = fault_error("server_error", model="", request_id=request_id, retry_after=0)
-    return _sse(body)
+    _, type_, code, message = _FAULT_ERRORS["server_error"]
+    return _sse(error_body(message, type_=type_, code=code))
 
 
 def not_found(method: str, path: str, request_id: str) -> tuple[int, dict[str, Any]]:
