@@ -474,6 +474,17 @@ def create_reminder(text: str, time: str) -> dict[str, str]:
 
 
 @tool
+def remind_me_in(task: str, minutes: int) -> dict[str, Any]:
+    """Remind me of something after a number of minutes.
+
+    Args:
+        task: what to be reminded of
+        minutes: how many minutes from now
+    """
+    return {"task": task, "due_in_minutes": minutes}
+
+
+@tool
 def create_event(title: str, attendees: list[str], date: str | None = None) -> dict[str, Any]:
     """Create a calendar event and invite people.
 
@@ -855,12 +866,15 @@ CASES: tuple[Case, ...] = (
     ask(get_weather, "What's the weather in Paris?", {"location": "Paris"}),
     ask(get_weather, "Is it raining in Tokyo or Osaka?", {"location": "Tokyo"}, {"location": "Osaka"}),
     ask(get_weather, "上海现在天气怎么样?", {"location": "上海"}),  # "What's the weather in Shanghai now?"
+    ask(get_weather, "What's the weather in Paris, London and Rome?",
+        {"location": "Paris"}, {"location": "London"}, {"location": "Rome"}),
     decline(get_weather, "Do I need an umbrella today?", "location"),
     ask(search_flights, "Find flights from SFO to JFK on 2026-03-01",
         {"origin": "SFO", "destination": "JFK", "date": "2026-03-01"}),
     ask(search_flights, "Any flights from LHR to CDG on 2026-04-12?",
         {"origin": "LHR", "destination": "CDG", "date": "2026-04-12"}),
     decline(search_flights, "Find me flights from SFO to JFK", "date"),
+    decline(search_flights, "帮我找去东京的航班", "origin"),  # "Find me flights to Tokyo"
     ask(get_hotel_prices, "Hotel prices in Lisbon from 2026-06-10 for 3 nights",
         {"city": "Lisbon", "check_in": "2026-06-10", "nights": 3}),
     decline(get_hotel_prices, "How much is a hotel in Lisbon for 3 nights?", "check_in"),
@@ -882,6 +896,7 @@ CASES: tuple[Case, ...] = (
     decline(set_timer, "Start a timer for my tea", "minutes"),
     ask(create_reminder, "Remind me to call mom at 18:30", {"text": "call mom", "time": "18:30"}),
     decline(create_reminder, "Remind me to water the plants", "time"),
+    ask(remind_me_in, "Remind me to stretch in 15 minutes", {"task": "stretch", "minutes": 15}),
     ask(create_event, "Create an event 'Standup' with alice and bob", {"title": "Standup", "attendees": ["alice", "bob"]}),
     ask(create_event, "Schedule 'Design review' on 2026-05-04 with carol, dan and erin",
         {"title": "Design review", "date": "2026-05-04", "attendees": ["carol", "dan", "erin"]}),

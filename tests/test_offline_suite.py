@@ -1,0 +1,156 @@
+"""The learner-style suite is well-formed, its judge is right, and the offline model meets the bar on it."""
+
+from __future__ import annotations
+
+import pytest
+
+from conductor import bench
+from conductor.__main__ import build_parser
+from conductor.display import width
+from conductor.offline_suite import (
+    CASES,
+    TOOLS,
+    ask,
+    create_event,
+    create_user,
+    decline,
+    get_stock_price,
+    is_stated,
+    judge,
+    set_light,
+    set_timer,
+    unstated_values,
+)
+
+
+@pytest.fixture(scope="module")
+def scores() -> list[bench.OfflineScore]:
+    return bench.bench_offline()
+
+
+def _case_id(case) -> str:
+    return f"{case.tool.name}:{case.question[:40]}"
+
+
+# -- the suite is well-formed ----------------------------------------------------
+
+
+def test_suite_has_at_least_40_distinct_tools_and_distinct_questions():
+    assert len(TOOLS) >= 40
+    assert len({t.name for t in TOOLS}) == len(TOOLS)
+    assert len({case.question for case in CASES}) == len(CASES)
+
+
+def test_about_one_case_in_six_is_a_decline():
+    share = sum(case.declines for case in CASES) / len(CASES)
+    assert 0.1 <= share <= 0.25
+
+
+@pytest.mark.parametrize("case", CASES, ids=_case_id)
+def test_case_is_well_formed(case):
+    """Expected calls validate and run; their values are stated; a decline misses a required parameter."""
+    assert bool(case.calls) != case.declines
+    for arguments in case.calls:
+        validated = case.tool.validate(dict(arguments))
+        case.tool.invoke(validated)
+        assert unstated_values(case.tool, arguments, case.question, case.aliases) == []
+    if case.declines:
+        assert case.missing in case.tool.parameters["required"]
+    for alias in case.aliases.values():
+        assert alias in case.question
+
+
+# -- what counts as stated -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("value", "question"),
+    [
+        (3, "What is 3 plus 4?"),
+        (4.5, "a loan at 4.5% over 60 months"),
+        (0.2, "a 20% tip"),
+        (1000, "grow 1,000 dollars"),
+        (4, "split it four ways"),
+        (25, "roll twenty-five dice"),
+        (15, "设置十五分钟的计时器"),
+        ("alice@example.com", "email alice@example.com now"),
+        ("Europe/London", "in europe/london time"),
+        ("上海", "上海现在天气怎么样?"),
+        (False, "Turn off the light"),
+        (True, "把客厅的灯打开"),
+    ],
+)
+def test_stated_values(value, question):
+    assert is_stated(value, question)
+
+
+@pytest.mark.parametrize(
+    ("value", "question"),
+    [
+        (7, "What is 3 plus 4?"),
+        ("London", "weather in Londonderry"),
+        ("Tokyo", "What time is it in Asia/Seoul?"),
+        (True, "Turn off the light"),
+        (False, "Switch the bedroom light on"),
+    ],
+)
+def test_unstated_values(value, question):
+    assert not is_stated(value, question)
+
+
+def test_unstated_values_skip_defaults_and_reach_nested_fields():
+    question = "Create a user named Alice Smith with email alice@example.com"
+    invented = {"user": {"name": "Alice Smith", "email": "alice@example.com", "age": 30}}
+    assert unstated_values(create_user, invented, question) == ["user.age=30"]
+    assert unstated_values(set_timer, {"minutes": 5, "label": ""}, "Set a timer for 5 minutes") == []
+    assert unstated_values(set_timer, {"minutes": 5, "label": "tea"}, "Set a timer for 5 minutes") == [
+        "label='tea'"
+    ]
+
+
+# -- judging one first turn -----------------------------------------------------------
+
+
+def test_several_calls_match_in_any_order_and_numbers_by_value():
+    case = ask(get_stock_price, "Compare AAPL and MSFT", {"ticker": "AAPL"}, {"ticker": "MSFT"})
+    calls = [("get_stock_price", {"ticker": "MSFT"}), ("get_stock_price", {"ticker": "AAPL"})]
+    assert judge(case, calls).outcome == "correct"
+    assert judge(case, calls[:1]).outcome == "wrong"
+    assert judge(case, calls + calls[:1]).outcome == "wrong"
+    timer = ask(set_timer, "Set a timer for 15 minutes", {"minutes": 15})
+    assert judge(timer, [("set_timer", {"minutes": 15.0})]).outcome == "correct"
+    assert judge(timer, [("set_timer", {"minutes": 15, "label": "x"})]).outcome == "wrong"
+
+
+def test_outcomes_of_a_decline_and_of_a_miss():
+    case = decline(create_event, "Set up a meeting with alice and bob", "title")
+    assert judge(case, [], "create_event needs a title").outcome == "declined"
+    assert judge(case, [], "create_event needs a title").reply_names_missing
+    guessed = judge(case, [("create_event", {"title": "Sync", "attendees": ["alice", "bob"]})])
+    assert (guessed.outcome, guessed.unstated_calls) == ("wrong", 1)
+    light = ask(set_light, "Turn off the light in the kitchen", {"room": "kitchen", "on": False})
+    assert judge(light, []).outcome == "missed"
+    assert judge(light, [("set_light", '{"room": "kitchen", ')]).outcome == "wrong"
+
+
+# -- the command and the bar ---------------------------------------------------------
+
+
+def test_bench_offline_command_line_and_report(scores, capsys):
+    args = build_parser().parse_args(["bench", "offline", "--api", "anthropic"])
+    assert (args.which, args.api) == ("offline", "anthropic")
+    bench.print_offline(scores)
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1].split() == ["api", "correct", "wrong", "missed", "declined", "unstated", "calls", "accuracy"]
+    assert [line.split()[0] for line in lines[2:4]] == ["openai", "anthropic"]
+    assert max(width(line) for line in lines) <= 100
+
+
+@pytest.mark.parametrize("api", bench.OFFLINE_APIS)
+def test_offline_model_meets_the_bar(scores, api):
+    """At least 4 in 5 plain questions answered exactly, and no call with an argument nobody stated."""
+    score = next(s for s in scores if s.api == api)
+    failing = [v.case.question for v in score.verdicts if not v.ok]
+    unstated = [(v.case.question, v.unstated) for v in score.verdicts if v.unstated_calls]
+    assert score.unstated_calls == 0, unstated
+    assert score.accuracy >= bench.ACCURACY_BAR, failing
