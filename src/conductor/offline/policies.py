@@ -11,25 +11,17 @@ way a real API constrains a real model: ``tool_choice`` none means text, ``requi
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
 from ..types import ToolSpec
+from .answers import compose_answer
+from .arguments import Filled, Parameter, fill, name_words, parameters_of, plan_arguments
 from .conversation import CallTools, Conversation, Decision, PlannedCall, Policy, Reply
-from .evidence import summarize
-from .language import (
-    STOPWORDS,
-    Language,
-    cjk_bigrams,
-    language_of,
-    mentions,
-    numbers_in,
-    quoted,
-    say,
-    stem,
-    words,
-)
+from .evidence import arguments_of, data_of, error_of
+from .language import STOPWORDS, Language, cjk_bigrams, language_of, mentions, say, stem, words
 from .scenario_policies import SCENARIO_POLICIES
 
 __all__ = [
@@ -38,6 +30,9 @@ __all__ = [
     "unregister_policy",
     "using_policy",
     "generic_policy",
+    "fill_arguments",
+    "stated_arguments",
+    "match_score",
     "BUILTIN_POLICIES",
     "POLICIES",
 ]
@@ -72,51 +67,75 @@ def using_policy(policy: Policy) -> Iterator[Policy]:
 
 # -- the generic policy -------------------------------------------------------------
 # How it matches a tool, written down because learners read it: the question's
-# words (stopwords dropped, plurals folded) are compared with the tool's name
-# split at "_" / "-" / camelCase (3 points per shared word), its enum values
-# (3 points per value the question contains) and its description words (1 point
-# each; for Chinese, shared pairs of adjacent characters). A tool scoring 2 or
-# more is called, the best first. Required parameters are filled from the
-# question: enums from a value it names, numbers from its first number, strings
-# from quoted text, else from the words left once the tool's own words are
-# removed, else from the whole question. A tool whose required parameters cannot
-# be filled is not called.
+# words (stopwords dropped, plurals folded, a few synonyms folded together such
+# as plus/add/sum or lamp/light) are compared with the tool's name split at "_" /
+# "-" / camelCase (3 points per shared word), its enum values (3 points per
+# value the question contains) and its description words (1 point each; for
+# Chinese, shared pairs of adjacent characters). A tool scoring 2 or more is a
+# match, the best first. Its arguments are read from the question parameter by
+# parameter (see ``arguments``); a match whose required parameters the question
+# does not give is not called: the model names the missing parameter instead.
 
 _MATCH_THRESHOLD = 2
 _NAME_POINTS = 3
 _ENUM_POINTS = 3
 _GENERIC_NAME_WORDS = frozenset({"get", "set", "fetch", "run", "call", "tool", "make", "use", "do"})
+_SYNONYMS: dict[str, str] = {
+    **dict.fromkeys("plus add sum addition".split(), "add"),
+    **dict.fromkeys("minus subtract subtraction".split(), "subtract"),
+    **dict.fromkeys("times multiply multiplied multiplication product".split(), "multiply"),
+    **dict.fromkeys("divide divided division quotient".split(), "divide"),
+    **dict.fromkeys("convert conversion converter".split(), "convert"),
+    **dict.fromkeys("flight fly flying".split(), "flight"),
+    **dict.fromkeys("light lamp bulb".split(), "light"),
+    **dict.fromkeys("event meeting appointment calendar".split(), "event"),
+    **dict.fromkeys("stock share ticker".split(), "stock"),
+    **dict.fromkeys("email mail".split(), "email"),
+    **dict.fromkeys("translate translation".split(), "translate"),
+    **dict.fromkeys("timer remind reminder alarm".split(), "timer"),
+    **dict.fromkeys("weather forecast".split(), "weather"),
+    **dict.fromkeys("temperature celsius fahrenheit".split(), "temperature"),
+}
+_DEGREE_SIGNS = {"°C": "celsius", "℃": "celsius", "°F": "fahrenheit", "℉": "fahrenheit"}
 
 
-def _schema_of(schema: dict[str, Any]) -> dict[str, Any]:
-    """The non-null branch of an ``anyOf`` (how pydantic writes ``X | None``)."""
-    for option in schema.get("anyOf", ()):
-        if option.get("type") != "null":
-            return {**schema, **option}
-    return schema
+def _folded(word: str) -> str:
+    """A word stemmed and folded to its synonym group."""
+    word = stem(word)
+    return _SYNONYMS.get(word, word)
 
 
 def _tool_terms(spec: ToolSpec) -> tuple[set[str], set[str]]:
-    """(name words, description words) of a tool, stemmed."""
+    """(name words, description words) of a tool, stemmed and folded."""
     name_words = {
-        stem(part.lower())
+        _folded(part.lower())
         for part in re.split(r"[_\-\s]+|(?<=[a-z])(?=[A-Z])", spec.name)
         if len(part) >= 3 and part.lower() not in _GENERIC_NAME_WORDS and part.lower() not in STOPWORDS
     }
-    description_words = {stem(w) for w in words(spec.description) if len(w) >= 3} - name_words - _GENERIC_NAME_WORDS
-    return name_words, description_words
+    description_words = {_folded(w) for w in words(spec.description) if len(w) >= 3}
+    return name_words, description_words - name_words - _GENERIC_NAME_WORDS
+
+
+def _own_words(spec: ToolSpec) -> set[str]:
+    """The tool's own words (stemmed, not folded): never an argument value."""
+    name_words = {stem(p.lower()) for p in re.split(r"[_\-\s]+|(?<=[a-z])(?=[A-Z])", spec.name) if p}
+    return name_words | {stem(w) for w in words(spec.description)} | {
+        stem(str(v).casefold()) for v in _enum_values(spec)
+    }
 
 
 def _enum_values(spec: ToolSpec) -> list[Any]:
-    values = []
-    for schema in spec.parameters.get("properties", {}).values():
-        values.extend(_schema_of(schema).get("enum", ()))
-    return values
+    return [v for p in parameters_of(spec.parameters) for v in p.schema.get("enum", ())]
+
+
+def _question_terms(question: str) -> set[str]:
+    signs = {word for sign, word in _DEGREE_SIGNS.items() if sign in question.replace("° ", "°")}
+    return {_folded(w) for w in words(question) if len(w) >= 3} | {_folded(w) for w in signs}
 
 
 def match_score(spec: ToolSpec, question: str) -> int:
     """How plainly the question asks for this tool (see the comment above ``_MATCH_THRESHOLD``)."""
-    question_words = {stem(w) for w in words(question) if len(w) >= 3}
+    question_words = _question_terms(question)
     name_words, description_words = _tool_terms(spec)
     enum_hits = sum(1 for v in _enum_values(spec) if len(str(v)) >= 2 and mentions(question, [str(v)]))
     shared_pairs = cjk_bigrams(question) & cjk_bigrams(f"{spec.name} {spec.description}")
@@ -128,74 +147,129 @@ def match_score(spec: ToolSpec, question: str) -> int:
     )
 
 
-def _leftover_words(spec: ToolSpec, question: str) -> str:
-    """The question's words that are not stopwords nor the tool's own words or enum values, as written."""
-    name_words, description_words = _tool_terms(spec)
-    own = name_words | description_words | {stem(str(v).casefold()) for v in _enum_values(spec)}
-    kept = [
-        w for w in re.findall(r"[A-Za-z0-9][A-Za-z0-9'.\-]*[A-Za-z0-9]|[A-Za-z0-9]", question)
-        if w.casefold().replace("'", "") not in STOPWORDS and stem(w.casefold()) not in own
-    ]
-    return " ".join(kept)
+def fill_arguments(spec: ToolSpec, question: str) -> dict[str, Any] | None:
+    """Arguments for one call of ``spec`` read from the question; ``None`` when a required one is not given."""
+    filled = fill(spec, question, _own_words(spec))
+    return None if filled.missing else filled.arguments
 
 
-def _fill(schema: dict[str, Any], spec: ToolSpec, question: str) -> Any:
-    """A value for one parameter taken from the question, or ``None`` when it gives none."""
-    schema = _schema_of(schema)
-    if "enum" in schema:
-        return next((v for v in schema["enum"] if mentions(question, [str(v)])), None)
-    kind = schema.get("type")
-    if kind in ("integer", "number"):
-        numbers = numbers_in(question)
-        if not numbers:
-            return None
-        return int(numbers[0]) if kind == "integer" else numbers[0]
-    if kind == "string":
-        quotes = quoted(question)
-        stripped = question.strip().rstrip("?？!！。.")
-        return quotes[0] if quotes else (_leftover_words(spec, question) or stripped or None)
-    return None
+def stated_arguments(spec: ToolSpec, question: str) -> dict[str, Any]:
+    """Only the arguments the question states, even when required ones are missing (for forced calls)."""
+    return fill(spec, question, _own_words(spec)).arguments
 
 
-_PLACEHOLDERS: dict[str, Any] = {"integer": 0, "number": 0, "boolean": False, "array": [], "object": {}}
+@dataclass(frozen=True)
+class _Plan:
+    """The generic policy's first move: calls to make, or the tool it would use and what the question lacks."""
+
+    calls: tuple[PlannedCall, ...] = ()
+    declined: tuple[str, tuple[Parameter, ...]] | None = None
 
 
-def fill_arguments(spec: ToolSpec, question: str, *, guess: bool = False) -> dict[str, Any] | None:
-    """Arguments for ``spec`` read from the question; ``None`` when a required one cannot be read.
+def _calls_for(spec: ToolSpec, question: str, preset: dict[str, Any] | None = None) -> list[PlannedCall] | Filled:
+    planned = plan_arguments(spec, question, _own_words(spec), preset)
+    if isinstance(planned, Filled):
+        return planned
+    return [PlannedCall(spec.name, arguments) for arguments in planned]
 
-    With ``guess=True`` (a forced call must be made anyway) unreadable required
-    arguments get a placeholder: the question for strings, the first enum value,
-    0, false, [] or {}; the tool's validation may then reject them, as it would a model's guess.
+
+def _subject_words(name: str) -> set[str]:
+    """A parameter name's words that say whose value it is: ``user_id`` -> {"user"}."""
+    return {stem(w) for w in name_words(name)} - {"id", "ids", "name", "code", "key", "number", "value"}
+
+
+def _supplier(conversation: Conversation, spec: ToolSpec, missing: Sequence[str]) -> list[PlannedCall]:
+    """Calls of another offered tool that can be made now and whose result should give a missing parameter.
+
+    ``get_orders(user_id)`` is missing ``user_id``; ``find_user(email)`` can be
+    called with the question's e-mail and is about users: call it first.
     """
-    required = set(spec.parameters.get("required", ()))
-    arguments: dict[str, Any] = {}
-    for name, schema in spec.parameters.get("properties", {}).items():
-        optional_enum = name not in required and "enum" in _schema_of(schema)
-        if name not in required and not optional_enum:
+    wanted = set().union(*(_subject_words(name) for name in missing))
+    for other in conversation.tools:
+        if other.name == spec.name or not wanted:
             continue
-        value = _fill(schema, spec, question)
-        if value is None and name in required:
-            if not guess:
-                return None
-            schema = _schema_of(schema)
-            value = schema["enum"][0] if schema.get("enum") else _PLACEHOLDERS.get(schema.get("type", ""), question)
-        if value is not None:
-            arguments[name] = value
-    return arguments
+        name_words_, description_words = _tool_terms(other)
+        about = {stem(w) for w in name_words(other.name)} | name_words_ | description_words
+        if not wanted & about:
+            continue
+        calls = _calls_for(other, conversation.question)
+        if not isinstance(calls, Filled):
+            return calls
+    return []
 
 
-def _best_call(conversation: Conversation, *, guess: bool) -> PlannedCall | None:
-    """The call to the offered tool the question matches best (guessing: the best tool even with no match)."""
+def _plan(conversation: Conversation) -> _Plan:
+    """Call the best-matching tool whose required arguments the question gives; else say what is missing."""
     question = conversation.question
+    scored = [(match_score(spec, question), spec) for spec in conversation.tools]
     # sorted() is stable, so the offer order breaks ties.
-    ranked = sorted(conversation.tools, key=lambda spec: -match_score(spec, question))
+    ranked = [spec for score, spec in sorted(scored, key=lambda pair: -pair[0]) if score >= _MATCH_THRESHOLD]
+    declined: tuple[str, tuple[Parameter, ...]] | None = None
     for spec in ranked:
-        if not guess and match_score(spec, question) < _MATCH_THRESHOLD:
-            break
-        arguments = fill_arguments(spec, question, guess=guess)
-        if arguments is not None:
-            return PlannedCall(spec.name, arguments)
-    return None
+        calls = _calls_for(spec, question)
+        if not isinstance(calls, Filled):
+            return _Plan(tuple(calls))
+        supplied = _supplier(conversation, spec, calls.missing)
+        if supplied:
+            return _Plan(tuple(supplied))
+        if declined is None:
+            parameters = {p.name: p for p in parameters_of(spec.parameters)}
+            declined = (spec.name, tuple(parameters[name] for name in calls.missing))
+    return _Plan(declined=declined)
+
+
+def _result_fields(conversation: Conversation) -> dict[str, Any]:
+    """Scalar fields of the successful results since the question, under their own names and ``<tool subject>_<key>``."""
+    fields: dict[str, Any] = {}
+    for call, result in conversation.exchanges():
+        data = data_of(result)
+        if error_of(result) is not None:
+            continue
+        if isinstance(data, list) and len(data) == 1:
+            data = data[0]
+        if not isinstance(data, dict):
+            continue
+        subjects = [w for w in name_words(call.name) if w not in _GENERIC_NAME_WORDS and w not in STOPWORDS]
+        for key, value in data.items():
+            if isinstance(value, (str, int, float)) and not isinstance(value, bool):
+                fields.setdefault(key, value)
+                for subject in subjects:
+                    fields.setdefault(f"{subject}_{key}", value)
+    return fields
+
+
+def _follow_up(conversation: Conversation) -> list[PlannedCall]:
+    """The next link of a chain: a tool the question asks for whose missing parameter a result now gives."""
+    fields = _result_fields(conversation)
+    if not fields:
+        return []
+    made = [(call.name, arguments_of(call)) for call, _ in conversation.exchanges()]
+    question = conversation.question
+    for spec in sorted(conversation.tools, key=lambda s: -match_score(s, question)):
+        parameters = parameters_of(spec.parameters)
+        preset = {p.name: fields[p.name] for p in parameters if p.required and p.name in fields}
+        if not preset or any(name == spec.name for name, _ in made):
+            continue
+        calls = _calls_for(spec, question, preset)
+        if not isinstance(calls, Filled):
+            return [c for c in calls if (c.name, c.arguments) not in made]
+    return []
+
+
+def _decline_text(tool_name: str, missing: Sequence[Parameter], language: Language) -> str:
+    """Which tool the model would use and which parameters the question did not give."""
+    def named(parameter: Parameter) -> str:
+        about = parameter.description.rstrip(".")
+        return f"{parameter.name} ({about})" if about else parameter.name
+
+    listed = ", ".join(named(p) for p in missing)
+    return say(
+        language,
+        f"我会调用 {tool_name},但问题里没有给出它需要的参数:{listed}。请在问题里说明,我不会替你编造参数值。",
+        f"I would call {tool_name}, but the question does not give its required "
+        f"{'parameter' if len(missing) == 1 else 'parameters'} {listed}. Please say it in the question: "
+        "I do not make up argument values.",
+    )
 
 
 def _stand_in_text(conversation: Conversation, language: Language) -> str:
@@ -223,20 +297,32 @@ def _stand_in_text(conversation: Conversation, language: Language) -> str:
 
 
 def generic_policy(conversation: Conversation) -> Decision:
-    """Any other question: call the tool it plainly asks for, then answer by quoting the results.
+    """Any other question: call the tool it asks for with the arguments it states, then answer from the results.
 
-    With results gathered since the question it answers by quoting them. With
-    none, it calls the best-matching offered tool (name, enum values and
-    description words; see the comment above) with arguments read from the
-    question. Otherwise it says it is the offline stand-in model, what it can
-    do, and how to connect a real one.
+    Matching: the tool's name, enum values and description words against the
+    question's (see the comment above ``_MATCH_THRESHOLD``). Arguments: each
+    parameter by its name, type and description (see ``arguments``); several
+    entities for a one-entity parameter make several calls in one turn. A
+    required parameter the question does not give means no call: the reply
+    names the tool and the missing parameter (or, when another offered tool can
+    supply it, that tool is called first). With results in hand: a result
+    field that fills another matching tool's required parameter leads to one
+    more round; otherwise the answer quotes the values, one sentence per entity,
+    and says which is highest or lowest when the question compares.
     """
     language = language_of(conversation.question)
     if conversation.exchanges():
-        return Reply(summarize(conversation, language))
-    call = _best_call(conversation, guess=False) if conversation.tools_allowed else None
-    if call is not None:
-        return CallTools((call,))
+        follow = _follow_up(conversation) if conversation.tools_allowed else []
+        if follow:
+            return CallTools(tuple(follow))
+        return Reply(compose_answer(conversation, language))
+    if not conversation.tools_allowed:
+        return Reply(_stand_in_text(conversation, language))
+    plan = _plan(conversation)
+    if plan.calls:
+        return CallTools(plan.calls)
+    if plan.declined is not None:
+        return Reply(_decline_text(*plan.declined, language))
     return Reply(_stand_in_text(conversation, language))
 
 
@@ -264,8 +350,26 @@ def _answer_now(conversation: Conversation, missing: Iterable[PlannedCall] = ())
     language = language_of(conversation.question)
     missing = tuple(missing)
     if conversation.exchanges() or missing:
-        return Reply(summarize(conversation, language, missing))
+        return Reply(compose_answer(conversation, language, missing))
     return Reply(_stand_in_text(conversation, language))
+
+
+def _best_match(conversation: Conversation) -> ToolSpec:
+    """The offered tool the question matches best (the first offered on a tie, or when none matches)."""
+    return max(conversation.tools, key=lambda spec: match_score(spec, conversation.question))
+
+
+def _stated_calls(spec: ToolSpec, question: str) -> tuple[PlannedCall, ...]:
+    """A call that must be made: with the arguments the question states, and no others.
+
+    The tool's validation then tells the model which required argument is
+    missing, as it would tell a real model; a made-up value would teach the
+    wrong thing.
+    """
+    planned = _calls_for(spec, question)
+    if isinstance(planned, Filled):
+        return (PlannedCall(spec.name, planned.arguments),)
+    return tuple(planned)
 
 
 def _constrain(conversation: Conversation, decision: Decision) -> Decision:
@@ -284,11 +388,9 @@ def _constrain(conversation: Conversation, decision: Decision) -> Decision:
     forced = conversation.tool(conversation.forced_tool or "") if conversation.tool_choice == "tool" else None
     if forced is not None:
         calls = tuple(c for c in decision.calls if c.name == forced.name) if isinstance(decision, CallTools) else ()
-        arguments = fill_arguments(forced, conversation.question, guess=True) or {}
-        decision = CallTools(calls or (PlannedCall(forced.name, arguments),))
+        decision = CallTools(calls or _stated_calls(forced, conversation.question))
     elif conversation.tool_choice == "required" and isinstance(decision, Reply):
-        call = _best_call(conversation, guess=True)
-        decision = CallTools((call,)) if call is not None else decision
+        decision = CallTools(_stated_calls(_best_match(conversation), conversation.question))
     if isinstance(decision, CallTools) and not conversation.parallel_tool_calls:
         return CallTools(decision.calls[:1], decision.text)
     return decision

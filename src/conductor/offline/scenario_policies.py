@@ -8,17 +8,19 @@ scenario, leaving the decision to the next policy.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..types import ToolSpec
+from .arguments import Parameter, fill, name_words, parameters_of, role_of, spoken_arithmetic
 from .conversation import Conversation, Decision, PlannedCall, Reply
 from .evidence import arguments_of, data_of, error_of, localized, missing_note, proceed
 from .language import (
     STOPWORDS,
     Language,
-    find_expressions,
     find_places,
     format_number,
     language_of,
@@ -30,6 +32,41 @@ from .language import (
     without_lesson_references,
     words,
 )
+
+# -- which parameter means what ----------------------------------------------------
+# The rules below never assume a parameter's name: they read it from the offered
+# schema, by role (see ``arguments.role_of``: name first, then description) and type.
+
+
+def parameter_for(spec: ToolSpec | None, role: str, kinds: tuple[str, ...] = ("string",),
+                  words_: tuple[str, ...] = ()) -> str | None:
+    """The parameter of ``spec`` that has ``role`` (or, with ``words_``, one of those words in its name).
+
+    Among parameters of the given types; when none has the role, the only
+    required parameter of those types. ``None`` when the tool has no such parameter.
+    """
+    if spec is None:
+        return None
+    typed = [p for p in parameters_of(spec.parameters) if p.kind in kinds and "enum" not in p.schema]
+    by_role = [
+        p for p in typed
+        if (role and role_of(p) == role) or (words_ and set(words_) & set(name_words(p.name)) | _described(p, words_))
+    ]
+    if by_role:
+        return by_role[0].name
+    required = [p for p in typed if p.required]
+    return required[0].name if len(required) == 1 and not words_ else None
+
+
+def _described(parameter: Parameter, words_: tuple[str, ...]) -> set[str]:
+    return set(words_) & set(re.findall(r"[a-z]+", parameter.description.lower()))
+
+
+def _with_others(spec: ToolSpec, question: str, known: dict[str, Any]) -> dict[str, Any] | None:
+    """``known`` plus the tool's other required arguments read from the question; ``None`` if one is missing."""
+    filled = fill(spec, question, preset=known)
+    return None if filled.missing else {**filled.arguments, **known}
+
 
 # -- weather and clothing ----------------------------------------------------------
 
@@ -56,13 +93,14 @@ class _Reading:
 
 def _readings(conversation: Conversation, language: Language) -> list[_Reading]:
     readings = []
+    place = parameter_for(conversation.tool("get_weather"), "place") or "city"
     for call, result in conversation.results_of("get_weather"):
         data = data_of(result)
         data = data if isinstance(data, dict) else {}
         temperature = data.get("temperature")
         readings.append(
             _Reading(
-                city=str(arguments_of(call).get("city", "?")),
+                city=str(arguments_of(call).get(place, "?")),
                 temperature=temperature if isinstance(temperature, (int, float)) else None,
                 sky=localized(data, "weather", language),
                 unit=str(data.get("unit", "°C")),
@@ -73,11 +111,18 @@ def _readings(conversation: Conversation, language: Language) -> list[_Reading]:
     return readings
 
 
+def _temperature_parameter(conversation: Conversation) -> str | None:
+    """The number parameter of ``suggest_clothing`` that takes the temperature."""
+    return parameter_for(conversation.tool("suggest_clothing"), "", ("number", "integer"),
+                         ("temperature", "temp", "degrees", "celsius"))
+
+
 def _suggestions(conversation: Conversation, language: Language) -> dict[float, str]:
     """Clothing suggestion (or the error, marked) per temperature asked about."""
     suggestions = {}
+    degrees = _temperature_parameter(conversation) or "temperature"
     for call, result in conversation.results_of("suggest_clothing"):
-        temperature = arguments_of(call).get("temperature")
+        temperature = arguments_of(call).get(degrees)
         if not isinstance(temperature, (int, float)):
             continue
         error = error_of(result)
@@ -149,7 +194,7 @@ def _weather_answer(conversation: Conversation, language: Language, missing: Seq
         for r in readings
     ]
     sentences.append(_comparison(readings, conversation.question, language))
-    if wants_clothing and conversation.tool("suggest_clothing") is None and readings:
+    if wants_clothing and _temperature_parameter(conversation) is None and readings:
         sentences.append(say(language, "(没有提供穿衣建议工具,所以我给不出穿衣建议。)",
                              "(No clothing tool was offered, so I cannot suggest what to wear.)"))
     sentences.append(missing_note(missing, language))
@@ -166,28 +211,32 @@ def weather_policy(conversation: Conversation) -> Decision | None:
     offered, round 2 asks for clothing at each temperature get_weather returned;
     then it answers from the results, naming failures and the warmest/coldest city.
     """
-    if conversation.tool("get_weather") is None:
-        return None
+    weather = conversation.tool("get_weather")
+    place = parameter_for(weather, "place")
     question = conversation.question
     places = find_places(question)
-    if not places or not mentions(question, _WEATHER_WORDS):
+    if weather is None or place is None or not places or not mentions(question, _WEATHER_WORDS):
         return None
     language = language_of(question)
 
     def answer(missing: Sequence[PlannedCall]) -> str:
         return _weather_answer(conversation, language, missing)
 
-    looked_up = {str(arguments_of(call).get("city")) for call, _ in conversation.results_of("get_weather")}
-    pending = [PlannedCall("get_weather", {"city": place}) for place in places if place not in looked_up]
+    looked_up = {str(arguments_of(call).get(place)) for call, _ in conversation.results_of("get_weather")}
+    planned = [_with_others(weather, question, {place: p}) for p in places if p not in looked_up]
+    if any(arguments is None for arguments in planned):
+        return None  # a required parameter the question does not give: the generic rule says which
+    pending = [PlannedCall("get_weather", arguments) for arguments in planned if arguments is not None]
     if pending:
         return proceed(conversation, pending, answer)
-    if mentions(question, _WEAR) and conversation.tool("suggest_clothing") is not None:
+    degrees = _temperature_parameter(conversation)
+    if mentions(question, _WEAR) and degrees is not None:
         asked = set(_suggestions(conversation, language))
         temperatures = [
             r.temperature for r in _readings(conversation, language) if r.temperature is not None and r.error is None
         ]
         pending = [
-            PlannedCall("suggest_clothing", {"temperature": t})
+            PlannedCall("suggest_clothing", {degrees: t})
             for t in dict.fromkeys(temperatures)
             if float(t) not in asked
         ]
@@ -199,10 +248,16 @@ def weather_policy(conversation: Conversation) -> Decision | None:
 # -- arithmetic ---------------------------------------------------------------------
 
 
+def _expression_parameter(conversation: Conversation) -> str | None:
+    """The text parameter of ``calculate`` that takes the expression."""
+    return parameter_for(conversation.tool("calculate"), "expression")
+
+
 def _calculation_answer(conversation: Conversation, language: Language, missing: Sequence[PlannedCall]) -> str:
     lines = []
+    parameter = _expression_parameter(conversation) or "expression"
     for call, result in conversation.results_of("calculate"):
-        expression = arguments_of(call).get("expression", call.arguments)
+        expression = arguments_of(call).get(parameter, call.arguments)
         error = error_of(result)
         data = data_of(result)
         if error is not None:
@@ -220,14 +275,17 @@ def calculator_policy(conversation: Conversation) -> Decision | None:
 
     The answer quotes each expression with the result (or the error) the tool returned.
     """
-    if conversation.tool("calculate") is None:
+    calculator = conversation.tool("calculate")
+    parameter = _expression_parameter(conversation)
+    expressions = spoken_arithmetic(conversation.question)
+    if calculator is None or parameter is None or not expressions:
         return None
     language = language_of(conversation.question)
-    expressions = find_expressions(conversation.question)
-    if not expressions:
+    done = {arguments_of(call).get(parameter) for call, _ in conversation.results_of("calculate")}
+    planned = [_with_others(calculator, conversation.question, {parameter: e}) for e in expressions if e not in done]
+    if any(arguments is None for arguments in planned):
         return None
-    done = {arguments_of(call).get("expression") for call, _ in conversation.results_of("calculate")}
-    pending = [PlannedCall("calculate", {"expression": e}) for e in expressions if e not in done]
+    pending = [PlannedCall("calculate", arguments) for arguments in planned if arguments is not None]
     return proceed(conversation, pending, lambda missing: _calculation_answer(conversation, language, missing))
 
 
@@ -267,11 +325,31 @@ def _outline(data: Any) -> _Outline | None:
     return _Outline(str(data.get("course_title", "")), str(data.get("link", "")), lessons)
 
 
+@dataclass(frozen=True)
+class _SearchParameters:
+    """The names ``search_course_content`` gives its query, course and lesson-number parameters."""
+
+    query: str
+    course: str | None
+    lesson: str
+
+
+def _search_parameters(conversation: Conversation) -> _SearchParameters | None:
+    spec = conversation.tool("search_course_content")
+    query = parameter_for(spec, "query")
+    lesson = parameter_for(spec, "", ("integer", "number"), ("lesson",))
+    if spec is None or query is None or lesson is None:
+        return None
+    course = parameter_for(spec, "", ("string",), ("course",))
+    return _SearchParameters(query, course if course != query else None, lesson)
+
+
 def _searches(conversation: Conversation) -> dict[int, tuple[str | None, list[dict[str, Any]]]]:
     """Per lesson number searched: (error, result passages)."""
     found: dict[int, tuple[str | None, list[dict[str, Any]]]] = {}
+    names = _search_parameters(conversation)
     for call, result in conversation.results_of("search_course_content"):
-        number = arguments_of(call).get("lesson_number")
+        number = arguments_of(call).get(names.lesson if names else "lesson_number")
         if not isinstance(number, int):
             continue
         data = data_of(result)
@@ -321,7 +399,7 @@ def _course_answer(conversation: Conversation, outline: _Outline, numbers: Seque
         return say(language, f"《{outline.title}》共{len(outline.lessons)}课:{listed}。(链接:{outline.link})",
                    f'"{outline.title}" has {len(outline.lessons)} lessons: {listed}. ({outline.link})')
     searches = _searches(conversation)
-    can_search = conversation.tool("search_course_content") is not None
+    can_search = _search_parameters(conversation) is not None
     blocks = [_lesson_block(outline, n, searches.get(n), can_search, language) for n in numbers]
     compared = [n for n in numbers if searches.get(n) and searches[n][1]]
     if len(compared) >= 2:
@@ -352,17 +430,16 @@ def course_policy(conversation: Conversation) -> Decision | None:
     quotes lesson titles and passages and names the sources, and compares lessons
     when several were asked.
     """
-    if conversation.tool("get_course_outline") is None:
-        return None
+    title = parameter_for(conversation.tool("get_course_outline"), "title")
     question = conversation.question
     numbers = lesson_numbers(question)
     hint = course_hint(question)
-    if not hint or not (numbers or mentions(question, _OUTLINE_WORDS)):
+    if title is None or not hint or not (numbers or mentions(question, _OUTLINE_WORDS)):
         return None
     language = language_of(question)
     outlines = conversation.results_of("get_course_outline")
     if not outlines:
-        wanted = PlannedCall("get_course_outline", {"course_title": hint})
+        wanted = PlannedCall("get_course_outline", {title: hint})
         return proceed(
             conversation,
             [wanted],
@@ -376,11 +453,13 @@ def course_policy(conversation: Conversation) -> Decision | None:
         reason = error if error is not None else result.content
         return Reply(say(language, f"没有找到“{hint}”这门课:{reason}", f'I could not find the course "{hint}": {reason}'))
     pending = []
-    if conversation.tool("search_course_content") is not None:
+    names = _search_parameters(conversation)
+    if names is not None:
         searched = _searches(conversation)
         pending = [
             PlannedCall("search_course_content",
-                        {"query": outline.lessons[n], "course_name": outline.title, "lesson_number": n})
+                        {names.query: outline.lessons[n], **({names.course: outline.title} if names.course else {}),
+                         names.lesson: n})
             for n in numbers
             if n in outline.lessons and n not in searched
         ]

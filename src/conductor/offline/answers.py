@@ -1,0 +1,177 @@
+"""The offline model's answer from results of learners' own tools: sentences that quote the values.
+
+Each result becomes one sentence per entity it describes: one call's dict
+("AAPL: price 189.5."), each item of a list a batch tool returned, or each
+entry of a dict keyed by entity. Fields that only repeat the call's arguments
+are left out. When the question compares or asks for a superlative ("which is
+warmest", "compare", "cheaper"), the answer also says which entity has the
+highest or lowest value of the numeric field the question is about.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..types import ToolCall
+from .arguments import name_words
+from .conversation import Conversation, PlannedCall
+from .evidence import arguments_of, data_of, describe_call, error_of, missing_note
+from .language import Language, format_number, mentions, say, stem, words
+
+__all__ = ["Record", "records", "compose_answer"]
+
+_LOW = ("cold", "colder", "coldest", "cool", "cooler", "coolest", "cheap", "cheaper", "cheapest", "low", "lower",
+        "lowest", "small", "smaller", "smallest", "least", "fewest", "less", "fewer", "minimum",
+        "冷", "低", "便宜", "少", "小")
+_HIGH = ("warm", "warmer", "warmest", "hot", "hotter", "hottest", "expensive", "high", "higher", "highest", "big",
+         "bigger", "biggest", "large", "larger", "largest", "most", "more", "maximum", "暖", "热", "高", "贵", "多", "大")
+_COMPARE = ("compare", "comparison", "which", "versus", "vs", "than", "best", "worst", "rank",
+            "比较", "对比", "哪个", "哪里", "最", "更")
+# Superlatives said as the question says them, and the fields they are about.
+_SUPERLATIVES: tuple[tuple[tuple[str, ...], str, str, tuple[str, ...]], ...] = (
+    (("warm", "warmer", "warmest", "暖"), "the warmest", "最暖和", ("temperature", "temp")),
+    (("hot", "hotter", "hottest", "热"), "the hottest", "最热", ("temperature", "temp")),
+    (("cold", "colder", "coldest", "cool", "cooler", "coolest", "冷"), "the coldest", "最冷", ("temperature", "temp")),
+    (("cheap", "cheaper", "cheapest", "便宜"), "the cheapest", "最便宜", ("price", "cost", "fare", "amount")),
+    (("expensive", "贵"), "the most expensive", "最贵", ("price", "cost", "fare", "amount")),
+)
+_LABEL_KEYS = ("name", "city", "location", "symbol", "ticker", "country", "title", "id")
+
+
+@dataclass(frozen=True)
+class Record:
+    """What one result says about one entity: its label and its fields (or the error)."""
+
+    label: str
+    fields: dict[str, Any]
+    error: str | None = None
+    text: str | None = None  # a result that is plain text, quoted as it is
+
+
+def _label(call: ToolCall, calls: Sequence[ToolCall]) -> str:
+    """The argument that tells this call apart from the tool's other calls, else its first text argument."""
+    arguments = arguments_of(call)
+    siblings = [arguments_of(c) for c in calls if c.name == call.name and c is not call]
+    differing = [v for k, v in arguments.items() if any(s.get(k) != v for s in siblings)]
+    texts = [v for v in (differing or list(arguments.values())) if isinstance(v, (str, int, float))]
+    return str(texts[0]) if texts else describe_call(call.name, arguments or call.arguments)
+
+
+def _item_label(item: dict[str, Any], index: int, wanted: set[str]) -> str:
+    for value in item.values():
+        if isinstance(value, str) and value in wanted:
+            return value
+    for key in _LABEL_KEYS:
+        if isinstance(item.get(key), (str, int)):
+            return str(item[key])
+    return f"#{index + 1}"
+
+
+def records(conversation: Conversation) -> list[Record]:
+    """One record per entity the results since the question describe, in order."""
+    exchanges = conversation.exchanges()
+    calls = [call for call, _ in exchanges]
+    found: list[Record] = []
+    for call, result in exchanges:
+        label = _label(call, calls)
+        error = error_of(result)
+        data = data_of(result)
+        arguments = arguments_of(call)
+        wanted = {str(v) for value in arguments.values() for v in (value if isinstance(value, list) else [value])}
+        if error is not None:
+            found.append(Record(describe_call(call.name, arguments or call.arguments), {}, error))
+        elif isinstance(data, list) and data and all(isinstance(item, dict) for item in data):
+            found.extend(Record(_item_label(item, i, wanted), item) for i, item in enumerate(data))
+        elif isinstance(data, dict) and len(data) > 1 and all(isinstance(v, dict) for v in data.values()):
+            found.extend(Record(str(key), value) for key, value in data.items())
+        elif isinstance(data, dict):
+            found.append(Record(label, data))
+        elif isinstance(data, str):
+            found.append(Record(label, {}, text=data))
+        else:
+            found.append(Record(describe_call(call.name, arguments or call.arguments), {"result": data}))
+    return found
+
+
+def _value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (int, float)):
+        return format_number(value)
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _sentence(record: Record, language: Language) -> str:
+    if record.error is not None:
+        return say(language, f"{record.label} 失败:{record.error}。", f"{record.label} failed: {record.error}.")
+    if record.text is not None:
+        text = record.text.strip()
+        return text if re.search(r"[.!?。!?]$", text) else text + say(language, "。", ".")
+    shown = {k: v for k, v in record.fields.items() if _value(v) != record.label}
+    if list(shown) == ["result"]:
+        return say(language, f"{record.label} 的结果是 {_value(shown['result'])}。",
+                   f"{record.label} returned {_value(shown['result'])}.")
+    listed = say(language, ",", ", ").join(f"{k} {_value(v)}" for k, v in shown.items())
+    return say(language, f"{record.label}:{listed}。", f"{record.label}: {listed}.")
+
+
+def _numeric_fields(group: Sequence[Record]) -> list[str]:
+    first = group[0].fields
+    return [
+        key for key, value in first.items()
+        if isinstance(value, (int, float)) and not isinstance(value, bool)
+        and all(isinstance(r.fields.get(key), (int, float)) and not isinstance(r.fields.get(key), bool) for r in group)
+    ]
+
+
+def _comparison(found: Sequence[Record], question: str, language: Language) -> str:
+    """Which entity has the highest (or lowest) value of the field the question is about; empty if none."""
+    group = [r for r in found if r.error is None and r.text is None and r.fields]
+    if len(group) < 2 or not mentions(question, (*_COMPARE, *_LOW, *_HIGH)):
+        return ""
+    fields = _numeric_fields(group)
+    if not fields:
+        return ""
+    superlative = next((s for s in _SUPERLATIVES if mentions(question, s[0])), None)
+    asked = {stem(w) for w in words(question)} | set(superlative[3] if superlative else ())
+    field = max(fields, key=lambda f: (len(asked & {stem(w) for w in name_words(f)}), -fields.index(f)))
+    if superlative:
+        lowest = mentions(superlative[0][0], _LOW)
+    else:
+        lowest = mentions(question, _LOW) and not mentions(question, _HIGH)
+    ordered = sorted(group, key=lambda r: r.fields[field], reverse=not lowest)
+    best = ordered[0]
+    ties = [r.label for r in ordered if r.fields[field] == best.fields[field]]
+    if len(ties) == len(ordered):
+        shared = _value(best.fields[field])
+        return say(language, f"{'、'.join(ties)}的{field}相同,都是{shared}。",
+                   f"{' and '.join(ties)} have the same {field}, {shared}.")
+    others = say(language, ";", "; ").join(f"{r.label} {_value(r.fields[field])}" for r in ordered[len(ties):])
+    names = say(language, "、", " and ").join(ties)
+    value = _value(best.fields[field])
+    if superlative:
+        return say(language, f"{names}{superlative[2]}({field} {value};{others})。",
+                   f"{names} {'are' if len(ties) > 1 else 'is'} {superlative[1]} ({field} {value}; {others}).")
+    return say(language, f"{field}{'最低' if lowest else '最高'}的是{names}({value};{others})。",
+               f"{names} {'have' if len(ties) > 1 else 'has'} the {'lowest' if lowest else 'highest'} {field} "
+               f"({value}; {others}).")
+
+
+def compose_answer(conversation: Conversation, language: Language, missing: Sequence[PlannedCall] = ()) -> str:
+    """The answer to the question from every result since it was asked, naming what is missing."""
+    found = records(conversation)
+    if not found:
+        text = say(language, "这次请求里我没能调用任何工具,所以还无法回答。",
+                   "I could not call any tool in this request, so I cannot answer yet.")
+    else:
+        sentences = [_sentence(r, language) for r in found]
+        sentences.append(_comparison(found, conversation.question, language))
+        text = say(language, "", " ").join(s for s in sentences if s)
+    note = missing_note(missing, language)
+    return say(language, "", " ").join(s for s in (text, note) if s)

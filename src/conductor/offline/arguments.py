@@ -1,0 +1,529 @@
+"""How the offline model fills a tool's arguments from a question: by each parameter's name, type and description.
+
+The rules, in the order they run (each value of the question is used once):
+
+1. Read the question. Word numbers become digits ("six by seven" -> "6 by 7");
+   then it finds quoted text, e-mail addresses, URLs, dates (2026-03-01,
+   03/01/2026, March 1, 2026), times (15:30, 3pm), IANA time zones
+   (Europe/Paris), ids (A1234, ORD-77), tickers (AAPL), places (known cities and
+   capitalised names), "from X to Y" / "X to Y" pairs, enumerations ("alice and
+   bob") and numbers with the words beside them (15% -> percent, 80 dollars ->
+   money, in 15 minutes -> minutes).
+2. Give every parameter a role from its name, then its description: a city or
+   location, an origin or destination (from_/to_, source/target), an e-mail, a
+   date, an expression, an id, a ticker, a query, a title... A parameter takes
+   only a value of its own kind: enums and Literals the value the question
+   names, booleans from on/off, yes/no, enable/disable, arrays all the values
+   of their item kind (or an enumeration), nested objects field by field,
+   numbers the number whose words match the parameter, else the next number in
+   order.
+3. Optional parameters are filled only when the question states them plainly
+   (a value of their own kind; never leftover words or a number by position).
+4. A required parameter that nothing fills is reported as missing: the model
+   then does not call the tool and says which parameter the question did not give.
+
+One tool parameter and several entities of its kind (two tickers, three
+cities) means one call per entity: :func:`plan_arguments` returns a list.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..types import ToolSpec
+from .language import STOPWORDS, find_expressions, find_places, quoted, stem
+
+__all__ = [
+    "Parameter",
+    "Question",
+    "Filled",
+    "parameters_of",
+    "role_of",
+    "read_question",
+    "fill",
+    "plan_arguments",
+    "spoken_arithmetic",
+    "name_words",
+]
+
+# -- numbers written as words and arithmetic spoken aloud ----------------------------------
+
+_UNITS = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen " \
+         "sixteen seventeen eighteen nineteen".split()
+_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80,
+         "ninety": 90}
+_WORD_NUMBER = re.compile(
+    rf"\b(?:({'|'.join(_TENS)})(?:[\s-]({'|'.join(_UNITS[1:10])}))?|({'|'.join(_UNITS)}))\b", re.IGNORECASE
+)
+_OPERATOR_WORDS = r"plus|minus|times|by|over|and|divided|multiplied"
+
+
+def _digits(match: re.Match[str], text: str) -> str:
+    tens, unit, single = match.group(1), match.group(2), match.group(3)
+    if tens:
+        return str(_TENS[tens.lower()] + (_UNITS.index(unit.lower()) if unit else 0))
+    # "one" is too often a pronoun ("which one"): a number only beside arithmetic words or digits.
+    if single.lower() == "one":
+        before, after = text[: match.start()].split()[-1:], text[match.end():].split()[:1]
+        beside = " ".join(before + after).lower()
+        if not re.search(rf"\b(?:{_OPERATOR_WORDS})\b|\d", beside):
+            return single
+    return str(_UNITS.index(single.lower()))
+
+
+def with_digits(text: str) -> str:
+    """The text with English number words written as digits: "six by seven" -> "6 by 7"."""
+    return _WORD_NUMBER.sub(lambda m: _digits(m, text), text)
+
+
+_NUM = r"-?\d+(?:\.\d+)?"
+_SPOKEN = (
+    (rf"\b(?:add|sum(?:\s+of)?)\s+({_NUM})\s+(?:and|to|plus)\s+({_NUM})", "{0} + {1}"),
+    (rf"\bsubtract\s+({_NUM})\s+from\s+({_NUM})", "{1} - {0}"),
+    (rf"\bmultiply\s+({_NUM})\s+(?:by|and|with)\s+({_NUM})", "{0} * {1}"),
+    (rf"\bdivide\s+({_NUM})\s+by\s+({_NUM})", "{0} / {1}"),
+    (rf"\bproduct\s+of\s+({_NUM})\s+and\s+({_NUM})", "{0} * {1}"),
+)
+_SPOKEN_OPERATORS = (
+    (r"\bplus\b", "+"), (r"\bminus\b", "-"), (r"\b(?:times|multiplied\s+by)\b", "*"),
+    (r"\b(?:divided\s+by|over)\b", "/"), (r"\bto\s+the\s+power\s+of\b", "**"), (r"\bsquared\b", "** 2"),
+)
+
+
+def spoken_arithmetic(text: str) -> list[str]:
+    """Arithmetic in the question, whether written ("3+4") or said ("three plus four", "multiply 6 by 7")."""
+    text = with_digits(text)
+    for pattern, template in _SPOKEN:
+        text = re.sub(pattern, lambda m, t=template: t.format(*m.groups()), text, flags=re.IGNORECASE)
+    for pattern, operator in _SPOKEN_OPERATORS:
+        text = re.sub(rf"(?<=\d)\s*{pattern}\s*(?=[-\d(])|(?<=\d)\s*{pattern}", f" {operator} ", text,
+                      flags=re.IGNORECASE)
+    return find_expressions(text)
+
+
+# -- the question, read once ---------------------------------------------------------------------
+
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_URL = re.compile(r"https?://[^\s,;\"'<>)]+|www\.[^\s,;\"'<>)]+")
+_MONTHS = "january february march april may june july august september october november december".split()
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+_DATE = re.compile(
+    rf"\b\d{{4}}-\d{{2}}-\d{{2}}\b|\b\d{{1,2}}/\d{{1,2}}/\d{{4}}\b|\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}\b"
+    rf"|\b\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH}\s+\d{{4}}\b|\d{{4}}年\d{{1,2}}月\d{{1,2}}日",
+    re.IGNORECASE,
+)
+_TIME = re.compile(r"\b\d{1,2}:\d{2}(?:\s?[ap]\.?m\.?)?(?![\w:])|\b\d{1,2}\s?[ap]\.?m\b\.?", re.IGNORECASE)
+_ZONE = re.compile(r"\b(?:[A-Z][a-z]+/[A-Z][A-Za-z_]+(?:/[A-Z][A-Za-z_]+)?|UTC|GMT)\b")
+_ID = re.compile(r"(?<![\w@.-])(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z][A-Za-z0-9_-]*\d[A-Za-z0-9_-]*\b"
+                 r"|#(\d+)\b")
+_TICKER = re.compile(r"(?<![\w$.-])\$?[A-Z]{2,5}(?:\.[A-Z])?(?![\w-])")
+_NOT_TICKERS = frozenset("AM PM OK ID URL API UTC GMT PDF CSV JSON HTTP FAQ ETA USA UK EU TV".split())
+_NUMBER = re.compile(r"(?<![\w.:/-])([$€£¥])?\s?(-?\d+(?:,\d{3})*(?:\.\d+)?)(?![\w:/-]|\.\d)\s?(%|°\s?[CF]|℃|℉)?")
+_CAPITALISED = re.compile(r"(?<![\w'])[A-Z][a-z]+(?:[ -][A-Z][a-z]+)*")
+_ENUMERATION = re.compile(
+    r"([\w.@'-]+(?:\s*,\s*[\w.@'-]+)*)\s*,?\s+(?:and|or|&)\s+([\w.@'-]+)|([^\s、和,，]+(?:、[^\s、和,，]+)*)(?:、|和|与)([^\s、和,，?？。]+)"
+)
+_PAIR = re.compile(
+    r"\bfrom\s+([\w.'-]+(?-i:\s[A-Z][\w.'-]+)?)\s+(?:to|into)\s+([\w.'-]+(?-i:\s[A-Z][\w.'-]+)?)"
+    r"|([\w.'-]+)\s+(?:to|into|in)\s+([\w.'-]+)",
+    re.IGNORECASE,
+)
+_AFTER_PREPOSITION = re.compile(r"\b(?:in|at|for|near|of)\s+(?:the\s+)?([A-Za-z][\w'-]*(?:\s[A-Z][\w'-]*)*)", re.I)
+_SWITCH_ON = ("on", "yes", "true", "enable", "enabled", "activate", "start", "open", "开", "打开", "开启", "是")
+_SWITCH_OFF = ("off", "no", "false", "disable", "disabled", "deactivate", "stop", "close", "关", "关闭", "否", "不")
+_CALENDAR_WORDS = frozenset(_MONTHS + "monday tuesday wednesday thursday friday saturday sunday".split())
+
+# Words beside a number, and words of a parameter, reduced to one concept each.
+_CONCEPTS: dict[str, str] = {
+    **dict.fromkeys("% percent percentage pct tip rate discount tax".split(), "percent"),
+    **dict.fromkeys("$ € £ ¥ dollar dollars usd eur euro euros bucks yuan rmb 元 bill amount price cost total "
+                    "salary budget payment balance money subtotal fee".split(), "money"),
+    **dict.fromkeys("minute minutes min mins 分钟".split(), "minute"),
+    **dict.fromkeys("hour hours hr hrs 小时".split(), "hour"),
+    **dict.fromkeys("second seconds sec secs 秒".split(), "second"),
+    **dict.fromkeys("day days 天".split(), "day"),
+    **dict.fromkeys("°c ℃ celsius centigrade temperature temp degree degrees".split(), "celsius"),
+    **dict.fromkeys("°f ℉ fahrenheit".split(), "fahrenheit"),
+    **dict.fromkeys("people person persons guests guest diners party".split(), "people"),
+    **dict.fromkeys("year years age old".split(), "year"),
+}
+
+# Roles a parameter can have, with the words (of its name, then its description) that give them.
+_ROLE_WORDS: tuple[tuple[str, frozenset[str]], ...] = tuple(
+    (role, frozenset(text.split()))
+    for role, text in (
+        ("email", "email emails mail"),
+        ("url", "url urls link links website site uri webpage"),
+        ("date", "date dates day birthday deadline"),
+        ("time", "time clock hour"),
+        ("timezone", "timezone tz zone"),
+        ("expression", "expression expr formula equation"),
+        ("ticker", "symbol symbols ticker tickers stock stocks"),
+        ("origin", "origin source departure depart src from"),
+        ("destination", "destination target arrival arrive dest dst to"),
+        ("place", "city cities location locations place places town country countries region area room where "
+                  "address state airport"),
+        ("id", "id ids identifier code"),
+        ("person", "person people user users attendee attendees participant participants recipient recipients "
+                   "invitee invitees member members contact contacts name names who guest guests"),
+        ("query", "query search keyword keywords term terms topic question prompt q"),
+        ("title", "title subject summary label message text body content note"),
+        ("unit", "unit units currency language lang"),
+    )
+)
+
+
+def name_words(name: str) -> list[str]:
+    """A name split at "_", "-", spaces and camelCase, lower-cased: ``fromUnit`` -> ["from", "unit"]."""
+    return [p.lower() for p in re.split(r"[_\-\s]+|(?<=[a-z])(?=[A-Z])", name) if p]
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """One parameter as the model reads it from the schema."""
+
+    name: str
+    schema: dict[str, Any]
+    required: bool
+
+    @property
+    def kind(self) -> str:
+        return str(self.schema.get("type", "string"))
+
+    @property
+    def description(self) -> str:
+        return str(self.schema.get("description", ""))
+
+    @property
+    def terms(self) -> set[str]:
+        """Its name's words and its description's words, stemmed."""
+        described = re.findall(r"[a-z0-9]+", self.description.lower())
+        return {stem(w) for w in [*name_words(self.name), *described] if w not in STOPWORDS or w in ("from", "to")}
+
+
+def _resolved(schema: dict[str, Any], root: dict[str, Any]) -> dict[str, Any]:
+    """The schema with ``$ref`` followed and the non-null branch of ``anyOf`` (``X | None``) taken."""
+    if "$ref" in schema:
+        target: Any = root
+        for part in str(schema["$ref"]).lstrip("#/").split("/"):
+            target = target.get(part, {}) if isinstance(target, dict) else {}
+        schema = {**target, **{k: v for k, v in schema.items() if k != "$ref"}}
+    for option in schema.get("anyOf", ()):
+        if option.get("type") != "null":
+            return {**{k: v for k, v in schema.items() if k != "anyOf"}, **_resolved(option, root)}
+    return schema
+
+
+def parameters_of(schema: dict[str, Any], root: dict[str, Any] | None = None) -> list[Parameter]:
+    """The parameters of an object schema, in order, resolved."""
+    root = schema if root is None else root
+    required = set(schema.get("required", ()))
+    return [
+        Parameter(name, _resolved(sub, root), name in required) for name, sub in schema.get("properties", {}).items()
+    ]
+
+
+def role_of(parameter: Parameter) -> str:
+    """What the parameter means: the first role its name's words give, else its description's, else ``""``."""
+    own = name_words(parameter.name)
+    for candidates in (own, [stem(w) for w in own], re.findall(r"[a-z]+", parameter.description.lower())):
+        for role, role_words in _ROLE_WORDS:
+            if any(w in role_words for w in candidates):
+                return role
+    return ""
+
+
+@dataclass(frozen=True)
+class Number:
+    """A number in the question and the concepts of the words beside it."""
+
+    value: float
+    start: int
+    concepts: frozenset[str]
+
+
+@dataclass
+class Question:
+    """The values a question states, by kind, each in the order written."""
+
+    text: str
+    quotes: list[str]
+    emails: list[str]
+    urls: list[str]
+    dates: list[str]
+    times: list[str]
+    zones: list[str]
+    ids: list[str]
+    tickers: list[str]
+    places: list[str]
+    pairs: list[tuple[str, str]]
+    enumerations: list[list[str]]
+    numbers: list[Number]
+    after_prepositions: list[str]
+
+
+def _spans(pattern: re.Pattern[str], text: str) -> list[tuple[int, int, str]]:
+    return [(m.start(), m.end(), m.group(m.lastindex or 0) if m.lastindex else m.group(0)) for m in pattern.finditer(text)]
+
+
+def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Number]:
+    found = []
+    for match in _NUMBER.finditer(text):
+        if any(start <= match.start(2) < end for start, end in taken):
+            continue
+        before = re.findall(r"[^\W\d_]+", text[max(0, match.start() - 20): match.start()].lower())[-1:]
+        after = re.findall(r"[^\W\d_]+|[%°℃℉元]", text[match.end(): match.end() + 20].lower())[:1]
+        marks = [m.lower().replace(" ", "") for m in (match.group(1), match.group(3)) if m]
+        concepts = frozenset(_CONCEPTS[w] for w in [*marks, *before, *after] if w in _CONCEPTS)
+        found.append(Number(float(match.group(2).replace(",", "")), match.start(2), concepts))
+    return found
+
+
+def _enumerations(text: str) -> list[list[str]]:
+    lists = []
+    for match in _ENUMERATION.finditer(text):
+        if match.group(2):
+            items = [*(w.strip() for w in match.group(1).split(",")), match.group(2)]
+        else:
+            items = [*match.group(3).split("、"), match.group(4)]
+        items = [i.strip(".'\"") for i in items if i.strip(".'\"").lower() not in STOPWORDS]
+        if len(items) >= 2:
+            lists.append(items)
+    return lists
+
+
+def read_question(question: str) -> Question:
+    """Everything the question states, by kind (see the module docstring)."""
+    text = with_digits(question)
+    emails, urls = _EMAIL.findall(text), _URL.findall(text)
+    dates = [m.group(0) for m in _DATE.finditer(text)]
+    times = [m.group(0) for m in _TIME.finditer(text)]
+    zones = _ZONE.findall(text)
+    taken = [(m.start(), m.end()) for p in (_EMAIL, _URL, _DATE, _TIME, _ID) for m in p.finditer(text)]
+    ids = [m.group(1) or m.group(0) for m in _ID.finditer(text) if not any(
+        s <= m.start() < e for p in (_EMAIL, _URL, _DATE, _TIME) for s, e in ((x.start(), x.end()) for x in p.finditer(text)))]
+    tickers = [t.lstrip("$") for t in _TICKER.findall(text) if t.lstrip("$") not in _NOT_TICKERS]
+    first_word = re.match(r"\W*(\w+)", text)
+    capitalised = [
+        m.group(0) for m in _CAPITALISED.finditer(text)
+        if m.start() != (first_word.start(1) if first_word else -1)
+        and m.group(0).lower() not in _CALENDAR_WORDS and m.group(0).lower() not in STOPWORDS
+        and "/" not in text[max(0, m.start() - 1): m.end() + 1]
+    ]
+    places = list(dict.fromkeys([*find_places(text), *capitalised]))
+    pairs = [(m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4)) for m in _PAIR.finditer(text)]
+    pairs = [(a, b) for a, b in pairs if a.lower() not in STOPWORDS and b.lower() not in STOPWORDS]
+    after = [m.group(1) for m in _AFTER_PREPOSITION.finditer(text) if m.group(1).lower() not in STOPWORDS]
+    return Question(
+        text=text, quotes=quoted(text), emails=emails, urls=urls, dates=dates, times=times, zones=zones, ids=ids,
+        tickers=tickers, places=places, pairs=pairs, enumerations=_enumerations(text),
+        numbers=_numbers(text, taken), after_prepositions=after,
+    )
+
+
+# -- filling ------------------------------------------------------------------------------------
+
+
+@dataclass
+class Filled:
+    """Arguments read for one tool: the values, the required parameters nothing filled, and the fan-out."""
+
+    arguments: dict[str, Any] = field(default_factory=dict)
+    missing: list[str] = field(default_factory=list)
+    fan_out: tuple[str, list[Any]] | None = None  # (parameter, one value per call) for several entities
+
+
+class _Reader:
+    """Fills parameters from one question, using each stated value at most once."""
+
+    def __init__(self, question: str, own_words: set[str]) -> None:
+        self.question = question
+        self.read = read_question(question)
+        self.own_words = own_words
+        self.used_strings: set[str] = set()
+        self.used_numbers: set[int] = set()
+        self.fan_out: tuple[str, list[Any]] | None = None
+
+    # Strings of a kind, not yet used by another parameter.
+    def _free(self, values: list[str]) -> list[str]:
+        return [v for v in dict.fromkeys(values) if v.casefold() not in self.used_strings]
+
+    def _take(self, value: Any) -> Any:
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, str):
+                self.used_strings.add(item.casefold())
+        return value
+
+    def values_for(self, parameter: Parameter, role: str) -> list[str]:
+        """Every value of the question of the parameter's kind (several mean several entities)."""
+        r = self.read
+        pair_side = {"origin": 0, "destination": 1}.get(role)
+        own = name_words(parameter.name)
+        if pair_side is None and {"from", "source", "src"} & set(own):
+            pair_side = 0
+        if pair_side is None and {"to", "target", "dest"} & set(own):
+            pair_side = 1
+        if pair_side is not None:
+            return self._free([pair[pair_side] for pair in r.pairs][:1])
+        by_role = {
+            "email": r.emails, "url": r.urls, "date": r.dates, "time": r.times, "timezone": r.zones,
+            "ticker": r.tickers, "id": r.ids,
+            "expression": spoken_arithmetic(self.question),
+        }
+        if role in by_role:
+            return self._free(by_role[role])
+        if role == "place":
+            known = self._free([p for p in r.places if stem(p.lower()) not in self.own_words])
+            return known or self._free(
+                [w for w in r.after_prepositions if w.lower() not in self.own_words and not w[0].isupper()][:1]
+            )
+        if role == "person":
+            listed = [i for e in r.enumerations for i in e]
+            return self._free(r.emails or listed or [p for p in r.places if p not in find_places(r.text)])
+        if role in ("title", "query"):
+            return self._free(r.quotes[:1])
+        return []
+
+    def leftover(self) -> str | None:
+        """The question's content words not used elsewhere and not the tool's own words, as written."""
+        used = " ".join(self.used_strings)
+        kept = [
+            w for w in re.findall(r"[^\W_][\w'.\-]*[^\W_]|[^\W_]", self.read.text)
+            if w.casefold().replace("'", "") not in STOPWORDS and stem(w.casefold()) not in self.own_words
+            and w.casefold() not in used and not w.isdigit()
+        ]
+        return " ".join(kept) or None
+
+    def number(self, parameter: Parameter, *, by_position: bool) -> float | None:
+        """The number whose words match the parameter, else (``by_position``) the next unused one."""
+        wanted = {_CONCEPTS.get(t, t) for t in parameter.terms}
+        free = [(i, n) for i, n in enumerate(self.read.numbers) if i not in self.used_numbers]
+        if parameter.kind == "integer":
+            free = [(i, n) for i, n in free if n.value.is_integer()]
+        matching = [(i, n) for i, n in free if n.concepts & wanted]
+        # A number labelled for another concept is not taken by position.
+        unlabelled = [(i, n) for i, n in free if not n.concepts]
+        pick = matching[:1] or (unlabelled[:1] or free[:1] if by_position else [])
+        if not pick:
+            return None
+        index, number = pick[0]
+        self.used_numbers.add(index)
+        return int(number.value) if parameter.kind == "integer" else number.value
+
+    def boolean(self, parameter: Parameter) -> bool | None:
+        text = self.read.text.lower()
+        on = [m.start() for m in re.finditer(rf"\b(?:{'|'.join(_SWITCH_ON[:7])})\b|{'|'.join(_SWITCH_ON[7:])}", text)]
+        off = [m.start() for m in re.finditer(rf"\b(?:{'|'.join(_SWITCH_OFF[:7])})\b|{'|'.join(_SWITCH_OFF[7:])}", text)]
+        if on or off:
+            return bool(on) and (not off or min(on) < min(off))
+        stated = [w for w in name_words(parameter.name) if w not in ("is", "enable", "use", "include") and len(w) > 2]
+        if stated and all(re.search(rf"\b{re.escape(w)}", text) for w in stated):
+            return not re.search(rf"\b(?:not|no|without|don't|non)\s+(?:\w+\s+)?{re.escape(stated[0])}", text)
+        return None
+
+    def enum(self, options: list[Any]) -> Any:
+        text = self.read.text.casefold()
+        for option in options:
+            spoken = str(option).casefold().replace("_", " ")
+            if re.search(rf"(?<!\w){re.escape(spoken)}(?!\w)", text) or (
+                    len(spoken) > 3 and re.search(rf"(?<!\w){re.escape(stem(spoken))}", text)):
+                return option
+        return None
+
+    def fill(self, parameter: Parameter, *, allow_fan_out: bool) -> tuple[Any, list[Any] | None]:
+        """(value or None, the several values when the parameter should fan out into several calls)."""
+        schema, role = parameter.schema, role_of(parameter)
+        if "enum" in schema:
+            value = self.enum(list(schema["enum"]))
+            return self._take(value), None
+        kind = parameter.kind
+        if kind == "boolean":
+            return self.boolean(parameter), None
+        if kind in ("integer", "number"):
+            if role == "id" and self.read.ids and all(i.isdigit() for i in self._free(self.read.ids)[:1]):
+                return self._take(int(self._free(self.read.ids)[0])), None
+            return self.number(parameter, by_position=parameter.required), None
+        if kind == "object" and "properties" in schema:
+            arguments, missing = self.fill_all(parameters_of(schema))
+            return (arguments if not missing and arguments else None), None
+        if kind == "array":
+            return self.array(parameter), None
+        if kind != "string":
+            return None, None
+        values = self.values_for(parameter, role)
+        if len(values) > 1 and allow_fan_out and role not in ("expression",):
+            return self._take(values[0]), self._take(values)
+        if values:
+            return self._take(values[0]), None
+        return None, None
+
+    def array(self, parameter: Parameter) -> list[Any] | None:
+        items = _resolved(parameter.schema.get("items", {}), parameter.schema)
+        singular = Parameter(parameter.name, items, parameter.required)
+        if "enum" in items:
+            text = self.read.text.casefold()
+            chosen = [o for o in items["enum"] if str(o).casefold().replace("_", " ") in text]
+            return self._take(chosen) or None
+        if items.get("type") in ("integer", "number"):
+            numbers = []
+            while (n := self.number(singular, by_position=True)) is not None:
+                numbers.append(n)
+            return numbers or None
+        role = role_of(Parameter(parameter.name, {**items, "description": parameter.description}, True))
+        values = self.values_for(singular, role) if role not in ("title", "query") else []
+        if len(values) < 2:
+            listed = [i for e in self.read.enumerations for i in e if i.casefold() not in self.used_strings]
+            values = listed or values
+        return self._take(values) or None
+
+    def fill_all(self, parameters: list[Parameter], *, allow_fan_out: bool = False
+                 ) -> tuple[dict[str, Any], list[str]]:
+        """Fill parameters: typed values first, leftover words last; (arguments, missing required names)."""
+        arguments: dict[str, Any] = {}
+        # Specific kinds first so that a generic string cannot take their values.
+        order = sorted(parameters, key=lambda p: (p.kind == "string" and role_of(p) in ("", "title", "query"),
+                                                  p.kind == "string" and role_of(p) == "person"))
+        for parameter in order:
+            value, several = self.fill(parameter, allow_fan_out=allow_fan_out and self.fan_out is None)
+            if several is not None:
+                self.fan_out = (parameter.name, several)
+            if value is not None:
+                arguments[parameter.name] = value
+        leftover_takers = [
+            p for p in order
+            if p.required and p.name not in arguments and p.kind == "string" and "enum" not in p.schema
+            and role_of(p) in ("", "title", "query", "place")
+        ]
+        if len(leftover_takers) == 1 and (rest := self.leftover()):
+            arguments[leftover_takers[0].name] = self._take(rest)
+        missing = [p.name for p in parameters if p.required and p.name not in arguments]
+        return {p.name: arguments[p.name] for p in parameters if p.name in arguments}, missing
+
+
+def fill(spec: ToolSpec, question: str, own_words: set[str] | None = None, *, preset: dict[str, Any] | None = None
+         ) -> Filled:
+    """Arguments for ``spec`` read from ``question``; ``preset`` values (from earlier results) come first."""
+    reader = _Reader(question, own_words or set())
+    preset = preset or {}
+    for value in preset.values():
+        reader._take(value)
+    parameters = [p for p in parameters_of(spec.parameters) if p.name not in preset]
+    arguments, missing = reader.fill_all(parameters, allow_fan_out=True)
+    ordered = {
+        p.name: {**preset, **arguments}[p.name] for p in parameters_of(spec.parameters) if p.name in {**preset, **arguments}
+    }
+    return Filled(ordered, missing, reader.fan_out)
+
+
+def plan_arguments(spec: ToolSpec, question: str, own_words: set[str] | None = None,
+                   preset: dict[str, Any] | None = None) -> list[dict[str, Any]] | Filled:
+    """One argument set per call to make, or the :class:`Filled` with its missing parameters when one is missing."""
+    filled = fill(spec, question, own_words, preset=preset)
+    if filled.missing:
+        return filled
+    if filled.fan_out is None:
+        return [filled.arguments]
+    name, values = filled.fan_out
+    return [{**filled.arguments, name: value} for value in values]
