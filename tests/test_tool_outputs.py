@@ -6,6 +6,7 @@ and through a run on both APIs the text in the request body is the text recorded
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import datetime
 import enum
@@ -141,8 +142,6 @@ def test_awkward_values_reach_the_model_as_json(api):
 
 @pytest.mark.parametrize("api", APIS)
 def test_arun_reports_an_unsendable_output_too(api):
-    import asyncio
-
     @cd.tool
     async def handle(name: str) -> object:
         """Open a named resource."""
