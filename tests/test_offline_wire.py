@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import subprocess
 import sys
 import time
@@ -26,6 +27,7 @@ from conductor.offline import (
     Reply,
     estimate_tokens,
 )
+from conductor.offline.language import find_places
 from conductor.types import ToolResult
 from scripted import ANTHROPIC_TOOLS, OPENAI_TOOLS
 
@@ -94,10 +96,11 @@ def test_openai_json_validates_and_carries_tool_calls(model: OfflineModel) -> No
         {"city": "Beijing"},
         {"city": "Shanghai"},
     ]
-    assert all(c.id.startswith("call_") for c in choice.message.tool_calls)
-    assert completion.id.startswith("chatcmpl-") and completion.model == "gpt-4.1-mini"
+    assert all(re.fullmatch(r"call_[0-9A-Za-z]{24}", c.id) for c in choice.message.tool_calls)
+    assert re.fullmatch(r"chatcmpl-[0-9A-Za-z]{29}", completion.id) and completion.model == "gpt-4.1-mini"
+    assert re.fullmatch(r"fp_[0-9a-f]{10}", completion.system_fingerprint)
     assert completion.usage.total_tokens == completion.usage.prompt_tokens + completion.usage.completion_tokens > 0
-    assert response.headers["x-request-id"].startswith("req_")
+    assert re.fullmatch(r"req_[0-9a-f]{32}", response.headers["x-request-id"])
 
 
 def test_openai_tool_roundtrip_feeds_results_to_the_policy(model: OfflineModel, policy: WeatherPolicy) -> None:
@@ -222,9 +225,10 @@ def test_anthropic_json_validates_and_carries_tool_use(model: OfflineModel) -> N
         ("get_weather", {"city": "Beijing"}),
         ("get_weather", {"city": "Shanghai"}),
     ]
-    assert message.id.startswith("msg_01") and message.content[1].id.startswith("toolu_01")
+    assert re.fullmatch(r"msg_01[0-9A-Za-z]{22}", message.id)
+    assert all(re.fullmatch(r"toolu_01[0-9A-Za-z]{22}", b.id) for b in message.content[1:])
     assert message.usage.input_tokens > 0 and message.usage.output_tokens > 0
-    assert response.headers["request-id"].startswith("req_")
+    assert re.fullmatch(r"req_011C[0-9A-Za-z]{20}", response.headers["request-id"])
 
 
 def test_anthropic_tool_roundtrip_feeds_results_to_the_policy(model: OfflineModel, policy: WeatherPolicy) -> None:
@@ -327,6 +331,99 @@ def test_anthropic_max_tokens_cuts_the_answer(model: OfflineModel) -> None:
         model="claude-haiku-4-5", max_tokens=4, messages=[{"role": "user", "content": "Hi"}]
     )
     assert message.stop_reason == "max_tokens" and message.usage.output_tokens <= 4
+
+
+# ----------------------------------------------------------------- text before tool calls
+
+
+def call_every_place(conversation: Conversation) -> CallTools | Reply:
+    """Calls get_weather for each place in the question, with no text of its own; then answers."""
+    if conversation.exchanges() or not conversation.tools_allowed:
+        return Reply("Done.")
+    return CallTools(tuple(PlannedCall("get_weather", {"city": place}) for place in find_places(conversation.question)))
+
+
+QUESTIONS = [
+    f"Is it warmer in {a} or {b}?" for a in ("Beijing", "Paris", "Tokyo", "London") for b in ("Shanghai", "Seoul")
+] + [f"What should I wear in {city} today?" for city in ("Berlin", "Sydney", "Chengdu", "Harbin", "Wuhan", "Xi'an")]
+
+
+def ask_claude(model: OfflineModel, question: str, **extra) -> Message:
+    body = anthropic_body(messages=[{"role": "user", "content": question}], **extra)
+    return Message.model_validate(raw_post(model, "/v1/messages", body, ANTHROPIC_HEADERS).json())
+
+
+@pytest.fixture
+def plain_model() -> OfflineModel:
+    return OfflineModel(seed=0, latency=LatencyModel.instant(), policies=[call_every_place])
+
+
+def test_anthropic_tool_use_turns_usually_open_with_a_sentence_about_the_calls(plain_model: OfflineModel) -> None:
+    messages = [ask_claude(plain_model, question) for question in QUESTIONS]
+    prefaced = [m for m in messages if m.content[0].type == "text"]
+    assert 0.6 <= len(prefaced) / len(messages) < 1  # usually, as 12 of 14 recorded Claude replies, not always
+    for message in prefaced:
+        sentence, *calls = message.content
+        assert message.stop_reason == "tool_use" and [b.type for b in calls] == ["tool_use"] * len(calls)
+        assert sentence.text.endswith(".") and all(c.input["city"] in sentence.text for c in calls)
+    assert len({m.content[0].text.split()[0] for m in prefaced}) > 1  # worded in more than one way
+
+
+def test_the_preface_follows_the_question_language_and_is_reproducible(plain_model: OfflineModel) -> None:
+    def prefaces(model: OfflineModel) -> list[str]:
+        replies = [ask_claude(model, f"{a}和{b}哪里更暖和?") for a, b in (("北京", "上海"), ("广州", "深圳"), ("成都", "重庆"))]
+        return [r.content[0].text for r in replies if r.content[0].type == "text"]
+
+    chinese = prefaces(plain_model)
+    assert chinese and all(text.endswith("。") and "get_weather" in text for text in chinese)
+    assert chinese == prefaces(OfflineModel(seed=0, latency=LatencyModel.instant(), policies=[call_every_place]))
+
+
+def test_a_forced_tool_use_has_no_preface(plain_model: OfflineModel) -> None:
+    for question in QUESTIONS[:7]:
+        message = ask_claude(plain_model, question, tool_choice={"type": "any"})
+        assert [b.type for b in message.content] == ["tool_use"] * len(message.content)
+
+
+def test_the_stream_carries_the_same_text_block_first(plain_model: OfflineModel) -> None:
+    question = next(q for q in QUESTIONS if ask_claude(plain_model, q).content[0].type == "text")
+    final = ask_claude(plain_model, question)
+    with plain_model.anthropic_client().messages.stream(
+        model="claude-haiku-4-5", max_tokens=1024, messages=[{"role": "user", "content": question}],
+        tools=ANTHROPIC_TOOLS,
+    ) as stream:
+        events = [event for event in stream if event.type == "content_block_start"]
+        streamed = Message.model_validate(stream.get_final_message().model_dump())
+    assert events[0].content_block.type == "text" and events[1].content_block.type == "tool_use"
+    assert streamed.content[0].text == final.content[0].text
+    assert [(b.name, b.input) for b in streamed.content[1:]] == [(b.name, b.input) for b in final.content[1:]]
+    raw = raw_post(plain_model, "/v1/messages", anthropic_body(
+        messages=[{"role": "user", "content": question}], stream=True), ANTHROPIC_HEADERS)
+    for name, data in sse_events(raw.text):
+        if name != "ping":
+            EVENT_ADAPTER.validate_python(data)
+
+
+def test_openai_sends_content_null_beside_tool_calls(plain_model: OfflineModel) -> None:
+    body = openai_body(messages=[{"role": "user", "content": QUESTIONS[0]}])
+    completion = ChatCompletion.model_validate(raw_post(plain_model, "/v1/chat/completions", body).json())
+    assert completion.choices[0].message.content is None and len(completion.choices[0].message.tool_calls) == 2
+    streamed = raw_post(plain_model, "/v1/chat/completions", {**body, "stream": True})
+    chunks = [ChatCompletionChunk.model_validate(json.loads(d)) for d in sse_data(streamed.text)[:-1]]
+    assert all(c.choices[0].delta.content is None for c in chunks)
+    assert sum(len(c.choices[0].delta.tool_calls or []) for c in chunks if c.choices[0].delta.tool_calls) > 2
+
+
+def test_a_retry_gets_a_request_id_of_its_own(plain_model: OfflineModel) -> None:
+    plain_model.inject("rate_limit", retry_after=0.001)
+    ids: list[str] = []
+    http = httpx2.Client(
+        transport=plain_model.transport(),
+        event_hooks={"response": [lambda response: ids.append(response.headers["x-request-id"])]},
+    )
+    client = openai.OpenAI(api_key="offline", base_url="http://offline.invalid/v1", max_retries=1, http_client=http)
+    client.chat.completions.create(model="gpt-4.1-mini", messages=[{"role": "user", "content": "Hi"}])
+    assert len(ids) == 2 and ids[0] != ids[1]
 
 
 # ----------------------------------------------------------------------------- both
