@@ -71,7 +71,11 @@ def test_non_ascii_stays_readable():
 
 
 def test_strings_go_as_they_are_and_none_as_empty():
+    class Level(str, enum.Enum):
+        HIGH = "high"
+
     assert render_output('already "text"') == 'already "text"'
+    assert render_output(Level.HIGH) == "high"
     assert render_output(None) == ""
 
 

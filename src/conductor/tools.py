@@ -75,7 +75,7 @@ def _unsendable(value: Any, tool: str | None, reason: str) -> ToolOutputError:
         who, _type_name(value), reason,
     )
     return ToolOutputError(
-        f"{who} ran (any side effects it has already happened) but returned a value of type "
+        f"{who} ran (its side effects, if any, have happened) but returned a value of type "
         f"{_type_name(value)}, which cannot be sent back as text ({reason}). Calling it again will "
         f"not help: do not repeat the call; tell the user the tool's result could not be read."
     )
@@ -93,7 +93,7 @@ def render_output(value: Any, *, tool: str | None = None) -> str:
     if value is None:
         return ""
     if isinstance(value, str):
-        return value
+        return str.__str__(value)  # the text itself, also for a str enum (whose str() is "Class.MEMBER")
     # pydantic would drain an iterator, running the tool's code after the call has ended
     # (beyond its timeout, possibly forever); a coroutine here is a missing ``await``.
     if isinstance(value, (Iterator, AsyncIterator)) or inspect.isawaitable(value):
@@ -102,11 +102,11 @@ def render_output(value: Any, *, tool: str | None = None) -> str:
         raise _unsendable(value, tool, "it is computed lazily, after the call")
     try:
         return pydantic_core.to_json(value, inf_nan_mode="strings").decode()
-    except pydantic_core.PydanticSerializationError as first:
+    except pydantic_core.PydanticSerializationError:
         try:  # bytes that are not UTF-8 text can still go, as base64
             return pydantic_core.to_json(value, inf_nan_mode="strings", bytes_mode="base64").decode()
-        except pydantic_core.PydanticSerializationError:
-            raise _unsendable(value, tool, str(first).splitlines()[0]) from first
+        except pydantic_core.PydanticSerializationError as exc:
+            raise _unsendable(value, tool, str(exc).splitlines()[0]) from exc
 
 
 # -- definition --------------------------------------------------------------------------
