@@ -31,6 +31,13 @@ def completion(finish_reason: str, content: str | None = "hi", tool_calls=None, 
     )
 
 
+def render(adapter, *messages) -> list[dict]:
+    """The wire messages ``adapter`` renders for neutral ``messages``."""
+    out: list[dict] = []
+    adapter.render(messages, out)
+    return out
+
+
 def message(stop_reason: str, content: list[dict]) -> Message:
     return Message.model_validate(
         {
@@ -93,13 +100,13 @@ def test_openai_tool_calls_both_ways():
     )
     turn = adapter.parse(raw)
     assert turn.tool_calls == (ToolCall("call_1", "get_weather", '{"city":"北京"}'),)
-    assert adapter.assistant_message(turn) == {
+    assert render(adapter, turn) == [{
         "role": "assistant",
         "content": "Checking.",
         "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": '{"city":"北京"}'}}],
-    }
+    }]
     results = [ToolResult("call_1", "get_weather", '{"t": 5}'), ToolResult("call_2", "x", "boom", is_error=True)]
-    assert adapter.tool_result_messages(results) == [
+    assert render(adapter, *results) == [
         {"role": "tool", "tool_call_id": "call_1", "content": '{"t": 5}'},
         {"role": "tool", "tool_call_id": "call_2", "content": "Error: boom"},
     ]
@@ -117,15 +124,15 @@ def test_anthropic_tool_use_both_ways_keeps_block_order():
     turn = adapter.parse(raw)
     assert turn.text == "Checking."
     assert json.loads(turn.tool_calls[0].arguments) == {"city": "北京"}
-    assert adapter.assistant_message(turn) == {
+    assert render(adapter, turn) == [{
         "role": "assistant",
         "content": [
             {"type": "text", "text": "Checking."},
             {"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": {"city": "北京"}},
         ],
-    }
+    }]
     results = [ToolResult("toolu_1", "get_weather", ""), ToolResult("toolu_2", "x", "boom", is_error=True)]
-    assert adapter.tool_result_messages(results) == [
+    assert render(adapter, *results) == [
         {
             "role": "user",
             "content": [
@@ -136,10 +143,9 @@ def test_anthropic_tool_use_both_ways_keeps_block_order():
     ]
 
 
-def test_history_message_without_tool_calls_drops_empty_text():
-    turn = Turn(text_blocks=("",), tool_calls=(ToolCall("toolu_1", "t"),))
-    assert AnthropicAdapter().assistant_message(turn, with_tool_calls=False) is None
-    assert OpenAIAdapter().assistant_message(turn, with_tool_calls=False) is None
+@pytest.mark.parametrize("adapter", [OpenAIAdapter(), AnthropicAdapter()])
+def test_turn_with_only_empty_text_is_not_sent(adapter):
+    assert render(adapter, Turn(text_blocks=("",))) == []
 
 
 @pytest.mark.parametrize("adapter", [OpenAIAdapter(), AnthropicAdapter()])

@@ -15,6 +15,11 @@ Who is priced how: callers pass ``(model, provider)`` where ``provider`` is one 
   API (:data:`OFFLINE_PRICED_AS`), whatever name it goes by, so the cost
   figures in the lessons are the ones a learner would pay.
 
+Each part of a request's usage is billed at its own rate (:func:`cost_split`):
+prompt tokens read from the cache, tokens written to it, the rest of the
+prompt, the output (reasoning included) and Anthropic's web searches. A model
+without a cache rate bills cached tokens at its input rate, as genai-prices does.
+
 A model genai-prices does not know (a local model behind an OpenAI-compatible
 ``base_url``, a fine-tune) costs $0.00: one warning is logged per model, and no
 exception is raised, because a missing price must never stop a run.
@@ -30,7 +35,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from .types import Usage
+from .types import CostSplit, Usage
 
 logger = logging.getLogger(__name__)
 
@@ -58,6 +63,9 @@ class ModelPrice:
     source: str  # e.g. "genai-prices 0.2.3"
     known: bool = True  # False when no price was found and the model is counted as free
     tiered: bool = False  # True when a rate changes above some prompt length
+    cache_read_per_mtok: float | None = None  # None: billed at the input rate
+    cache_write_per_mtok: float | None = None  # None: billed at the input rate
+    web_search_per_k: float = 0.0  # US dollars per thousand server-side web searches
 
     def __str__(self) -> str:
         if not self.known:
@@ -109,34 +117,72 @@ def price_per_million(model: str, provider: str) -> ModelPrice:
     from genai_prices.types import TieredPrices
 
     prices = calc.model_price
-    rates = (getattr(prices, "input_mtok", None), getattr(prices, "output_mtok", None))
+    token_rates = [getattr(prices, name, None) for name in ("input_mtok", "output_mtok", "cache_read_mtok", "cache_write_mtok")]
     return ModelPrice(
         model=calc.model.id,
         provider=calc.provider.id,
-        input_per_mtok=_per_mtok(rates[0]),
-        output_per_mtok=_per_mtok(rates[1]),
+        input_per_mtok=_per_mtok(token_rates[0]),
+        output_per_mtok=_per_mtok(token_rates[1]),
         source=source,
-        tiered=any(isinstance(rate, TieredPrices) for rate in rates),
+        tiered=any(isinstance(rate, TieredPrices) for rate in token_rates),
+        cache_read_per_mtok=None if token_rates[2] is None else _per_mtok(token_rates[2]),
+        cache_write_per_mtok=None if token_rates[3] is None else _per_mtok(token_rates[3]),
+        web_search_per_k=_per_mtok(getattr(prices, "web_searches_kcount", None)),
     )
 
 
 def cost(usage: Usage, model: str, provider: str) -> float:
     """US dollars billed for one request's ``usage``; 0.0 for a model with no known price."""
+    return cost_split(usage, model, provider).total
+
+
+def cost_split(usage: Usage, model: str, provider: str) -> CostSplit:
+    """US dollars billed for one request's ``usage``, by part (see :class:`CostSplit`)."""
     price = price_per_million(model, provider)
     if not price.known:
-        return 0.0
-    if not price.tiered:
-        # Flat rates: the same sum genai-prices makes, without its per-call lookup
-        # (cost runs once per model request, on the loop's hot path).
-        return (usage.input_tokens * price.input_per_mtok + usage.output_tokens * price.output_per_mtok) / 1_000_000
+        return CostSplit()
+    read_rate = price.input_per_mtok if price.cache_read_per_mtok is None else price.cache_read_per_mtok
+    write_rate = price.input_per_mtok if price.cache_write_per_mtok is None else price.cache_write_per_mtok
+    base = CostSplit(
+        input=(usage.uncached_input_tokens * price.input_per_mtok + usage.cache_write_tokens * write_rate) / 1e6,
+        cached=usage.cache_read_tokens * read_rate / 1e6,
+        output=usage.output_tokens * price.output_per_mtok / 1e6,
+        server_tools=usage.web_search_requests * price.web_search_per_k / 1e3,
+    )
+    # Flat rates: the same sums genai-prices makes, without its per-call lookup
+    # (this runs once per model request, on the loop's hot path).
+    return base if not price.tiered else _tiered_split(usage, price, base)
+
+
+def _tiered_split(usage: Usage, price: ModelPrice, base: CostSplit) -> CostSplit:
+    """genai-prices' figures for a model whose rates depend on the prompt length.
+
+    It reports input and output prices; the input is split between cached and
+    uncached tokens in the proportion of their base-rate costs, so the parts
+    still add up to what is billed.
+    """
     import genai_prices
 
     calc = genai_prices.calc_price(
-        genai_prices.Usage(input_tokens=usage.input_tokens, output_tokens=usage.output_tokens),
+        genai_prices.Usage(
+            input_tokens=usage.input_tokens,
+            output_tokens=usage.output_tokens,
+            cache_read_tokens=usage.cache_read_tokens,
+            cache_write_tokens=usage.cache_write_tokens,
+            web_searches=usage.web_search_requests,
+        ),
         model_ref=price.model,
         provider_id=price.provider,
     )
-    return float(calc.total_price)
+    billed_input = float(calc.input_price)
+    base_input = base.input + base.cached
+    cached = billed_input * base.cached / base_input if base_input else 0.0
+    return CostSplit(
+        input=billed_input - cached,
+        cached=cached,
+        output=float(calc.output_price),
+        server_tools=float(calc.total_price - calc.input_price - calc.output_price),
+    )
 
 
 def _per_mtok(value: Any) -> float:

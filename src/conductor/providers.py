@@ -11,15 +11,16 @@ from __future__ import annotations
 import asyncio
 import importlib
 import os
+import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from .adapters import ApiName, RequestSettings, adapter_for
+from .adapters import ApiName, RequestSettings, adapter_for, tool_choice_from
 from .execution import DEFAULT_MAX_WORKERS, aexecute, execute
-from .rounds import Conversation, RunResult
+from .rounds import Conversation, RunResult, check_max_rounds
 from .tools import Tool, ToolRegistry
-from .types import Usage
+from .types import CostSplit, Usage
 
 if TYPE_CHECKING:
     from .offline import OfflineModel
@@ -28,6 +29,26 @@ PROVIDERS: tuple[str, ...] = ("offline", "openai", "anthropic")
 DEFAULT_MODELS = {"openai": "gpt-4.1-mini", "anthropic": "claude-haiku-4-5"}
 OFFLINE_MODEL_NAME = "conductor-offline"
 KEY_VARIABLES = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
+
+# SDK client classes by API: (sync, async), looked up by name on the SDK module.
+CLIENT_CLASSES: dict[ApiName, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "openai": (("OpenAI",), ("AsyncOpenAI",)),  # the Azure clients subclass these
+    "anthropic": (
+        ("Anthropic", "AnthropicBedrock", "AnthropicVertex"),
+        ("AsyncAnthropic", "AsyncAnthropicBedrock", "AsyncAnthropicVertex"),
+    ),
+}
+
+# Create-call arguments llm.run sets itself, and what to use instead.
+REFUSED_OPTIONS = {
+    "messages": "pass earlier turns with history=[...] and the new question as run's first argument",
+    "model": "choose the model when connecting: cd.connect(..., model='...')",
+    "system": "pass system='...' (it is a parameter of run, not an SDK option here)",
+    "tools": "pass tools=[...] with @cd.tool functions",
+    "functions": "pass tools=[...] with @cd.tool functions (functions= is the deprecated form)",
+    "function_call": "pass tool_choice=... (function_call= is the deprecated form)",
+    "max_completion_tokens": "pass max_tokens=..., which llm.run sends as each API names it",
+}
 
 
 class ProviderError(ValueError):
@@ -55,7 +76,8 @@ class LLM:
         self.client = client
         self.offline = offline
         self.adapter = adapter_for(api)
-        self.is_async = type(client).__name__.startswith("Async")
+        kind = client_kind(client)
+        self.is_async = kind[1] if kind else type(client).__name__.startswith("Async")
         from . import pricing
 
         self.pricing_key = ("offline-" + api) if provider == "offline" else provider
@@ -66,9 +88,13 @@ class LLM:
 
     def cost(self, usage: Usage) -> float:
         """US dollars for ``usage`` at this model's prices."""
+        return self.cost_split(usage).total
+
+    def cost_split(self, usage: Usage) -> CostSplit:
+        """US dollars for ``usage`` at this model's prices, by part (input, cached, output, ...)."""
         from . import pricing
 
-        return pricing.cost(usage, self.model, self.pricing_key)
+        return pricing.cost_split(usage, self.model, self.pricing_key)
 
     def _conversation(
         self,
@@ -76,21 +102,30 @@ class LLM:
         tools: Iterable[Tool | Callable[..., Any]],
         max_rounds: int,
         system: str | None,
-        history: Sequence[dict[str, Any]] | None,
+        history: Sequence[Any] | None,
         max_tokens: int | None,
         parallel_tool_calls: bool | None,
+        tool_choice: Any,
         options: dict[str, Any],
     ) -> Conversation:
         if not isinstance(question, str) or not question.strip():
             raise ValueError("the question must be a non-empty string")
-        settings = RequestSettings(self.model, ToolRegistry(tools), system, max_tokens, parallel_tool_calls, options)
+        check_max_rounds(max_rounds)
+        _check_options(options)
+        registry = ToolRegistry(_check_tools(tools))
+        choice, one_call = tool_choice_from(tool_choice, registry)
+        if parallel_tool_calls is None:
+            parallel_tool_calls = one_call
+        settings = RequestSettings(
+            self.model, registry, system, max_tokens, parallel_tool_calls, options, tool_choice=choice
+        )
         return Conversation(
             adapter=self.adapter,
             settings=settings,
             question=question,
             history=history,
             max_rounds=max_rounds,
-            price=self.cost,
+            price=self.cost_split,
         )
 
     def _result(self, conversation: Conversation) -> RunResult:
@@ -107,24 +142,32 @@ class LLM:
         tools: Iterable[Tool | Callable[..., Any]] = (),
         max_rounds: int = 2,
         system: str | None = None,
-        history: Sequence[dict[str, Any]] | None = None,
+        history: Sequence[Any] | None = None,
         parallel: bool = False,
         max_workers: int = DEFAULT_MAX_WORKERS,
         parallel_tool_calls: bool | None = None,
         max_tokens: int | None = None,
+        tool_choice: Any = None,
         **options: Any,
     ) -> RunResult:
         """Answer ``question``, letting the model call ``tools`` for up to ``max_rounds`` rounds.
 
         ``parallel=True`` runs one turn's calls at the same time (threads, at most
         ``max_workers``); it is off by default because a sync tool may not be
-        thread-safe (``arun`` runs calls concurrently by default: that is what it is for). ``parallel_tool_calls=False`` asks the model itself for at
-        most one call per turn. Other keyword arguments go to the SDK's create call.
+        thread-safe (``arun`` runs calls concurrently by default: that is what it is for).
+        ``parallel_tool_calls=False`` asks the model itself for at most one call per turn.
+
+        ``history`` continues a conversation: ``result.messages`` or ``result.conversation``
+        of an earlier run (from either API), or OpenAI- or Anthropic-format dicts.
+        ``tool_choice`` (``"auto"``, ``"required"``, a named tool, in either API's form)
+        applies while rounds remain; the final forced request always forbids tools.
+        Other keyword arguments (``temperature``, ``metadata``, ...) go to the SDK's
+        create call; the ones ``run`` sets itself are refused with what to use instead.
         """
         if self.is_async:
             raise ProviderError("this LLM holds an async client: use `await llm.arun(...)`")
         conversation = self._conversation(
-            question, tools, max_rounds, system, history, max_tokens, parallel_tool_calls, options
+            question, tools, max_rounds, system, history, max_tokens, parallel_tool_calls, tool_choice, options
         )
         while (request := conversation.next_request()) is not None:
             started = time.perf_counter()
@@ -144,16 +187,17 @@ class LLM:
         tools: Iterable[Tool | Callable[..., Any]] = (),
         max_rounds: int = 2,
         system: str | None = None,
-        history: Sequence[dict[str, Any]] | None = None,
+        history: Sequence[Any] | None = None,
         parallel: bool = True,
         max_workers: int = DEFAULT_MAX_WORKERS,
         parallel_tool_calls: bool | None = None,
         max_tokens: int | None = None,
+        tool_choice: Any = None,
         **options: Any,
     ) -> RunResult:
         """:meth:`run` on the event loop: async tools run as tasks, sync ones in threads."""
         conversation = self._conversation(
-            question, tools, max_rounds, system, history, max_tokens, parallel_tool_calls, options
+            question, tools, max_rounds, system, history, max_tokens, parallel_tool_calls, tool_choice, options
         )
         while (request := conversation.next_request()) is not None:
             started = time.perf_counter()
@@ -168,6 +212,34 @@ class LLM:
                 )
                 conversation.add_results(records)
         return self._result(conversation)
+
+
+def _check_options(options: dict[str, Any]) -> None:
+    """Refuse create-call arguments ``run`` cannot honour, saying what to use instead."""
+    for name, fix in REFUSED_OPTIONS.items():
+        if name in options:
+            raise ValueError(f"run() sets {name}= itself: {fix}")
+    if options.get("stream"):
+        raise ValueError(
+            "run() reads whole responses, so stream=True is not supported: to stream today, call the SDK "
+            "on llm.client yourself (client.chat.completions.create(..., stream=True) or "
+            "client.messages.stream(...)); llm.stream(), streaming a whole tool run, is planned, not built yet"
+        )
+    if options.get("n", 1) != 1:
+        raise ValueError(f"run() reads one choice per response, so n={options['n']!r} would be paid for and lost; leave n out")
+
+
+def _check_tools(tools: Iterable[Tool | Callable[..., Any]]) -> list[Tool | Callable[..., Any]]:
+    """The tools as a list; a wire-format schema dict is refused (it has no code to run)."""
+    tools = list(tools)
+    for item in tools:
+        if isinstance(item, dict):
+            name = item.get("name") or (item.get("function") or {}).get("name") or "?"
+            raise ValueError(
+                f"tools= got a schema dict for {name!r}, which has no code to run: pass the function itself, "
+                "decorated with @cd.tool (its schema is built from the type hints and docstring)"
+            )
+    return tools
 
 
 def _import_sdk(name: str) -> Any:
@@ -193,22 +265,36 @@ def _key(provider: str, api_key: str | None, base_url: str | None) -> str:
     )
 
 
+def client_kind(client: Any) -> tuple[ApiName, bool] | None:
+    """The API an SDK client speaks and whether it is async, or ``None`` for anything else.
+
+    Subclasses count (``AzureOpenAI``, a client wrapped in a subclass). The SDK
+    modules are looked up in ``sys.modules`` rather than imported: a client
+    object exists only once its SDK is loaded, and ``import conductor`` must not
+    load the SDKs.
+    """
+    for api, (sync_names, async_names) in CLIENT_CLASSES.items():
+        sdk = sys.modules.get(api)
+        if sdk is None:
+            continue
+        for is_async, names in ((False, sync_names), (True, async_names)):
+            classes = tuple(c for c in (getattr(sdk, n, None) for n in names) if isinstance(c, type))
+            if classes and isinstance(client, classes):
+                return api, is_async
+    return None
+
+
 def _from_client(client: Any, model: str | None) -> LLM:
-    module = type(client).__module__.split(".")[0]
-    name = type(client).__name__
-    if module == "openai" and name in ("OpenAI", "AsyncOpenAI", "AzureOpenAI", "AsyncAzureOpenAI"):
-        api: ApiName = "openai"
-    elif module == "anthropic" and name in ("Anthropic", "AsyncAnthropic"):
-        api = "anthropic"
-    else:
+    kind = client_kind(client)
+    if kind is None:
         raise ProviderError(
-            f"unsupported client type {type(client).__module__}.{name}; pass an openai.OpenAI, "
-            f"openai.AsyncOpenAI, anthropic.Anthropic or anthropic.AsyncAnthropic client, or a provider name "
-            f"({', '.join(PROVIDERS)})"
+            f"unsupported client type {type(client).__module__}.{type(client).__name__}; pass an openai.OpenAI "
+            f"or openai.AsyncOpenAI (Azure included), anthropic.Anthropic or anthropic.AsyncAnthropic client "
+            f"(or a subclass), or a provider name ({', '.join(PROVIDERS)})"
         )
     if not model:
         raise ProviderError("pass the model name with the client: cd.connect(client, model='...')")
-    return LLM(provider=api, api=api, model=model, client=client)
+    return LLM(provider=kind[0], api=kind[0], model=model, client=client)
 
 
 def connect(

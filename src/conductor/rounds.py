@@ -2,7 +2,8 @@
 
 Round semantics (``max_rounds`` counts tool rounds):
 
-* while rounds remain, every request offers the tools;
+* while rounds remain, every request offers the tools (with the caller's
+  ``tool_choice``, ``auto`` by default);
 * when the model asks for tools in the last allowed round, those calls run and
   one final request is made with tool use forbidden (``tool_choice`` none, tools
   still defined), so a run makes at most ``max_rounds + 1`` requests;
@@ -10,8 +11,11 @@ Round semantics (``max_rounds`` counts tool rounds):
   and the run ends with whatever text the model wrote;
 * every tool call id the model issued is answered exactly once, in call order.
 
-:class:`Conversation` holds the state of one run and knows what to send next;
-``LLM.run`` / ``LLM.arun`` only drive it (sync and async share every decision).
+:class:`Conversation` holds the state of one run in the neutral form
+(:mod:`conductor.types`) and knows what to send next; each request's messages
+are that neutral conversation rendered for the adapter in use, each message
+rendered once. ``LLM.run`` / ``LLM.arun`` only drive it (sync and async share
+every decision).
 """
 
 from __future__ import annotations
@@ -19,11 +23,13 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
+from . import display
+from .adapters import history_to_neutral
 from .trace import ModelCall, Round, ToolCallRecord, Trace
-from .types import StopReason, ToolCall, Turn, Usage
+from .types import CostSplit, Message, StopReason, SystemMessage, ToolCall, ToolResult, Turn, Usage, UserMessage
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -36,18 +42,40 @@ logger = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class RunResult:
-    """What one ``llm.run`` produced."""
+    """What one ``llm.run`` produced.
+
+    How the run ended, flag by flag (none of them means the run failed):
+
+    * ``forced_final``: every allowed tool round was used, so the final answer
+      was requested with tool use forbidden. A chain that needs exactly
+      ``max_rounds`` rounds ends this way.
+    * ``ignored_tool_calls``: calls the model still asked for in that final
+      request; they were not run. Non-empty means the limit cut the model short.
+    * ``truncated`` / ``refused`` / ``empty``: the answer was cut by the token
+      limit, is a refusal, or holds no text.
+    """
 
     answer: str
-    messages: list[dict[str, Any]] = field(repr=False)
+    messages: list[dict[str, Any]] = field(repr=False)  # the wire messages of this run's API
     trace: Trace = field(repr=False)
     stop_reason: StopReason = StopReason.END_TURN
     native_stop_reason: str | None = None
     truncated: bool = False  # the answer was cut by max_tokens / length
     refused: bool = False  # the model refused; ``answer`` holds the refusal
     empty: bool = False  # the model returned no text at all
-    hit_round_limit: bool = False  # the final answer was forced with tool use forbidden
+    forced_final: bool = False  # all max_rounds were used: the answer was written with tools off
     ignored_tool_calls: tuple[ToolCall, ...] = ()  # calls asked for when tools were forbidden; never run
+    max_rounds: int | None = None
+    conversation: tuple[Message, ...] = field(default=(), repr=False)  # the neutral form of ``messages``
+
+    @property
+    def hit_round_limit(self) -> bool:
+        """Every allowed tool round was used (the same as :attr:`forced_final`).
+
+        Reaching the limit is how a chain of exactly ``max_rounds`` steps ends;
+        whether the model wanted more is :attr:`ignored_tool_calls`.
+        """
+        return self.forced_final
 
     @property
     def rounds(self) -> tuple[Round, ...]:
@@ -85,35 +113,85 @@ class RunResult:
         """Round-by-round latency and cost charts."""
         return self.trace.plot(figsize=figsize)
 
-    def transcript(self, *, width: int = 100) -> str:
-        """What happened, one line per tool call, then the answer (deterministic: no timings)."""
+    def transcript(self, *, width: int = display.LINE_WIDTH) -> str:
+        """What happened, one line per tool call, then the answer (deterministic: no timings).
 
-        def clip(text: str) -> str:
-            text = " ".join(str(text).split())
-            return text if len(text) <= width else text[: width - 1] + "…"
-
+        Every line fits in ``width`` display columns (the answer is wrapped, the other lines clipped).
+        """
         lines = []
         for r in self.rounds:
             for c in r.tool_calls:
                 mark = "error" if c.is_error else "ok"
-                lines.append(clip(f"round {r.index}: {c.name}({c.arguments}) -> [{mark}] {c.output}"))
-        status = [
-            flag
-            for flag, on in (
+                lines.append(display.clip(f"round {r.index}: {c.name}({c.arguments}) -> [{mark}] {c.output}", width))
+        notes = [
+            note
+            for note, on in (
                 ("cut by max_tokens", self.truncated),
                 ("refused", self.refused),
                 ("empty answer", self.empty),
-                ("round limit reached", self.hit_round_limit),
             )
             if on
         ]
-        suffix = f"  ({', '.join(status)})" if status else ""
-        lines.append(f"answer after {len(self.rounds)} round(s), {self.api_calls} request(s){suffix}:")
-        lines.append(self.answer)
+        if self.ignored_tool_calls:
+            wanted = ", ".join(f"{c.name}({c.arguments})" for c in self.ignored_tool_calls)
+            more = _count(len(self.ignored_tool_calls), "more call")
+            notes.append(f"max_rounds={self.max_rounds} used; the model still wanted {more}: {wanted}")
+        elif self.forced_final:
+            notes.append(f"tools were off for the final answer: max_rounds={self.max_rounds} used")
+        suffix = f" ({'; '.join(notes)})" if notes else ""
+        head = f"answer after {_count(len(self.rounds), 'round')}, {_count(self.api_calls, 'request')}{suffix}"
+        lines.append(display.clip(head, width - 1) + ":")
+        lines.append(display.wrap(self.answer, width))  # long answers wrap at spaces (or anywhere in Chinese)
         return "\n".join(lines)
 
     def __str__(self) -> str:
         return self.answer
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
+def check_max_rounds(max_rounds: Any) -> int:
+    """``max_rounds`` itself, or an error saying what it must be."""
+    if isinstance(max_rounds, bool) or not isinstance(max_rounds, int):
+        raise TypeError(f"max_rounds must be a whole number of tool rounds (0 or more), got {max_rounds!r}")
+    if max_rounds < 0:
+        raise ValueError(f"max_rounds must be 0 or more, got {max_rounds}")
+    return max_rounds
+
+
+def unique_call_ids(turn: Turn, taken: set[str], request: int) -> Turn:
+    """``turn`` with an id no other call of the conversation has, on every call.
+
+    Results are paired with calls by position, but on the wire they are matched
+    by id, so two calls sharing an id (or with none, as some OpenAI-compatible
+    local servers send) would get one answer between them. The model's id is
+    kept when it is non-empty and unused; otherwise the call gets a synthetic
+    one, built from the request and position so a rerun gives the same, and
+    used both in the assistant turn sent back and in its result.
+    """
+    calls = []
+    for position, call in enumerate(turn.tool_calls, 1):
+        if not call.id or call.id in taken:
+            synthetic = f"call_{request}_{position}"
+            while synthetic in taken:
+                synthetic += "_"
+            logger.info("tool call %s had id %r, already used or empty; it is sent as %r", call.name, call.id, synthetic)
+            call = replace(call, id=synthetic)
+        taken.add(call.id)
+        calls.append(call)
+    return replace(turn, tool_calls=tuple(calls)) if calls != list(turn.tool_calls) else turn
+
+
+class _Rendering:
+    """One API's wire messages for a prefix of the neutral conversation."""
+
+    __slots__ = ("messages", "done")
+
+    def __init__(self) -> None:
+        self.messages: list[dict[str, Any]] = []
+        self.done = 0  # neutral messages rendered so far
 
 
 class Conversation:
@@ -122,7 +200,10 @@ class Conversation:
     ``next_request`` gives the SDK arguments for the next model request, or
     ``None`` when the run is over; ``receive`` takes the model's response and
     returns the tool calls to run (empty when there is nothing to run);
-    ``add_results`` takes the executed calls' records.
+    ``add_results`` takes the executed calls' records, in call order.
+
+    ``adapter`` may be swapped between requests (a model fallback to another
+    API): the neutral conversation is then rendered for the new API.
     """
 
     def __init__(
@@ -131,17 +212,23 @@ class Conversation:
         adapter: OpenAIAdapter | AnthropicAdapter,
         settings: RequestSettings,
         question: str,
-        history: Sequence[dict[str, Any]] | None,
+        history: Sequence[Any] | None,
         max_rounds: int,
-        price: Callable[[Usage], float],
+        price: Callable[[Usage], CostSplit],
     ) -> None:
-        if max_rounds < 0:
-            raise ValueError(f"max_rounds must be 0 or more, got {max_rounds}")
+        self.max_rounds = check_max_rounds(max_rounds)
         self.adapter = adapter
-        self.settings = settings
-        self.max_rounds = max_rounds
         self.price = price
-        self.messages = adapter.initial_messages(question, settings.system, history)
+        neutral = history_to_neutral(history)
+        if settings.system and SystemMessage(settings.system) not in neutral:
+            neutral.insert(0, SystemMessage(settings.system))
+        # Anthropic takes instructions as one parameter: every system message of the history, in order.
+        system = "\n\n".join(m.text for m in neutral if isinstance(m, SystemMessage))
+        self.settings = replace(settings, system=system or None)
+        neutral.append(UserMessage(question))
+        self.neutral: list[Message] = neutral
+        self.call_ids = {c.id for m in neutral if isinstance(m, Turn) for c in m.tool_calls}
+        self._renderings: dict[str, _Rendering] = {}
         self.origin = time.perf_counter()
         self.model_calls: list[ModelCall] = []
         self.rounds: list[Round] = []
@@ -156,6 +243,17 @@ class Conversation:
     def tools_allowed(self) -> bool:
         return len(self.rounds) < self.max_rounds
 
+    @property
+    def messages(self) -> list[dict[str, Any]]:
+        """The conversation so far as wire messages of the current adapter's API."""
+        rendering = self._renderings.get(self.adapter.api)
+        if rendering is None:
+            rendering = self._renderings[self.adapter.api] = _Rendering()
+        if rendering.done < len(self.neutral):
+            self.adapter.render(self.neutral[rendering.done :], rendering.messages)
+            rendering.done = len(self.neutral)
+        return rendering.messages
+
     def next_request(self) -> dict[str, Any] | None:
         if self.final is not None:
             return None
@@ -164,15 +262,17 @@ class Conversation:
     def receive(self, response: Any, started: float, ended: float) -> list[ToolCall]:
         """Record one model response; return the calls to run now."""
         turn = self.adapter.parse(response)
+        split = self.price(turn.usage)
         call = ModelCall(
             index=len(self.model_calls) + 1,
             started=started - self.origin,
             ended=ended - self.origin,
             usage=turn.usage,
-            cost=self.price(turn.usage),
+            cost=split.total,
             stop_reason=turn.stop_reason,
             native_stop_reason=turn.native_stop_reason,
             tools_allowed=self.tools_allowed,
+            cost_split=split,
         )
         self.model_calls.append(call)
         if not turn.tool_calls or not self.tools_allowed or not len(self.tools):
@@ -182,29 +282,31 @@ class Conversation:
                     len(turn.tool_calls),
                 )
             self.final = turn
-            message = self.adapter.assistant_message(turn, with_tool_calls=False)
-            if message is not None:
-                self.messages.append(message)
+            # Unrun calls stay out of the conversation: nothing answers them.
+            kept = replace(turn, tool_calls=()) if turn.tool_calls else turn
+            if kept.text_blocks or kept.reasoning:
+                self.neutral.append(kept)
             return []
-        self.messages.append(self.adapter.assistant_message(turn))
+        turn = unique_call_ids(turn, self.call_ids, call.index)
+        self.neutral.append(turn)
         self._pending = (turn, call)
         return list(turn.tool_calls)
 
     def add_results(self, records: Sequence[ToolCallRecord]) -> None:
-        """Answer every pending call, in call order, and close the round."""
-        from .execution import results_of
-
-        assert self._pending is not None, "add_results() called with no tool calls pending"
+        """Answer every pending call with its record, paired by position, and close the round."""
+        if self._pending is None:
+            raise RuntimeError("add_results() called with no tool calls pending")
         turn, call = self._pending
-        by_id = {r.id: r for r in records}
-        ordered = tuple(by_id[c.id] for c in turn.tool_calls)
-        self.messages += self.adapter.tool_result_messages(results_of(ordered))
-        self.rounds.append(Round(index=len(self.rounds) + 1, model=call, tool_calls=ordered, text=turn.text))
+        if len(records) != len(turn.tool_calls):
+            raise RuntimeError(f"{len(records)} results for {len(turn.tool_calls)} tool calls; pass one per call, in order")
+        self.neutral += [ToolResult(c.id, c.name, r.output, r.is_error) for c, r in zip(turn.tool_calls, records)]
+        self.rounds.append(Round(index=len(self.rounds) + 1, model=call, tool_calls=tuple(records), text=turn.text))
         self._pending = None
         logger.info("round %d: %s", len(self.rounds), ", ".join(c.name for c in turn.tool_calls))
 
     def result(self, *, model_name: str, priced_as: str, prices: tuple[float, float]) -> RunResult:
-        assert self.final is not None, "result() called before the run ended"
+        if self.final is None:
+            raise RuntimeError("result() called before the run ended")
         final = self.final
         text = final.refusal if final.stop_reason is StopReason.REFUSAL and final.refusal else final.text
         trace = Trace(
@@ -228,6 +330,8 @@ class Conversation:
             truncated=final.stop_reason is StopReason.MAX_TOKENS,
             refused=final.stop_reason is StopReason.REFUSAL,
             empty=empty,
-            hit_round_limit=bool(len(self.tools)) and not self.model_calls[-1].tools_allowed,
+            forced_final=bool(len(self.tools)) and not self.model_calls[-1].tools_allowed,
             ignored_tool_calls=final.tool_calls,
+            max_rounds=self.max_rounds,
+            conversation=tuple(self.neutral),
         )

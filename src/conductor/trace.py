@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .types import StopReason, Usage
+from . import display
+from .types import CostSplit, StopReason, Usage
 
 if TYPE_CHECKING:  # matplotlib loads only when a chart is drawn
     from matplotlib.figure import Figure
@@ -27,6 +28,7 @@ class ModelCall:
     stop_reason: StopReason
     native_stop_reason: str | None = None
     tools_allowed: bool = True  # False on the forced final request
+    cost_split: CostSplit | None = None  # ``cost`` by part, as priced when the response came
 
     @property
     def seconds(self) -> float:
@@ -100,7 +102,7 @@ class Trace:
     seconds: float = 0.0
     model_name: str = ""
     priced_as: str = ""
-    input_price: float = field(default=0.0, repr=False)  # $ per million tokens, for the cost split
+    input_price: float = field(default=0.0, repr=False)  # $ per million tokens at the base rates
     output_price: float = field(default=0.0, repr=False)
 
     @property
@@ -120,6 +122,7 @@ class Trace:
         rows = []
         for call in self.model_calls:
             round_ = rounds.get(call.index)
+            split = call.cost_split
             rows.append(
                 {
                     "request": call.index,
@@ -128,29 +131,63 @@ class Trace:
                     "model_s": call.seconds,
                     "tools_s": round_.tool_seconds if round_ else 0.0,
                     "input_tokens": call.usage.input_tokens,
+                    "cached_tokens": call.usage.cache_read_tokens,
+                    "cache_write_tokens": call.usage.cache_write_tokens,
                     "output_tokens": call.usage.output_tokens,
+                    "reasoning_tokens": call.usage.reasoning_tokens,
+                    "web_searches": call.usage.web_search_requests,
                     "cost_usd": call.cost,
+                    "input_usd": split.input if split else None,
+                    "cached_usd": split.cached if split else None,
+                    "output_usd": split.output if split else None,
                     "stop": call.stop_reason.value,
                 }
             )
         return rows
 
     def table(self) -> str:
-        """The figures behind the charts as a plain-text table."""
+        """The figures behind the charts as a plain-text table.
+
+        Token counts billed at their own rates (cached, written to the cache,
+        reasoning, web searches) get a column only when a request reported some;
+        each is part of the column to its left ("in tok" or "out tok").
+        """
+        usage = self.usage
+        # (title, width, row key, total): the optional ones only when the run has any.
+        counts = [("in tok", 7, "input_tokens", usage.input_tokens)]
+        counts += [
+            (title, 8, key, total)
+            for title, key, total in (
+                ("cached", "cached_tokens", usage.cache_read_tokens),
+                ("cache wr", "cache_write_tokens", usage.cache_write_tokens),
+            )
+            if total
+        ]
+        counts.append(("out tok", 7, "output_tokens", usage.output_tokens))
+        counts += [
+            (title, 8, key, total)
+            for title, key, total in (
+                ("reason", "reasoning_tokens", usage.reasoning_tokens),
+                ("searches", "web_searches", usage.web_search_requests),
+            )
+            if total
+        ]
+        titles = " ".join(f"{title:>{w}}" for title, w, _, _ in counts)
         # Times carry an "s" so the course's sanitize rules turn them into a stable token.
-        header = f"{'step':<9} {'calls':>5} {'model':>8} {'tools':>8} {'in tok':>7} {'out tok':>7} {'cost $':>9}  stop"
-        lines = [header, "-" * len(header)]
+        header = f"{'step':<9} {'calls':>5} {'model':>8} {'tools':>8} {titles} {'cost $':>9}  stop"
+        lines = [header, "-" * display.width(header)]
         for row in self.rows():
+            figures = " ".join(f"{row[key]:>{w}}" for _, w, key, _ in counts)
             lines.append(
                 f"{row['step']:<9} {row['tool_calls']:>5} {row['model_s']:>7.3f}s {row['tools_s']:>7.3f}s "
-                f"{row['input_tokens']:>7} {row['output_tokens']:>7} {row['cost_usd']:>9.6f}  {row['stop']}"
+                f"{figures} {row['cost_usd']:>9.6f}  {row['stop']}"
             )
-        usage = self.usage
-        lines.append("-" * len(header))
+        lines.append("-" * display.width(header))
+        totals = " ".join(f"{total:>{w}}" for _, w, _, total in counts)
         lines.append(
             f"{'total':<9} {sum(len(r.tool_calls) for r in self.rounds):>5} "
             f"{sum(c.seconds for c in self.model_calls):>7.3f}s {sum(r.tool_seconds for r in self.rounds):>7.3f}s "
-            f"{usage.input_tokens:>7} {usage.output_tokens:>7} {self.cost:>9.6f}"
+            f"{totals} {self.cost:>9.6f}"
         )
         return "\n".join(lines)
 

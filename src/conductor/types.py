@@ -31,17 +31,53 @@ class StopReason(str, Enum):
 
 @dataclass(frozen=True)
 class Usage:
-    """Tokens billed for one model request."""
+    """Tokens billed for one model request, as the API reported them.
+
+    ``input_tokens`` counts every prompt token, cached or not (OpenAI's
+    ``prompt_tokens``; Anthropic's ``input_tokens`` plus its two cache counts),
+    and ``output_tokens`` every generated token, reasoning included. The other
+    counts are parts of those totals that are billed at their own rates.
+    """
 
     input_tokens: int = 0
     output_tokens: int = 0
+    cache_read_tokens: int = 0  # part of input_tokens read from the prompt cache (cheaper)
+    cache_write_tokens: int = 0  # part of input_tokens written to the cache (Anthropic: dearer)
+    reasoning_tokens: int = 0  # part of output_tokens spent on hidden reasoning
+    web_search_requests: int = 0  # Anthropic server tool searches, billed per search
 
     def __add__(self, other: Usage) -> Usage:
-        return Usage(self.input_tokens + other.input_tokens, self.output_tokens + other.output_tokens)
+        return Usage(
+            self.input_tokens + other.input_tokens,
+            self.output_tokens + other.output_tokens,
+            self.cache_read_tokens + other.cache_read_tokens,
+            self.cache_write_tokens + other.cache_write_tokens,
+            self.reasoning_tokens + other.reasoning_tokens,
+            self.web_search_requests + other.web_search_requests,
+        )
 
     @property
     def total_tokens(self) -> int:
         return self.input_tokens + self.output_tokens
+
+    @property
+    def uncached_input_tokens(self) -> int:
+        """Prompt tokens billed at the plain input rate (neither read from nor written to the cache)."""
+        return self.input_tokens - self.cache_read_tokens - self.cache_write_tokens
+
+
+@dataclass(frozen=True)
+class CostSplit:
+    """US dollars of one request, by what was billed: the parts add up to :attr:`total`."""
+
+    input: float = 0.0  # prompt tokens at the input rate, cache writes included
+    cached: float = 0.0  # prompt tokens read from the cache
+    output: float = 0.0  # generated tokens, reasoning included
+    server_tools: float = 0.0  # server-side tool use such as web searches
+
+    @property
+    def total(self) -> float:
+        return self.input + self.cached + self.output + self.server_tools
 
 
 @dataclass(frozen=True)
@@ -83,6 +119,29 @@ class UserMessage:
 
 
 @dataclass(frozen=True)
+class SystemMessage:
+    """Instructions for the model: OpenAI's system message, Anthropic's ``system`` parameter."""
+
+    text: str
+    role: Literal["system"] = "system"
+
+
+@dataclass(frozen=True)
+class Reasoning:
+    """An Anthropic thinking block, kept to send back beside the tool calls it led to.
+
+    With extended thinking on, the API requires the turn's thinking blocks,
+    signature included, in the assistant message that holds its tool calls.
+    ``redacted`` blocks carry only ``data``. Chat Completions has no such block.
+    """
+
+    thinking: str = ""
+    signature: str = ""
+    redacted: bool = False
+    data: str = ""
+
+
+@dataclass(frozen=True)
 class Turn:
     """One assistant reply: its text blocks and tool calls, in the order sent."""
 
@@ -93,6 +152,7 @@ class Turn:
     usage: Usage = field(default_factory=Usage)
     refusal: str | None = None
     model: str | None = None
+    reasoning: tuple[Reasoning, ...] = ()  # thinking blocks, sent first when rendered for Anthropic
     raw: Any = field(default=None, compare=False, repr=False)  # the SDK object, for inspection
     role: Literal["assistant"] = "assistant"
 
@@ -112,4 +172,4 @@ class ToolSpec:
 
 
 # One entry of a neutral conversation.
-Message = UserMessage | Turn | ToolResult
+Message = SystemMessage | UserMessage | Turn | ToolResult
