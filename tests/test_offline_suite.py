@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from conductor import bench
-from conductor.__main__ import build_parser
+from conductor.__main__ import USAGE_ERROR, build_parser, main
 from conductor.display import width
 from conductor.offline_suite import (
     CASES,
@@ -154,3 +154,43 @@ def test_offline_model_meets_the_bar(scores, api):
     unstated = [(v.case.question, v.unstated) for v in score.verdicts if v.unstated_calls]
     assert score.unstated_calls == 0, unstated
     assert score.accuracy >= bench.ACCURACY_BAR, failing
+
+
+OWN_CASES = '''
+import conductor as cd
+from conductor.offline_suite import ask, decline
+
+
+@cd.tool
+def get_book(isbn: str) -> dict:
+    """Look up a book by its ISBN.
+
+    Args:
+        isbn: the book's ISBN
+    """
+    return {"isbn": isbn, "title": "stand-in"}
+
+
+CASES = [
+    ask(get_book, "Look up the book with ISBN 9780262035613", {"isbn": "9780262035613"}),
+    decline(get_book, "Find me a good book", "isbn"),
+]
+'''
+
+
+def test_bench_offline_measures_cases_from_a_file_of_ones_own(tmp_path, capsys):
+    path = tmp_path / "my_cases.py"
+    path.write_text(OWN_CASES, encoding="utf-8")
+    assert [case.question for case in bench.load_cases(str(path))][1] == "Find me a good book"
+    assert main(["bench", "offline", "--api", "openai", "--cases", str(path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("offline model, first turn only: 2 plain questions on 1 learner-style tools")
+    assert lines[2].split()[0] == "openai"
+
+
+def test_bench_offline_says_what_a_cases_file_lacks(tmp_path, capsys):
+    path = tmp_path / "empty.py"
+    path.write_text("TOOLS = []\n", encoding="utf-8")
+    assert main(["bench", "offline", "--cases", str(path)]) == USAGE_ERROR
+    assert "must define CASES" in capsys.readouterr().err
+    assert main(["bench", "offline", "--cases", str(tmp_path / "missing.py")]) == USAGE_ERROR

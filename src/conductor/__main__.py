@@ -92,7 +92,11 @@ def _run_bench(args: argparse.Namespace) -> int:
     if args.which == "loop":
         bench.print_loop(bench.bench_loop(args.conversations))
     elif args.which == "offline":
-        bench.print_offline(bench.bench_offline(bench.OFFLINE_APIS if args.api == "both" else (args.api,)))
+        try:
+            cases = bench.load_cases(args.cases) if args.cases else bench.CASES
+        except ValueError as exc:
+            raise CourseError(str(exc)) from exc
+        bench.print_offline(bench.bench_offline(bench.OFFLINE_APIS if args.api == "both" else (args.api,), cases))
     else:
         rows = bench.bench_parallel(latency=args.latency, max_workers=args.max_workers)
         bench.print_parallel(rows, args.max_workers)
@@ -114,6 +118,9 @@ def add_bench(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--max-workers", type=int, default=8, help="parallel thread cap (parallel)")
     parser.add_argument(
         "--api", choices=["openai", "anthropic", "both"], default="both", help="wire format to measure (offline)"
+    )
+    parser.add_argument(
+        "--cases", metavar="FILE_OR_MODULE", help="measure the CASES a .py file or module defines (offline)"
     )
     parser.set_defaults(handler=_run_bench)
 

@@ -6,7 +6,9 @@ compares in the same process, interleaved, and reports their ratio.
 
 from __future__ import annotations
 
+import importlib
 import json
+import runpy
 import statistics
 import time
 from collections.abc import Callable, Sequence
@@ -178,6 +180,28 @@ def first_turn(llm: Any, case: Case) -> Verdict:
     # A first turn without tool calls leaves no round: the answer is that turn's text.
     calls = [(call.name, call.arguments) for call in result.rounds[0].tool_calls] if result.rounds else []
     return judge(case, calls, "" if calls else result.answer)
+
+
+def load_cases(source: str) -> tuple[Case, ...]:
+    """The ``CASES`` defined by a Python file (``my_cases.py``) or an importable module (``pkg.cases``).
+
+    Such a file holds tools and questions of your own, built like the suite's with
+    ``conductor.offline_suite.ask`` and ``decline``; a ``ValueError`` says what is wrong.
+    """
+    try:
+        if source.endswith(".py"):
+            namespace = runpy.run_path(source)
+        else:
+            namespace = vars(importlib.import_module(source))
+    except (OSError, ImportError) as exc:
+        raise ValueError(f"cannot load cases from {source!r}: {exc}") from exc
+    cases = tuple(namespace.get("CASES", ()))
+    if not cases or not all(isinstance(case, Case) for case in cases):
+        raise ValueError(
+            f"{source!r} must define CASES, a non-empty sequence of cases made with "
+            f"conductor.offline_suite.ask(tool, question, {{arguments}}) or decline(tool, question, missing)"
+        )
+    return cases
 
 
 def bench_offline(apis: Sequence[str] = OFFLINE_APIS, cases: Sequence[Case] = CASES) -> list[OfflineScore]:
