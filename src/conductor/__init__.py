@@ -30,6 +30,7 @@ _LAZY = {
     "charts": None,
     "pricing": None,
     "offline": None,
+    "exercises": None,
 }
 
 __all__ = [

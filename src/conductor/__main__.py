@@ -125,7 +125,29 @@ def add_bench(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=_run_bench)
 
 
-COMMANDS: tuple[Callable[[argparse._SubParsersAction], None], ...] = (add_course, add_refresh, add_bench)
+def _run_exercises(args: argparse.Namespace) -> int:
+    """Handler of ``exercises``: 0 when every reference passes and every wrong answer is caught, else 1."""
+    from . import exercises
+
+    rows = exercises.verify_all(tuple(args.lesson) if args.lesson else exercises.LESSONS)
+    exercises.print_report(rows, verbose=args.verbose)
+    return 0 if all(row.ok for row in rows) else 1
+
+
+def add_exercises(subparsers: argparse._SubParsersAction) -> None:
+    """``exercises``: run every exercise's stub, reference solution and typical wrong answers."""
+    parser = subparsers.add_parser(
+        "exercises",
+        help="check the exercises: references pass, typical wrong answers are caught",
+        description="Run each exercise's stub (must say 'not attempted'), reference solution (must pass) "
+        "and typical wrong answers (must fail with a message) through its check; exit 1 otherwise.",
+    )
+    parser.add_argument("--lesson", action="append", metavar="NAME", help="only this lesson, e.g. lesson01; repeatable")
+    parser.add_argument("-v", "--verbose", action="store_true", help="print the message each wrong answer got")
+    parser.set_defaults(handler=_run_exercises)
+
+
+COMMANDS: tuple[Callable[[argparse._SubParsersAction], None], ...] = (add_course, add_refresh, add_bench, add_exercises)
 
 
 def build_parser() -> argparse.ArgumentParser:
