@@ -1130,13 +1130,16 @@ class Verdict:
         return self.outcome == "declined" and self.case.tool.name in text and str(self.case.missing) in text
 
 
+_JSON_OBJECT = pydantic.TypeAdapter(dict[str, Any])  # dumps nested models as plain JSON values
+
+
 def _comparable(tool_: Tool, arguments: Any) -> dict[str, Any] | None:
     """The arguments as the tool would run them (defaults filled in, JSON types), or None when invalid."""
     try:
         validated = tool_.validate(arguments)
     except ToolArgumentsError:
         return None
-    return pydantic.TypeAdapter(dict[str, Any]).dump_python(validated, mode="json")
+    return _JSON_OBJECT.dump_python(validated, mode="json")
 
 
 def _same(expected: Any, actual: Any) -> bool:
