@@ -11,6 +11,7 @@ matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
 import pytest  # noqa: E402
+from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
 from matplotlib.colors import to_rgba  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
@@ -96,6 +97,17 @@ def legend_texts(legend) -> list[str]:
     return [t.get_text() for t in legend.get_texts()]
 
 
+def render(fig: Figure):
+    """Draw ``fig`` for real and return the renderer.
+
+    A pyplot-free Figure's own canvas is the do-nothing base canvas: its
+    ``draw()`` lays nothing out, so an Agg canvas is attached first.
+    """
+    canvas = FigureCanvasAgg(fig)
+    canvas.draw()
+    return canvas.get_renderer()
+
+
 # plot_trace
 
 
@@ -109,7 +121,7 @@ def test_plot_trace_latency_bars_are_the_trace_rows():
     assert heights(tools) == pytest.approx([r["tools_s"] for r in rows])
     assert [bar.get_y() for bar in tools] == pytest.approx([r["model_s"] for r in rows])  # stacked
     assert tick_texts(time_ax) == ["round 1", "round 2", "answer"]
-    assert "(s)" in time_ax.get_ylabel()
+    assert time_ax.get_ylabel() == "seconds"
 
 
 def test_plot_trace_cost_bars_split_each_request_and_add_up():
@@ -123,7 +135,7 @@ def test_plot_trace_cost_bars_split_each_request_and_add_up():
         assert o_bar.get_y() == pytest.approx(i_bar.get_height())
     (line,) = total_ax.get_lines()
     assert list(line.get_ydata()) == pytest.approx(list(accumulate(c.cost for c in trace.model_calls)))
-    assert "($)" in cost_ax.get_ylabel() and "($)" in total_ax.get_ylabel()
+    assert (cost_ax.get_ylabel(), total_ax.get_ylabel()) == ("cost", "cumulative cost")
     assert cost_ax.yaxis.get_major_formatter()(0.0015, 0).startswith("$")
 
 
@@ -187,7 +199,7 @@ def test_gantt_draws_every_request_and_call_where_it_happened():
         assert lanes[lane] == pytest.approx([call.started, call.ended])
     labels = [t.get_text() for t in ax.get_yticklabels()]
     assert labels == ["model"] + ["get_weather(Beijing)", "get_weather(Shanghai)"] * 2
-    assert "(s)" in ax.get_xlabel()
+    assert ax.get_xlabel() == "seconds since the run started"
     assert legend_texts(ax.get_legend()) == ["round 1", "round 2", "answer"]
 
 
@@ -214,15 +226,20 @@ def test_gantt_shows_parallel_calls_overlapping_and_sequential_ones_not():
     assert all(_overlap(parallel, a, b) for a, b in [(1, 2), (2, 3), (1, 3)])
 
 
-def test_gantt_keeps_instant_calls_visible():
-    """A local tool finishing in microseconds still shows where it ran."""
+def test_gantt_keeps_instant_calls_visible_as_bars_without_a_start_mark():
+    """A local tool finishing in microseconds still shows where it ran, as a thin bar of its color."""
     call = ModelCall(1, 0.0, 0.5, Usage(100, 10), 0.0, StopReason.TOOL_USE)
     instant = ToolCallRecord("c1", "add", {"a": 1, "b": 2}, "3", False, 0.5, 0.5000001)
     answer = ModelCall(2, 0.5000001, 1.0, Usage(120, 10), 0.0, StopReason.END_TURN)
     trace = Trace(model_calls=(call, answer), rounds=(Round(1, call, (instant,)),), seconds=1.0)
-    ax = charts.plot_gantt(trace).axes[0]
-    (tick,) = ax.get_lines()
-    assert list(tick.get_xdata()) == [0.5] and list(tick.get_ydata()) == [1]
+    fig = charts.plot_gantt(trace)
+    ax = fig.axes[0]
+    assert not ax.lines and not ax.collections, "no marker or tick beside the bars"
+    (bar,) = [b for b in ax.patches if round(b.get_y() + b.get_height() / 2) == 1]
+    render(fig)
+    left, right = bar.get_window_extent().x0, bar.get_window_extent().x1
+    assert bar.get_edgecolor() == bar.get_facecolor() and bar.get_linewidth() >= 1
+    assert right - left < 0.01, "the bar itself keeps the call's true length"
     assert [t.get_text() for t in ax.get_yticklabels()] == ["model", "add(1, 2)"]
     assert "2 requests, 1 tool round ·" in charts.plot_trace(trace).get_suptitle()
 
@@ -286,6 +303,23 @@ def test_growth_without_message_counts_has_one_axes():
     assert legend_texts(fig.axes[0].get_legend()) == ["input tokens"]
 
 
+def test_growth_line_stays_clear_of_the_token_labels():
+    """Tokens and messages grow together; each message marker sits inside its bar, below the bar's label."""
+    calls = tuple(
+        ModelCall(i, i - 1.0, float(i), Usage(tokens, 20), 0.0001, StopReason.TOOL_USE if i == 1 else StopReason.END_TURN)
+        for i, tokens in [(1, 96), (2, 236)]
+    )
+    trace = Trace(model_calls=calls, rounds=(Round(1, calls[0], ()),), seconds=2.0)
+    fig = charts.plot_growth(trace, [2, 4])
+    render(fig)
+    tokens_ax, count_ax = fig.axes
+    (line,) = count_ax.get_lines()
+    radius = line.get_markersize() / 72 * fig.dpi / 2
+    for x, (bar, messages) in enumerate(zip(tokens_ax.containers[0], [2, 4])):
+        marker_top = count_ax.transData.transform((x, messages))[1] + radius
+        assert marker_top < tokens_ax.transData.transform((x, bar.get_height()))[1]
+
+
 def test_growth_needs_one_message_count_per_request():
     with pytest.raises(ValueError, match="3 expected, got 2"):
         charts.plot_growth(make_trace(), [1, 3])
@@ -294,14 +328,64 @@ def test_growth_needs_one_message_count_per_request():
 # every chart
 
 
+def every_chart() -> list[Figure]:
+    trace = make_trace()
+    return [
+        charts.plot_trace(trace),
+        charts.plot_gantt(trace),
+        charts.plot_comparison(["sequential", "parallel"], [trace, make_trace(parallel=True)]),
+        charts.plot_growth(trace, [1, 3, 5]),
+    ]
+
+
+def test_axis_labels_name_the_quantity_and_leave_the_unit_to_the_ticks():
+    """No "seconds (s)": a label says seconds or cost once, and dollar axes carry the $ on their ticks."""
+    trace_fig, gantt_fig, comparison_fig, growth_fig = every_chart()
+    labels = [[(ax.get_xlabel(), ax.get_ylabel()) for ax in fig.axes] for fig in every_chart()]
+    assert labels == [
+        [("", "seconds"), ("", "cost"), ("", "cumulative cost")],
+        [("seconds since the run started", "")],
+        [("", "seconds"), ("", "cost")],
+        [("", "input tokens"), ("", "messages")],
+    ]
+    for fig in (trace_fig, comparison_fig):
+        render(fig)
+        for ax in fig.axes[1:]:
+            ticks = [t.get_text() for t in ax.get_yticklabels()]
+            assert ticks[0] == "$0" and all(t.startswith("$") for t in ticks), ticks
+
+
+def shown_ticks(axis) -> list:
+    """The tick labels matplotlib draws: those inside the axis's view (it keeps one more each side)."""
+    low, high = sorted(axis.get_view_interval())
+    return [label for label, tick in zip(axis.get_ticklabels(), axis.get_ticklocs()) if low <= tick <= high]
+
+
+def test_titles_and_labels_fit_inside_the_figure():
+    """Nothing is clipped at the figure's edge and no two tick labels overlap, even with 21 Gantt lanes."""
+    for fig in [*every_chart(), charts.plot_gantt(make_trace(rounds=5, calls=4))]:
+        renderer = render(fig)
+        frame = fig.bbox
+        texts = [fig._suptitle] if fig._suptitle else []
+        for ax in fig.axes:
+            texts += [ax.title, ax.xaxis.label, ax.yaxis.label, *shown_ticks(ax.xaxis), *shown_ticks(ax.yaxis)]
+        for text in (t for t in texts if t.get_text() and t.get_visible()):
+            box = text.get_window_extent(renderer)
+            assert frame.x0 - 1 <= box.x0 and box.x1 <= frame.x1 + 1, f"{text.get_text()!r} is clipped"
+            assert frame.y0 - 1 <= box.y0 and box.y1 <= frame.y1 + 1, f"{text.get_text()!r} is clipped"
+        for axis in (axis for ax in fig.axes for axis in (ax.xaxis, ax.yaxis)):
+            boxes = [t.get_window_extent(renderer) for t in shown_ticks(axis) if t.get_text()]
+            assert not any(a.overlaps(b) for a, b in zip(boxes, boxes[1:])), [t.get_text() for t in shown_ticks(axis)]
+
+
 def test_a_run_without_tools_or_requests_still_draws():
     answer_only = make_trace(rounds=0)
     empty = Trace()
     for trace in (answer_only, empty):
-        charts.plot_trace(trace).canvas.draw()
-        charts.plot_gantt(trace).canvas.draw()
-        charts.plot_growth(trace).canvas.draw()
-    charts.plot_comparison(["answer only", "nothing"], [answer_only, empty]).canvas.draw()
+        render(charts.plot_trace(trace))
+        render(charts.plot_gantt(trace))
+        render(charts.plot_growth(trace))
+    render(charts.plot_comparison(["answer only", "nothing"], [answer_only, empty]))
 
 
 def test_totals_are_labelled_in_seconds_and_dollars_with_two_significant_digits():

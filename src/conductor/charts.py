@@ -50,7 +50,7 @@ def plot_trace(trace: Trace, *, figsize: tuple[float, float] = (10, 3.6)) -> Fig
     time_ax.bar(range(len(rows)), model_s, color=MODEL_COLOR, label="model")
     time_ax.bar(range(len(rows)), tools_s, bottom=model_s, color=TOOLS_COLOR, label="tools")
     _step_ticks(time_ax, steps)
-    time_ax.set(title="latency per request", ylabel="seconds (s)")
+    time_ax.set(title="latency per request", ylabel="seconds")
 
     _cost_bars(cost_ax, trace, steps)
     _figure_legend(fig)
@@ -79,21 +79,24 @@ def plot_gantt(trace: Trace, *, figsize: tuple[float, float] = (10, 3)) -> Figur
         positions = {c.id: number for number, c in enumerate(rnd.tool_calls, start=1)}
         for record in sorted(rnd.tool_calls, key=lambda c: c.started):
             lanes.append(_call_label(record, positions[record.id]))
+            color = colors[rnd.index - 1]
+            # An outline in the bar's own color keeps a call that takes well under a pixel
+            # (a fast local tool) visible as a thin bar; each call has its own lane, so no
+            # white edge is needed to tell neighbours apart.
             ax.barh(
                 len(lanes) - 1,
                 record.seconds,
                 left=record.started,
-                color=colors[rnd.index - 1],
-                edgecolor="black" if record.is_error else "white",
+                color=color,
+                edgecolor="black" if record.is_error else color,
+                linewidth=1,
                 hatch="//" if record.is_error else None,
             )
-            # a tick at the start keeps calls that take well under a pixel (fast local tools) visible
-            ax.plot(record.started, len(lanes) - 1, marker="|", markersize=14, color=colors[rnd.index - 1])
 
     ax.set_yticks(range(len(lanes)), lanes, fontsize=_label_size(len(lanes)))
     ax.set_ylim(len(lanes) - 0.5, -0.5)  # model lane on top, calls below in order
     ax.set_xlim(0, _run_end(trace))
-    ax.set(xlabel="seconds since the run started (s)", title="model requests and tool calls over time")
+    ax.set(xlabel="seconds since the run started", title="model requests and tool calls over time")
     handles = [Patch(color=colors[i], label=f"round {i + 1}") for i in range(len(trace.rounds))]
     handles.append(Patch(color=ANSWER_COLOR, label="answer"))
     if any(c.is_error for r in trace.rounds for c in r.tool_calls):
@@ -123,7 +126,7 @@ def plot_comparison(
     bars = time_ax.bar(positions, tools_s, bottom=model_s, color=TOOLS_COLOR, label="tools")
     time_ax.bar_label(bars, [f"{m + t:.2f} s" for m, t in zip(model_s, tools_s)], fontsize="small")
     _step_ticks(time_ax, names)
-    time_ax.set(title="time per run", ylabel="seconds (s)")
+    time_ax.set(title="time per run", ylabel="seconds")
 
     splits = [_trace_cost_split(t) for t in traces]
     inputs = [s[0] for s in splits]
@@ -133,7 +136,7 @@ def plot_comparison(
     cost_ax.bar_label(bars, [_usd(t.cost) for t in traces], fontsize="small")
     _step_ticks(cost_ax, names)
     _usd_axis(cost_ax, max((t.cost for t in traces), default=0.0))
-    cost_ax.set(title="cost per run", ylabel="cost ($)")
+    cost_ax.set(title="cost per run", ylabel="cost")  # the ticks carry the $
     for ax in (time_ax, cost_ax):
         ax.margins(y=0.15)  # room for the totals above the bars
     _figure_legend(fig)
@@ -165,7 +168,9 @@ def plot_growth(
         count_ax = ax.twinx()
         (line,) = count_ax.plot(range(len(rows)), messages, "o-", color=MESSAGES_COLOR, label="messages")
         count_ax.set_ylabel("messages")
-        count_ax.set_ylim(0, max(messages, default=0) * 1.2 + 1)
+        # Twice the peak keeps the line inside the bars: tokens and messages grow together,
+        # so on matching scales each point would sit on its bar's token label.
+        count_ax.set_ylim(0, max(messages, default=0) * 2 + 1)
         count_ax.yaxis.get_major_locator().set_params(integer=True)
         handles.append(line)
     ax.legend(handles=handles, loc="upper left", fontsize="small")
@@ -244,14 +249,14 @@ def _cost_bars(ax: Axes, trace: Trace, steps: list[str]) -> None:
     ax.bar(positions, outputs, bottom=inputs, color=OUTPUT_COLOR, label="output")
     _step_ticks(ax, steps)
     _usd_axis(ax, max((c.cost for c in trace.model_calls), default=0.0))
-    ax.set(title="cost per request", ylabel="cost per request ($)")
+    ax.set(title="cost per request", ylabel="cost")  # the ticks carry the $
 
     total_ax = ax.twinx()
     running = list(accumulate(c.cost for c in trace.model_calls))
     total_ax.plot(positions, running, "o-", color=CUMULATIVE_COLOR, label="cumulative")
     total_ax.set_ylim(0, max(running, default=0.0) * 1.1 or 1.0)
     _usd_axis(total_ax, max(running, default=0.0))
-    total_ax.set_ylabel("cumulative ($)")
+    total_ax.set_ylabel("cumulative cost")
 
 
 def _cost_split(trace: Trace, call: ModelCall) -> tuple[float, float]:
@@ -296,6 +301,8 @@ def _usd_axis(ax: Axes, peak: float) -> None:
     decimals = _decimals(peak)
 
     def label(value: float, _pos: int) -> str:
+        if abs(value) < 0.5 * 10 ** -(decimals + 1):  # the axis origin: "$0" rather than "$0.00000"
+            return "$0"
         # one more decimal only where a tick needs it ($0.00025 between $0.0002 and $0.0003)
         text = f"{value:.{decimals + 1}f}"
         return "$" + (text[:-1] if text.endswith("0") else text)
