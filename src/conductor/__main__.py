@@ -77,8 +77,9 @@ def add_refresh(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "refresh",
         help="re-execute notebooks in place (offline default), ready to commit",
-        description="Execute each selected notebook with its default parameters and save it in place "
-        "without run metadata, so strict nbval compares against fresh outputs.",
+        description="Write the Colab bootstrap cell of conductor/colab.py as each selected notebook's first "
+        "code cell, execute the notebook with its default parameters and save it in place without run "
+        "metadata, so strict nbval compares against fresh outputs.",
     )
     parser.add_argument("--only", action="append", metavar="PATTERN", help="notebooks matching PATTERN; repeatable")
     parser.add_argument("--cell-timeout", type=int, default=CELL_TIMEOUT, metavar="SECONDS")
