@@ -72,6 +72,7 @@ def test_case_is_well_formed(case):
         (1000, "grow 1,000 dollars"),
         (4, "split it four ways"),
         (25, "roll twenty-five dice"),
+        (200, "two hundred grams"),
         (15, "设置十五分钟的计时器"),
         ("alice@example.com", "email alice@example.com now"),
         ("Europe/London", "in europe/london time"),

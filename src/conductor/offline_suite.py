@@ -433,7 +433,8 @@ def book_restaurant(restaurant: str, party_size: int, time: str) -> dict[str, An
         party_size: how many people
         time: when, as HH:MM (24-hour clock)
     """
-    return {"restaurant": restaurant, "party_size": party_size, "time": time, "confirmation": f"R{party_size}{time[:2]}"}
+    confirmation = f"R{party_size}{time.replace(':', '')}"
+    return {"restaurant": restaurant, "party_size": party_size, "time": time, "confirmation": confirmation}
 
 
 @tool
@@ -865,7 +866,8 @@ CASES: tuple[Case, ...] = (
     ask(count_calories, "How many calories are in 150 grams of rice?", {"food": "rice", "grams": 150}),
     ask(get_weather, "What's the weather in Paris?", {"location": "Paris"}),
     ask(get_weather, "Is it raining in Tokyo or Osaka?", {"location": "Tokyo"}, {"location": "Osaka"}),
-    ask(get_weather, "上海现在天气怎么样?", {"location": "上海"}),  # "What's the weather in Shanghai now?"
+    # "What's the weather in Shanghai now?"
+    ask(get_weather, "上海现在天气怎么样?", {"location": "上海"}),
     ask(get_weather, "What's the weather in Paris, London and Rome?",
         {"location": "Paris"}, {"location": "London"}, {"location": "Rome"}),
     decline(get_weather, "Do I need an umbrella today?", "location"),
@@ -885,7 +887,8 @@ CASES: tuple[Case, ...] = (
     decline(get_directions, "How do I get to the airport?", "origin"),
     ask(get_population, "What is the population of Canada?", {"country": "Canada"}),
     ask(get_population, "Population of Japan and Brazil?", {"country": "Japan"}, {"country": "Brazil"}),
-    ask(sunrise_time, "When is sunrise in Reykjavik on 2026-06-21?", {"location": "Reykjavik", "day": "2026-06-21"}),
+    ask(sunrise_time, "When is sunrise in Reykjavik on 2026-06-21?",
+        {"location": "Reykjavik", "day": "2026-06-21"}),
     ask(book_restaurant, "Book a table for 4 at Luigi's at 19:30",
         {"restaurant": "Luigi's", "party_size": 4, "time": "19:30"}),
     decline(book_restaurant, "Book a table for 2 at Luigi's", "time"),
@@ -897,7 +900,8 @@ CASES: tuple[Case, ...] = (
     ask(create_reminder, "Remind me to call mom at 18:30", {"text": "call mom", "time": "18:30"}),
     decline(create_reminder, "Remind me to water the plants", "time"),
     ask(remind_me_in, "Remind me to stretch in 15 minutes", {"task": "stretch", "minutes": 15}),
-    ask(create_event, "Create an event 'Standup' with alice and bob", {"title": "Standup", "attendees": ["alice", "bob"]}),
+    ask(create_event, "Create an event 'Standup' with alice and bob",
+        {"title": "Standup", "attendees": ["alice", "bob"]}),
     ask(create_event, "Schedule 'Design review' on 2026-05-04 with carol, dan and erin",
         {"title": "Design review", "date": "2026-05-04", "attendees": ["carol", "dan", "erin"]}),
     decline(create_event, "Set up a meeting with alice and bob", "title"),
@@ -913,9 +917,11 @@ CASES: tuple[Case, ...] = (
     ask(shorten_url, "Can you make this link shorter: https://docs.python.org/3/library/json.html",
         {"url": "https://docs.python.org/3/library/json.html"}),
     ask(translate, "Translate 'good morning' into French", {"text": "good morning", "target_language": "french"}),
-    ask(translate, "How do you say 'thank you' in Japanese?", {"text": "thank you", "target_language": "japanese"}),
+    ask(translate, "How do you say 'thank you' in Japanese?",
+        {"text": "thank you", "target_language": "japanese"}),
     # "Translate '你好' (hello) into English"
-    ask(translate, "把'你好'翻译成英文", {"text": "你好", "target_language": "english"}, aliases={"english": "英文"}),
+    ask(translate, "把'你好'翻译成英文", {"text": "你好", "target_language": "english"},
+        aliases={"english": "英文"}),
     decline(translate, "Translate this into German", "text"),
     ask(get_definition, "What does 'ephemeral' mean?", {"word": "ephemeral"}),
     ask(word_count, "How many words are in 'the quick brown fox jumps'?", {"text": "the quick brown fox jumps"}),
@@ -935,7 +941,8 @@ CASES: tuple[Case, ...] = (
         {"user": {"name": "Bob Lee", "email": "bob.lee@example.org", "age": 34}}),
     ask(ship_package, "Ship a 2.5 kg parcel to Berlin, postal code 10115",
         {"address": {"city": "Berlin", "postal_code": "10115"}, "weight_kg": 2.5}),
-    ask(list_issues, "List the closed issues in octocat/hello-world", {"repo": "octocat/hello-world", "state": "closed"}),
+    ask(list_issues, "List the closed issues in octocat/hello-world",
+        {"repo": "octocat/hello-world", "state": "closed"}),
     ask(set_light, "Turn off the light in the kitchen", {"room": "kitchen", "on": False}),
     ask(set_light, "Switch on the bedroom lights", {"room": "bedroom", "on": True}),
     ask(set_light, "把客厅的灯打开", {"room": "客厅", "on": True}),  # "Turn on the living-room light"
@@ -966,9 +973,10 @@ _UNITS = ("zero one two three four five six seven eight nine ten eleven twelve t
           "sixteen seventeen eighteen nineteen").split()
 _TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
 _NUMBER_WORDS = {word: i for i, word in enumerate(_UNITS)} | {word: 20 + 10 * i for i, word in enumerate(_TENS)}
-_NUMBER_WORDS |= {"dozen": 12, "hundred": 100, "thousand": 1000}
-_CJK_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
-_CJK_UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10000}
+_NUMBER_WORDS |= {"dozen": 12}
+_MULTIPLIERS = {"hundred": 100, "thousand": 1000, "million": 1_000_000}
+_CJK_DIGITS = dict(zip("零一二三四五六七八九", range(10))) | {"〇": 0, "两": 2}
+_CJK_UNITS = {"十": 10, "百": 100, "千": 1000}
 _CJK_NUMBER_RE = re.compile(f"[{''.join(_CJK_DIGITS)}{''.join(_CJK_UNITS)}]+")
 
 
@@ -993,7 +1001,8 @@ def _cjk_number(text: str) -> int:
 def _numbers_in(question: str) -> set[float]:
     """Every number the question states: digits (``1,000``, ``4.5``, ``-3``), words, Chinese numerals.
 
-    ``15%`` states both 15 and 0.15; ``twenty five`` / ``twenty-five`` states 25 (and 20 and 5);
+    ``15%`` states both 15 and 0.15; ``twenty five`` / ``twenty-five`` states 25 (and 20 and 5),
+    ``two hundred`` 200 (and 2);
     ``1,000`` states 1000 (and 1 and 0, in case it was a list).
     """
     found: set[float] = set()
@@ -1011,6 +1020,9 @@ def _numbers_in(question: str) -> set[float]:
             found.add(value)
             if word in _TENS and i + 1 < len(words) and _NUMBER_WORDS.get(words[i + 1], 10) < 10:
                 found.add(value + _NUMBER_WORDS[words[i + 1]])
+        elif word in _MULTIPLIERS:
+            before = _NUMBER_WORDS.get(words[i - 1], 1) if i else 1
+            found.add(before * _MULTIPLIERS[word])
     found.update(float(_cjk_number(m.group(0))) for m in _CJK_NUMBER_RE.finditer(question))
     return found
 
@@ -1088,7 +1100,9 @@ def unstated_values(tool_: Tool, arguments: Any, question: str, aliases: Mapping
         known = fields.get(name)
         if known is not None and not known.is_required() and value == known.default:
             continue
-        unstated += [f"{path}={leaf!r}" for path, leaf in _leaves(value, name) if not is_stated(leaf, question, aliases)]
+        unstated += [
+            f"{path}={leaf!r}" for path, leaf in _leaves(value, name) if not is_stated(leaf, question, aliases)
+        ]
     return unstated
 
 
@@ -1182,7 +1196,9 @@ def judge(case: Case, calls: Sequence[tuple[str, Any]], reply: str = "") -> Verd
         outcome = "wrong"
     else:
         outcome = "correct" if _calls_match(case, calls) else "wrong"
-    unstated = tuple(tuple(unstated_values(case.tool, arguments, case.question, case.aliases)) for _, arguments in calls)
+    unstated = tuple(
+        tuple(unstated_values(case.tool, arguments, case.question, case.aliases)) for _, arguments in calls
+    )
     return Verdict(case, tuple(calls), outcome, unstated, reply)
 
 
