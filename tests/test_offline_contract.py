@@ -124,7 +124,7 @@ def anthropic_reject(offline: OfflineModel, **request) -> anthropic.BadRequestEr
     error = caught.value
     assert error.status_code == 400
     assert error.body["type"] == "error" and error.body["error"]["type"] == "invalid_request_error"
-    assert error.response.headers["request-id"].startswith("req_")
+    assert error.body["request_id"] == error.response.headers["request-id"]
     assert offline.requests[-1].status == 400
     return error
 

@@ -141,8 +141,9 @@ def test_rate_limit_headers_are_reproducible_and_fast_tests_stay_fast(model: Off
             ask_openai,
             openai.RateLimitError,
             {  # openai's error.body is the "error" object
-                "message": "You exceeded your current quota, please check your plan and billing details. For more "
-                "information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors.",
+                "message": "You exceeded your current quota, please check your plan and billing details. "
+                "For more information on this error, read the docs: "
+                "https://platform.openai.com/docs/guides/error-codes/api-errors.",
                 "type": "insufficient_quota",
                 "param": None,
                 "code": "insufficient_quota",
@@ -347,4 +348,5 @@ def test_fault_rates_are_seeded(model: OfflineModel) -> None:
 
     first = outcomes(3)
     assert first == outcomes(3)
-    assert set(first) == {"error 500", answer_of(ask_openai(OfflineModel(latency=LatencyModel.instant(), policies=[weather])))}
+    untroubled = answer_of(ask_openai(OfflineModel(latency=LatencyModel.instant(), policies=[weather])))
+    assert set(first) == {"error 500", untroubled}

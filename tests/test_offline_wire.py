@@ -370,12 +370,14 @@ def test_anthropic_tool_use_turns_usually_open_with_a_sentence_about_the_calls(p
 
 
 def test_the_preface_follows_the_question_language_and_is_reproducible(plain_model: OfflineModel) -> None:
-    def prefaces(model: OfflineModel) -> list[str]:
-        replies = [ask_claude(model, f"{a}和{b}哪里更暖和?") for a, b in (("北京", "上海"), ("广州", "深圳"), ("成都", "重庆"))]
-        return [r.content[0].text for r in replies if r.content[0].type == "text"]
+    def prefaces(model: OfflineModel) -> list[tuple[str, list[str]]]:
+        pairs = (("北京", "上海"), ("广州", "深圳"), ("成都", "重庆"))
+        replies = [ask_claude(model, f"{a}和{b}哪里更暖和?") for a, b in pairs]
+        prefaced = [r for r in replies if r.content[0].type == "text"]
+        return [(r.content[0].text, [b.input["city"] for b in r.content[1:]]) for r in prefaced]
 
     chinese = prefaces(plain_model)
-    assert chinese and all(text.endswith("。") and "get_weather" in text for text in chinese)
+    assert chinese and all(text.endswith("。") and all(c in text for c in cities) for text, cities in chinese)
     assert chinese == prefaces(OfflineModel(seed=0, latency=LatencyModel.instant(), policies=[call_every_place]))
 
 

@@ -179,10 +179,11 @@ def _envelope(completion: Completion, obj: str) -> dict[str, Any]:
 
 def render(completion: Completion) -> dict[str, Any]:
     """The ``chat.completion`` object."""
+    # The real API sends null, not "", when a reply holds only tool calls (or a refusal).
+    silent = completion.refusal is not None or (completion.calls and not completion.text)
     message: dict[str, Any] = {
         "role": "assistant",
-        # The real API sends null, not "", when a reply holds only tool calls.
-        "content": None if completion.refusal is not None or (completion.calls and not completion.text) else completion.text,
+        "content": None if silent else completion.text,
         "refusal": completion.refusal,
         "annotations": [],
     }
