@@ -23,7 +23,7 @@ import math
 import re
 import string
 import unicodedata
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Any, Literal
@@ -797,14 +797,19 @@ class Case:
         return self.missing is not None
 
 
-def ask(tool_: Tool, question: str, *calls: Mapping[str, Any], aliases: Mapping[str, str] | None = None) -> Case:
-    """A case answered by ``calls`` (one argument dict per call of ``tool_``)."""
-    return Case(question, tool_, tuple(calls), None, dict(aliases or {}))
+def ask(
+    tool_: Tool | Callable[..., Any],
+    question: str,
+    *calls: Mapping[str, Any],
+    aliases: Mapping[str, str] | None = None,
+) -> Case:
+    """A case answered by ``calls`` (one argument dict per call of ``tool_``, a tool or a plain function)."""
+    return Case(question, tool(tool_), tuple(calls), None, dict(aliases or {}))
 
 
-def decline(tool_: Tool, question: str, missing: str) -> Case:
+def decline(tool_: Tool | Callable[..., Any], question: str, missing: str) -> Case:
     """A case whose question leaves the required parameter ``missing`` unstated: no call is right."""
-    return Case(question, tool_, (), missing)
+    return Case(question, tool(tool_), (), missing)
 
 
 CASES: tuple[Case, ...] = (
@@ -1156,6 +1161,10 @@ def _comparable(tool_: Tool, arguments: Any) -> dict[str, Any] | None:
     return _JSON_OBJECT.dump_python(validated, mode="json")
 
 
+def _clean_text(text: str) -> str:
+    return " ".join(text.casefold().split()).strip(".,;:!?'\" ")
+
+
 def _same(expected: Any, actual: Any) -> bool:
     """Equal by value: numbers numerically, text ignoring case, spacing and end punctuation."""
     if isinstance(expected, bool) or isinstance(actual, bool):
@@ -1163,9 +1172,7 @@ def _same(expected: Any, actual: Any) -> bool:
     if isinstance(expected, (int, float)) and isinstance(actual, (int, float)):
         return math.isclose(expected, actual, rel_tol=1e-9, abs_tol=1e-9)
     if isinstance(expected, str) and isinstance(actual, str):
-        def clean(s: str) -> str:
-            return " ".join(s.casefold().split()).strip(".,;:!?'\" ")
-        return clean(expected) == clean(actual)
+        return _clean_text(expected) == _clean_text(actual)
     if isinstance(expected, Mapping) and isinstance(actual, Mapping):
         return expected.keys() == actual.keys() and all(_same(expected[k], actual[k]) for k in expected)
     if isinstance(expected, Sequence) and isinstance(actual, Sequence):
