@@ -142,7 +142,8 @@ def test_bench_offline_command_line_and_report(scores, capsys):
     assert (args.which, args.api) == ("offline", "anthropic")
     bench.print_offline(scores)
     lines = capsys.readouterr().out.splitlines()
-    assert lines[1].split() == ["api", "correct", "wrong", "missed", "declined", "unstated", "calls", "accuracy"]
+    assert lines[1].split() == ["api", "correct", "wrong", "missed", "declined", "ok", "unstated-arg", "calls",
+                                "accuracy"]
     assert [line.split()[0] for line in lines[2:4]] == ["openai", "anthropic"]
     assert max(width(line) for line in lines) <= 100
 

@@ -242,12 +242,12 @@ def print_offline(scores: Sequence[OfflineScore]) -> None:
     declines = sum(1 for v in verdicts if v.case.declines)
     print(f"offline model, first turn only: {len(verdicts)} plain questions on {tools} learner-style tools, "
           f"{declines} to decline")
-    print(f"{'api':<10} {'correct':>8} {'wrong':>6} {'missed':>7} {'declined':>9} "
-          f"{'unstated calls':>15} {'accuracy':>9}")
+    print(f"{'api':<10} {'correct':>8} {'wrong':>6} {'missed':>7} {'declined ok':>12} "
+          f"{'unstated-arg calls':>19} {'accuracy':>9}")
     for s in scores:
         print(f"{s.api:<10} {s.count('correct'):>8} {s.count('wrong'):>6} {s.count('missed'):>7} "
-              f"{s.count('declined'):>9} {s.unstated_calls:>15} {s.accuracy:>9.2f}")
-    print(f"bar: accuracy >= {ACCURACY_BAR:.2f} and 0 unstated calls on every API: "
+              f"{s.count('declined'):>12} {s.unstated_calls:>19} {s.accuracy:>9.2f}")
+    print(f"bar: accuracy >= {ACCURACY_BAR:.2f} and 0 unstated-arg calls on every API: "
           + ", ".join(f"{s.api} {'met' if s.accuracy >= ACCURACY_BAR and not s.unstated_calls else 'NOT met'}"
                       for s in scores))
     print("declines whose reply names the tool and the missing parameter: "
