@@ -348,3 +348,180 @@ def test_decisions_are_deterministic_and_the_same_for_both_apis():
 def test_equal_temperatures_are_said_to_be_equal(monkeypatch):
     monkeypatch.setitem(scenarios.WEATHER, "上海", {"temperature": 5, "weather": "阴", "weather_en": "overcast"})
     assert run("北京和上海哪个更暖和?", WEATHER).answer.endswith("北京、上海气温相同,都是5°C。")
+
+
+# -- learners' own tools: arguments only from what the question states (both APIs) -------------------
+
+
+@tool
+def add(a: float, b: float) -> float:
+    """Add two numbers."""
+    return a + b
+
+
+@tool
+def multiply(x: float, y: float) -> float:
+    """Multiply two numbers."""
+    return x * y
+
+
+@tool
+def convert_units(value: float, from_unit: str, to_unit: str) -> dict:
+    """Convert a value from one unit to another."""
+    return {"value": round(value * 1.609, 3), "unit": to_unit}
+
+
+@tool
+def find_flights(origin: str, destination: str, date: str) -> list:
+    """Find flights between two airports on a date."""
+    return [{"flight": "UA 100", "price": 320}, {"flight": "DL 7", "price": 280}]
+
+
+@tool
+def stock_price(symbol: str) -> dict:
+    """Get the latest stock price for a ticker symbol."""
+    return {"symbol": symbol, "price": {"AAPL": 189.5, "MSFT": 410.25}[symbol]}
+
+
+@tool(name="get_weather")
+def weather_at(location: str) -> dict:
+    """Get today's weather for a place."""
+    return scenarios.get_weather(location)
+
+
+@tool
+def switch_light(room: str, on: bool) -> str:
+    """Turn the light in a room on or off."""
+    return f"The {room} light is {'on' if on else 'off'}."
+
+
+@tool
+def create_event(title: str, attendees: list[str]) -> dict:
+    """Create a calendar event."""
+    return {"event_id": "E1", "title": title, "attendees": attendees}
+
+
+@tool(name="calculate")
+def calculate_expr(expr: str) -> dict:
+    """Evaluate an arithmetic expression."""
+    return scenarios.calculate(expr)
+
+
+@tool
+def get_weather_many(cities: list[str]) -> list:
+    """Get today's weather for several cities at once."""
+    return [{"city": city, "temperature": scenarios.get_weather(city)["temperature"]} for city in cities]
+
+
+@tool
+def find_user(email: str) -> dict:
+    """Find a user by e-mail address."""
+    return {"user_id": "U42", "name": "Alice"}
+
+
+@tool
+def get_orders(user_id: str) -> dict:
+    """List a user's orders."""
+    return {"user_id": user_id, "orders": ["book", "lamp"]}
+
+
+@tool
+def convert_temperature(celsius: float, unit: Literal["fahrenheit", "kelvin"]) -> dict:
+    """Convert a temperature in Celsius."""
+    return {"result": celsius * 9 / 5 + 32 if unit == "fahrenheit" else celsius + 273.15, "unit": unit}
+
+
+class Address(BaseModel):
+    city: str
+    zip_code: str
+
+
+@tool
+def ship_parcel(order_id: str, address: Address, express: bool = False) -> dict:
+    """Ship an order's parcel to an address."""
+    return {"order_id": order_id, "city": address.city, "express": express}
+
+
+@pytest.mark.parametrize(
+    ("question", "tools", "calls"),
+    [
+        ("What is 3 plus 4?", [add], [("add", {"a": 3, "b": 4})]),
+        ("Multiply 6 by 7", [multiply], [("multiply", {"x": 6, "y": 7})]),
+        ("What is six by seven?", [multiply], [("multiply", {"x": 6, "y": 7})]),
+        ("Convert 5 miles to kilometers", [convert_units],
+         [("convert_units", {"value": 5, "from_unit": "miles", "to_unit": "kilometers"})]),
+        ("Find flights from SFO to JFK on 2026-03-01", [find_flights],
+         [("find_flights", {"origin": "SFO", "destination": "JFK", "date": "2026-03-01"})]),
+        ("Compare the stock prices of AAPL and MSFT", [stock_price],
+         [("stock_price", {"symbol": "AAPL"}), ("stock_price", {"symbol": "MSFT"})]),
+        ("What's the weather in Shanghai?", [weather_at], [("get_weather", {"location": "Shanghai"})]),
+        ("Turn off the light in the kitchen", [switch_light], [("switch_light", {"room": "kitchen", "on": False})]),
+        ("Create an event 'Standup' with alice and bob", [create_event],
+         [("create_event", {"title": "Standup", "attendees": ["alice", "bob"]})]),
+        ("What is 3 plus 4?", [calculate_expr], [("calculate", {"expr": "3 + 4"})]),
+        ("What is 5 °C in Fahrenheit?", [convert_temperature],
+         [("convert_temperature", {"celsius": 5, "unit": "fahrenheit"})]),
+        ("Ship order A1234 to Berlin, zip code 10115", [ship_parcel],
+         [("ship_parcel", {"order_id": "A1234", "address": {"city": "Berlin", "zip_code": "10115"}})]),
+    ],
+)
+def test_a_learners_tool_gets_exactly_the_arguments_the_question_states(question, tools, calls, api):
+    assert run(question, tools, max_rounds=1, api=api).rounds == [calls]
+
+
+@pytest.mark.parametrize(
+    ("question", "tools", "tool_name", "parameter"),
+    [
+        ("What is the stock price?", [stock_price], "stock_price", "symbol"),
+        ("Find flights from SFO to JFK", [find_flights], "find_flights", "date"),
+        ("Turn on the light", [switch_light], "switch_light", "room"),
+    ],
+)
+def test_a_required_parameter_the_question_does_not_give_means_no_call(question, tools, tool_name, parameter, api):
+    result = run(question, tools, api=api)
+    assert result.rounds == []
+    assert f"I would call {tool_name}" in result.answer and parameter in result.answer
+
+
+def test_the_decline_is_in_the_questions_language():
+    @tool
+    def quote(symbol: str) -> dict:
+        """查询股票的最新价格。"""
+        return {"symbol": symbol, "price": 1.0}
+
+    answer = run("股票的最新价格是多少?", [quote]).answer
+    assert "quote" in answer and "symbol" in answer and "没有给出" in answer
+
+
+def test_a_forced_call_carries_only_the_stated_arguments_and_the_tool_says_what_is_missing(api):
+    result = run("Find flights from SFO to JFK", [find_flights], max_rounds=1, api=api, tool_choice="required")
+    call = result.rounds[0][0]
+    assert call == ("find_flights", {"origin": "SFO", "destination": "JFK"})
+
+
+def test_the_answer_quotes_the_values_and_names_the_higher_one(api):
+    result = run("Compare the stock prices of AAPL and MSFT", [stock_price], api=api)
+    assert result.answer == "AAPL: price 189.5. MSFT: price 410.25. MSFT has the highest price (410.25; AAPL 189.5)."
+
+
+def test_a_batch_tools_readings_are_answered_with_the_warmest_city(api):
+    result = run("Which city is warmest: Beijing, Shanghai or Guangzhou?", [get_weather_many], api=api)
+    assert result.rounds == [[("get_weather_many", {"cities": ["Beijing", "Shanghai", "Guangzhou"]})]]
+    assert result.answer.endswith("Guangzhou is the warmest (temperature 25; Shanghai 18; Beijing 5).")
+    assert "{" not in result.answer
+
+
+def test_a_result_field_that_fills_another_tools_parameter_leads_to_a_second_round(api):
+    result = run("What orders has alice@example.com placed?", [find_user, get_orders], api=api)
+    assert result.rounds == [[("find_user", {"email": "alice@example.com"})], [("get_orders", {"user_id": "U42"})]]
+    assert '["book", "lamp"]' in result.answer
+
+
+def test_the_course_rules_follow_the_schema_too():
+    result = run("北京今天天气怎么样?", [weather_at])
+    assert result.rounds == [[("get_weather", {"location": "北京"})]]
+    assert result.answer == "北京今天晴,气温5°C。"
+
+
+def test_policy_descriptions_are_plain_text():
+    assert all("``" not in description and "`" not in description for _, description in POLICIES)

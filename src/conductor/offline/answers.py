@@ -48,17 +48,22 @@ class Record:
 
     label: str
     fields: dict[str, Any]
+    stated: frozenset[str] = frozenset()  # the call's argument values, not worth repeating
     error: str | None = None
     text: str | None = None  # a result that is plain text, quoted as it is
 
 
 def _label(call: ToolCall, calls: Sequence[ToolCall]) -> str:
-    """The argument that tells this call apart from the tool's other calls, else its first text argument."""
+    """What the result is about: the argument that tells this call apart from the tool's other calls,
+    the only argument of a one-argument call, else the call as written."""
     arguments = arguments_of(call)
     siblings = [arguments_of(c) for c in calls if c.name == call.name and c is not call]
     differing = [v for k, v in arguments.items() if any(s.get(k) != v for s in siblings)]
-    texts = [v for v in (differing or list(arguments.values())) if isinstance(v, (str, int, float))]
-    return str(texts[0]) if texts else describe_call(call.name, arguments or call.arguments)
+    if not differing and len(arguments) == 1:
+        differing = list(arguments.values())
+    if len(differing) == 1 and isinstance(differing[0], (str, int, float)):
+        return _value(differing[0])
+    return describe_call(call.name, arguments or call.arguments)
 
 
 def _item_label(item: dict[str, Any], index: int, wanted: set[str]) -> str:
@@ -68,7 +73,8 @@ def _item_label(item: dict[str, Any], index: int, wanted: set[str]) -> str:
     for key in _LABEL_KEYS:
         if isinstance(item.get(key), (str, int)):
             return str(item[key])
-    return f"#{index + 1}"
+    texts = [v for v in item.values() if isinstance(v, str)]
+    return texts[0] if texts else f"#{index + 1}"
 
 
 def records(conversation: Conversation) -> list[Record]:
@@ -89,7 +95,7 @@ def records(conversation: Conversation) -> list[Record]:
         elif isinstance(data, dict) and len(data) > 1 and all(isinstance(v, dict) for v in data.values()):
             found.extend(Record(str(key), value) for key, value in data.items())
         elif isinstance(data, dict):
-            found.append(Record(label, data))
+            found.append(Record(label, data, stated=frozenset(wanted)))
         elif isinstance(data, str):
             found.append(Record(label, {}, text=data))
         else:
@@ -113,7 +119,8 @@ def _sentence(record: Record, language: Language) -> str:
     if record.text is not None:
         text = record.text.strip()
         return text if re.search(r"[.!?。!?]$", text) else text + say(language, "。", ".")
-    shown = {k: v for k, v in record.fields.items() if _value(v) != record.label}
+    shown = {k: v for k, v in record.fields.items() if _value(v) != record.label and _value(v) not in record.stated}
+    shown = shown or record.fields
     if list(shown) == ["result"]:
         return say(language, f"{record.label} 的结果是 {_value(shown['result'])}。",
                    f"{record.label} returned {_value(shown['result'])}.")

@@ -115,7 +115,7 @@ _DATE = re.compile(
     re.IGNORECASE,
 )
 _TIME = re.compile(r"\b\d{1,2}:\d{2}(?:\s?[ap]\.?m\.?)?(?![\w:])|\b\d{1,2}\s?[ap]\.?m\b\.?", re.IGNORECASE)
-_ZONE = re.compile(r"\b(?:[A-Z][a-z]+/[A-Z][A-Za-z_]+(?:/[A-Z][A-Za-z_]+)?|UTC|GMT)\b")
+_ZONE = re.compile(r"\b(?:[A-Z][a-z]+/[A-Z][A-Za-z_]+(?:/[A-Z][A-Za-z_]+)?|UTC|GMT)(?![\w/])")
 _ID = re.compile(r"(?<![\w@.-])(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z][A-Za-z0-9_-]*\d[A-Za-z0-9_-]*\b"
                  r"|#(\d+)\b")
 _TICKER = re.compile(r"(?<![\w$.-])\$?[A-Z]{2,5}(?:\.[A-Z])?(?![\w-])")
@@ -133,6 +133,9 @@ _PAIR = re.compile(
 _AFTER_PREPOSITION = re.compile(r"\b(?:in|at|for|near|of)\s+(?:the\s+)?([A-Za-z][\w'-]*(?:\s[A-Z][\w'-]*)*)", re.I)
 _SWITCH_ON = ("on", "yes", "true", "enable", "enabled", "activate", "start", "open", "开", "打开", "开启", "是")
 _SWITCH_OFF = ("off", "no", "false", "disable", "disabled", "deactivate", "stop", "close", "关", "关闭", "否", "不")
+_DEGREE_WORDS = {"°c": "celsius", "° c": "celsius", "℃": "celsius", "°f": "fahrenheit", "° f": "fahrenheit",
+                 "℉": "fahrenheit"}
+_QUESTION_WORDS = frozenset("many much often long far".split())
 _CALENDAR_WORDS = frozenset(_MONTHS + "monday tuesday wednesday thursday friday saturday sunday".split())
 
 # Words beside a number, and words of a parameter, reduced to one concept each.
@@ -173,6 +176,16 @@ _ROLE_WORDS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         ("unit", "unit units currency language lang"),
     )
 )
+
+
+def _side(parameter: Parameter, role: str) -> int | None:
+    """0 for the "from" side of a pair (origin, source, from_x), 1 for the "to" side, else ``None``."""
+    own = set(name_words(parameter.name))
+    if role == "origin" or own & {"from", "source", "src", "origin"}:
+        return 0
+    if role == "destination" or own & {"to", "target", "dest", "destination"}:
+        return 1
+    return None
 
 
 def name_words(name: str) -> list[str]:
@@ -311,6 +324,7 @@ def read_question(question: str) -> Question:
         if m.start() != (first_word.start(1) if first_word else -1)
         and m.group(0).lower() not in _CALENDAR_WORDS and m.group(0).lower() not in STOPWORDS
         and "/" not in text[max(0, m.start() - 1): m.end() + 1]
+        and not any(m.group(0) in q for q in quoted(text))
     ]
     places = list(dict.fromkeys([*find_places(text), *capitalised]))
     pairs = [(m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4)) for m in _PAIR.finditer(text)]
@@ -345,6 +359,7 @@ class _Reader:
         self.used_strings: set[str] = set()
         self.used_numbers: set[int] = set()
         self.fan_out: tuple[str, list[Any]] | None = None
+        self.claimed_concepts: set[str] = set()  # concepts other parameters' names claim
 
     # Strings of a kind, not yet used by another parameter.
     def _free(self, values: list[str]) -> list[str]:
@@ -359,19 +374,16 @@ class _Reader:
     def values_for(self, parameter: Parameter, role: str) -> list[str]:
         """Every value of the question of the parameter's kind (several mean several entities)."""
         r = self.read
-        pair_side = {"origin": 0, "destination": 1}.get(role)
-        own = name_words(parameter.name)
-        if pair_side is None and {"from", "source", "src"} & set(own):
-            pair_side = 0
-        if pair_side is None and {"to", "target", "dest"} & set(own):
-            pair_side = 1
-        if pair_side is not None:
-            return self._free([pair[pair_side] for pair in r.pairs][:1])
+        side = _side(parameter, role)
         by_role = {
             "email": r.emails, "url": r.urls, "date": r.dates, "time": r.times, "timezone": r.zones,
             "ticker": r.tickers, "id": r.ids,
             "expression": spoken_arithmetic(self.question),
         }
+        if side is not None:
+            typed = by_role.get(role) or (r.places if role in ("origin", "destination", "place") else [])
+            sided = self._sided(self._free(typed), side)
+            return sided or self._free([pair[side] for pair in r.pairs][:1])
         if role in by_role:
             return self._free(by_role[role])
         if role == "place":
@@ -386,26 +398,49 @@ class _Reader:
             return self._free(r.quotes[:1])
         return []
 
+    def _labelled(self, parameter: Parameter) -> list[str]:
+        """The value written right after the parameter's own name: "zip code 10115", "order A1234"."""
+        own = [w for w in name_words(parameter.name) if w not in ("id", "number")] or name_words(parameter.name)
+        phrase = r"[\s_-]*".join(re.escape(w) for w in own)
+        match = re.search(rf"\b{phrase}s?\b\s*(?:is|:|=|#)?\s*([\w@.+-]*\d[\w@.+-]*)", self.read.text, re.I)
+        return self._free([match.group(1).rstrip(".")]) if match else []
+
+    def _sided(self, values: list[str], side: int) -> list[str]:
+        """The value on ``side`` (0 from, 1 to): by the word before it, else by order when there are two."""
+        marked = []
+        for value in values:
+            before = re.findall(r"[a-z]+", self.read.text[: self.read.text.find(value)].lower())[-1:]
+            if before and (before[0] in ("to", "into", "in")) == bool(side) and before[0] in (
+                    "to", "into", "in", "from"):
+                marked.append(value)
+        if marked:
+            return marked[:1]
+        return [values[side]] if len(values) == 2 else []
+
     def leftover(self) -> str | None:
         """The question's content words not used elsewhere and not the tool's own words, as written."""
         used = " ".join(self.used_strings)
         kept = [
             w for w in re.findall(r"[^\W_][\w'.\-]*[^\W_]|[^\W_]", self.read.text)
             if w.casefold().replace("'", "") not in STOPWORDS and stem(w.casefold()) not in self.own_words
-            and w.casefold() not in used and not w.isdigit()
+            and w.casefold() not in used and not w.isdigit() and w.casefold() not in _QUESTION_WORDS
+            and not re.search(rf"\d\s*{re.escape(w)}\b", self.read.text)
         ]
         return " ".join(kept) or None
 
     def number(self, parameter: Parameter, *, by_position: bool) -> float | None:
         """The number whose words match the parameter, else (``by_position``) the next unused one."""
+        named = {_CONCEPTS.get(stem(w), _CONCEPTS.get(w, w)) for w in name_words(parameter.name)}
         wanted = {_CONCEPTS.get(t, t) for t in parameter.terms}
         free = [(i, n) for i, n in enumerate(self.read.numbers) if i not in self.used_numbers]
         if parameter.kind == "integer":
             free = [(i, n) for i, n in free if n.value.is_integer()]
-        matching = [(i, n) for i, n in free if n.concepts & wanted]
-        # A number labelled for another concept is not taken by position.
+        # The parameter's name outranks its description ("bill_amount: the bill before the tip").
+        by_name = [(i, n) for i, n in free if n.concepts & named]
+        by_description = [(i, n) for i, n in free if n.concepts & wanted and not n.concepts & self.claimed_concepts]
+        # A number labelled for another concept is never taken by position.
         unlabelled = [(i, n) for i, n in free if not n.concepts]
-        pick = matching[:1] or (unlabelled[:1] or free[:1] if by_position else [])
+        pick = by_name[:1] or by_description[:1] or (unlabelled[:1] if by_position else [])
         if not pick:
             return None
         index, number = pick[0]
@@ -423,6 +458,19 @@ class _Reader:
             return not re.search(rf"\b(?:not|no|without|don't|non)\s+(?:\w+\s+)?{re.escape(stated[0])}", text)
         return None
 
+    def sided_enum(self, options: list[Any], side: int) -> Any:
+        """The "from" or "to" option of a pair of named options ("5 °C in Fahrenheit": celsius, fahrenheit)."""
+        text = self.read.text.casefold()
+        for sign, word in _DEGREE_WORDS.items():
+            text = text.replace(sign, f" {word} ")
+        named = sorted(
+            (match.start(), option) for option in options
+            if (match := re.search(rf"(?<!\w){re.escape(str(option).casefold().replace('_', ' '))}", text))
+        )
+        if len(named) < 2:
+            return None
+        return named[0][1] if side == 0 else named[-1][1]
+
     def enum(self, options: list[Any]) -> Any:
         text = self.read.text.casefold()
         for option in options:
@@ -436,7 +484,8 @@ class _Reader:
         """(value or None, the several values when the parameter should fan out into several calls)."""
         schema, role = parameter.schema, role_of(parameter)
         if "enum" in schema:
-            value = self.enum(list(schema["enum"]))
+            side = _side(parameter, role)
+            value = self.enum(list(schema["enum"])) if side is None else self.sided_enum(list(schema["enum"]), side)
             return self._take(value), None
         kind = parameter.kind
         if kind == "boolean":
@@ -452,7 +501,7 @@ class _Reader:
             return self.array(parameter), None
         if kind != "string":
             return None, None
-        values = self.values_for(parameter, role)
+        values = self._labelled(parameter) or self.values_for(parameter, role)
         if len(values) > 1 and allow_fan_out and role not in ("expression",):
             return self._take(values[0]), self._take(values)
         if values:
@@ -482,6 +531,10 @@ class _Reader:
                  ) -> tuple[dict[str, Any], list[str]]:
         """Fill parameters: typed values first, leftover words last; (arguments, missing required names)."""
         arguments: dict[str, Any] = {}
+        self.claimed_concepts |= {
+            _CONCEPTS.get(stem(w), _CONCEPTS.get(w, w))
+            for p in parameters if p.kind in ("integer", "number") for w in name_words(p.name)
+        }
         # Specific kinds first so that a generic string cannot take their values.
         order = sorted(parameters, key=lambda p: (p.kind == "string" and role_of(p) in ("", "title", "query"),
                                                   p.kind == "string" and role_of(p) == "person"))

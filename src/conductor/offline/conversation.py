@@ -55,17 +55,26 @@ class Conversation:
         return [t.name for t in self.tools]
 
     def exchanges(self) -> list[tuple[ToolCall, ToolResult]]:
-        """Every tool call since the last user question, paired with its result, in order."""
-        calls: dict[str, ToolCall] = {}
+        """Every tool call since the last user question, paired with its result, in order.
+
+        Results pair with the calls of the assistant turn before them by
+        position, so duplicate or empty call ids still pair; a result whose id
+        names exactly one unanswered call of that turn pairs with that call
+        (the APIs let results come in any order).
+        """
         pairs: list[tuple[ToolCall, ToolResult]] = []
+        unanswered: list[ToolCall] = []
         for message in self.messages:
             if isinstance(message, UserMessage):
-                calls.clear()
                 pairs.clear()
+                unanswered = []
             elif isinstance(message, Turn):
-                calls.update((c.id, c) for c in message.tool_calls)
-            elif isinstance(message, ToolResult) and message.call_id in calls:
-                pairs.append((calls[message.call_id], message))
+                unanswered = list(message.tool_calls)
+            elif isinstance(message, ToolResult) and unanswered:
+                named = [c for c in unanswered if c.id and c.id == message.call_id]
+                call = named[0] if len(named) == 1 else unanswered[0]
+                unanswered.remove(call)
+                pairs.append((call, message))
         return pairs
 
     def results_of(self, name: str) -> list[tuple[ToolCall, ToolResult]]:

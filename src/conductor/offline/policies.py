@@ -18,7 +18,7 @@ from typing import Any
 
 from ..types import ToolSpec
 from .answers import compose_answer
-from .arguments import Filled, Parameter, fill, name_words, parameters_of, plan_arguments
+from .arguments import Filled, Parameter, fill, name_words, parameters_of, plan_arguments, with_digits
 from .conversation import CallTools, Conversation, Decision, PlannedCall, Policy, Reply
 from .evidence import arguments_of, data_of, error_of
 from .language import STOPWORDS, Language, cjk_bigrams, language_of, mentions, say, stem, words
@@ -80,39 +80,47 @@ _MATCH_THRESHOLD = 2
 _NAME_POINTS = 3
 _ENUM_POINTS = 3
 _GENERIC_NAME_WORDS = frozenset({"get", "set", "fetch", "run", "call", "tool", "make", "use", "do"})
-_SYNONYMS: dict[str, str] = {
-    **dict.fromkeys("plus add sum addition".split(), "add"),
-    **dict.fromkeys("minus subtract subtraction".split(), "subtract"),
-    **dict.fromkeys("times multiply multiplied multiplication product".split(), "multiply"),
-    **dict.fromkeys("divide divided division quotient".split(), "divide"),
-    **dict.fromkeys("convert conversion converter".split(), "convert"),
-    **dict.fromkeys("flight fly flying".split(), "flight"),
-    **dict.fromkeys("light lamp bulb".split(), "light"),
-    **dict.fromkeys("event meeting appointment calendar".split(), "event"),
-    **dict.fromkeys("stock share ticker".split(), "stock"),
-    **dict.fromkeys("email mail".split(), "email"),
-    **dict.fromkeys("translate translation".split(), "translate"),
-    **dict.fromkeys("timer remind reminder alarm".split(), "timer"),
-    **dict.fromkeys("weather forecast".split(), "weather"),
-    **dict.fromkeys("temperature celsius fahrenheit".split(), "temperature"),
+# Words folded together before comparing: a question's "plus" asks for a tool named "add".
+_SYNONYMS: dict[str, tuple[str, ...]] = {
+    **dict.fromkeys("plus add sum addition".split(), ("add",)),
+    **dict.fromkeys("minus subtract subtraction".split(), ("subtract",)),
+    **dict.fromkeys("times multiply multiplied multiplication product".split(), ("multiply",)),
+    **dict.fromkeys("divide divided division quotient".split(), ("divide",)),
+    **dict.fromkeys("convert conversion converter".split(), ("convert",)),
+    **dict.fromkeys("flight flights fly flying".split(), ("flight",)),
+    **dict.fromkeys("light lights lamp lamps bulb".split(), ("light",)),
+    **dict.fromkeys("event events meeting meetings appointment calendar".split(), ("event",)),
+    **dict.fromkeys("stock stocks share shares ticker".split(), ("stock",)),
+    **dict.fromkeys("email mail".split(), ("email",)),
+    **dict.fromkeys("translate translation".split(), ("translate",)),
+    **dict.fromkeys("timer remind reminder alarm".split(), ("timer",)),
+    **dict.fromkeys("weather forecast".split(), ("weather",)),
+    **dict.fromkeys("temperature celsius fahrenheit".split(), ("temperature",)),
+    **dict.fromkeys("warm warmer warmest hot hotter hottest cold colder coldest".split(), ("weather", "temperature")),
 }
 _DEGREE_SIGNS = {"°C": "celsius", "℃": "celsius", "°F": "fahrenheit", "℉": "fahrenheit"}
+# Arithmetic written with signs or "by" asks for the tool of that operation.
+_OPERATION_SIGNS = (
+    (r"\d\s*\+\s*\d", "add"), (r"\d\s*-\s*\d", "subtract"),
+    (r"\d\s*(?:\*|×|x|by)\s*\d", "multiply"), (r"\d\s*(?:/|÷)\s*\d", "divide"),
+)
 
 
-def _folded(word: str) -> str:
-    """A word stemmed and folded to its synonym group."""
-    word = stem(word)
-    return _SYNONYMS.get(word, word)
+def _folded(word: str) -> set[str]:
+    """A word's synonym groups, or the word stemmed."""
+    word = word.lower()
+    return set(_SYNONYMS.get(word) or _SYNONYMS.get(stem(word)) or (stem(word),))
 
 
 def _tool_terms(spec: ToolSpec) -> tuple[set[str], set[str]]:
     """(name words, description words) of a tool, stemmed and folded."""
     name_words = {
-        _folded(part.lower())
+        concept
         for part in re.split(r"[_\-\s]+|(?<=[a-z])(?=[A-Z])", spec.name)
         if len(part) >= 3 and part.lower() not in _GENERIC_NAME_WORDS and part.lower() not in STOPWORDS
+        for concept in _folded(part)
     }
-    description_words = {_folded(w) for w in words(spec.description) if len(w) >= 3}
+    description_words = {concept for w in words(spec.description) if len(w) >= 3 for concept in _folded(w)}
     return name_words, description_words - name_words - _GENERIC_NAME_WORDS
 
 
@@ -130,7 +138,10 @@ def _enum_values(spec: ToolSpec) -> list[Any]:
 
 def _question_terms(question: str) -> set[str]:
     signs = {word for sign, word in _DEGREE_SIGNS.items() if sign in question.replace("° ", "°")}
-    return {_folded(w) for w in words(question) if len(w) >= 3} | {_folded(w) for w in signs}
+    spoken = with_digits(question)
+    operations = {operation for pattern, operation in _OPERATION_SIGNS if re.search(pattern, spoken)}
+    terms = {concept for w in [*words(question), *signs] if len(w) >= 3 for concept in _folded(w)}
+    return terms | operations
 
 
 def match_score(spec: ToolSpec, question: str) -> int:

@@ -271,9 +271,10 @@ def _calculation_answer(conversation: Conversation, language: Language, missing:
 
 
 def calculator_policy(conversation: Conversation) -> Decision | None:
-    """Arithmetic in the question ("what is 2+3", "帮我算一下 2×3") goes to ``calculate``, one call per expression.
+    """Arithmetic in the question ("what is 2+3", "three plus four", "帮我算一下 2×3") goes to calculate.
 
-    The answer quotes each expression with the result (or the error) the tool returned.
+    One call per expression, in the tool's expression parameter (found by its
+    name and description, see ``parameter_for``). The answer quotes each expression with the result (or the error) the tool returned.
     """
     calculator = conversation.tool("calculate")
     parameter = _expression_parameter(conversation)
