@@ -78,3 +78,84 @@ ANTHROPIC_TOOLS = [
         "input_schema": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
     }
 ]
+
+
+class RawServer:
+    """A stand-in API server that answers each request with the next of the given response JSONs.
+
+    For responses the offline model never sends (repeated or empty call ids,
+    cache and reasoning usage): ``llm.run`` gets them through the real SDK client
+    and its HTTP layer, and ``bodies`` keeps every request body it sent.
+    """
+
+    def __init__(self, api: str, responses: list[dict[str, Any]]) -> None:
+        self.api = api
+        self.responses = responses
+        self.bodies: list[dict[str, Any]] = []
+
+    def _handle(self, request):
+        import json
+
+        import httpx2
+
+        self.bodies.append(json.loads(request.content))
+        response = self.responses[min(len(self.bodies), len(self.responses)) - 1]
+        return httpx2.Response(200, json=response)
+
+    def client(self, cls: type | None = None, **options: Any):
+        """An SDK client (``cls``, by default the API's own) that talks to this server."""
+        import httpx2
+
+        http = httpx2.Client(transport=httpx2.MockTransport(self._handle))
+        if cls is None:
+            import anthropic
+            import openai
+
+            cls = openai.OpenAI if self.api == "openai" else anthropic.Anthropic
+        if "azure_endpoint" not in options:
+            options["base_url"] = "http://raw.invalid/v1" if self.api == "openai" else "http://raw.invalid"
+        return cls(api_key="test", http_client=http, max_retries=0, **options)
+
+
+def openai_response(content: str | None = None, calls=(), usage: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A Chat Completions response as the API sends it; ``calls`` are ``(id, name, arguments dict)``."""
+    import json
+
+    message: dict[str, Any] = {"role": "assistant", "content": content, "refusal": None, "annotations": []}
+    if calls:
+        message["tool_calls"] = [
+            {"id": i, "type": "function", "function": {"name": n, "arguments": json.dumps(a)}} for i, n, a in calls
+        ]
+    return {
+        "id": "chatcmpl-AbCdEfGhIjKlMnOpQrStUvWxYz012",
+        "object": "chat.completion",
+        "created": 1763700000,
+        "model": "gpt-4.1-mini-2025-04-14",
+        "choices": [
+            {"index": 0, "message": message, "logprobs": None, "finish_reason": "tool_calls" if calls else "stop"}
+        ],
+        "usage": usage or {"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120},
+        "service_tier": "default",
+        "system_fingerprint": "fp_0123456789",
+    }
+
+
+def anthropic_response(text: str | None = None, calls=(), usage: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A Messages response as the API sends it; ``calls`` are ``(id, name, input dict)``."""
+    content: list[dict[str, Any]] = [{"type": "text", "text": text}] if text else []
+    content += [{"type": "tool_use", "id": i, "name": n, "input": a} for i, n, a in calls]
+    return {
+        "id": "msg_01AbCdEfGhIjKlMnOpQrStUv",
+        "type": "message",
+        "role": "assistant",
+        "model": "claude-haiku-4-5-20251001",
+        "content": content,
+        "stop_reason": "tool_use" if calls else "end_turn",
+        "stop_sequence": None,
+        "usage": usage or {"input_tokens": 100, "output_tokens": 20},
+    }
+
+
+def raw_response(api: str, text: str | None = None, calls=(), usage: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The response JSON of ``api``: see :func:`openai_response` and :func:`anthropic_response`."""
+    return (openai_response if api == "openai" else anthropic_response)(text, calls, usage)

@@ -23,11 +23,13 @@ from .trace import ModelCall, ToolCallRecord, Trace
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
+    from matplotlib.container import BarContainer
     from matplotlib.figure import Figure
 
 MODEL_COLOR = "#4C72B0"
 TOOLS_COLOR = "#DD8452"
 INPUT_COLOR = "#55A868"
+CACHED_COLOR = "#A9D8B8"  # cached input: the input's green, lighter (it is billed at a lower rate)
 OUTPUT_COLOR = "#C44E52"
 CUMULATIVE_COLOR = "#333333"
 MESSAGES_COLOR = "#8172B3"
@@ -128,11 +130,7 @@ def plot_comparison(
     _step_ticks(time_ax, names)
     time_ax.set(title="time per run", ylabel="seconds")
 
-    splits = [_trace_cost_split(t) for t in traces]
-    inputs = [s[0] for s in splits]
-    outputs = [s[1] for s in splits]
-    cost_ax.bar(positions, inputs, color=INPUT_COLOR, label="input")
-    bars = cost_ax.bar(positions, outputs, bottom=inputs, color=OUTPUT_COLOR, label="output")
+    bars = _stacked_cost(cost_ax, positions, [_trace_cost_split(t) for t in traces])
     cost_ax.bar_label(bars, [_usd(t.cost) for t in traces], fontsize="small")
     _step_ticks(cost_ax, names)
     _usd_axis(cost_ax, max((t.cost for t in traces), default=0.0))
@@ -242,11 +240,8 @@ def _figure_legend(fig: Figure) -> None:
 def _cost_bars(ax: Axes, trace: Trace, steps: list[str]) -> None:
     """Stacked input/output cost per request, and the running total on a second y axis."""
     splits = [_cost_split(trace, call) for call in trace.model_calls]
-    inputs = [s[0] for s in splits]
-    outputs = [s[1] for s in splits]
     positions = range(len(splits))
-    ax.bar(positions, inputs, color=INPUT_COLOR, label="input")
-    ax.bar(positions, outputs, bottom=inputs, color=OUTPUT_COLOR, label="output")
+    _stacked_cost(ax, positions, splits)
     _step_ticks(ax, steps)
     _usd_axis(ax, max((c.cost for c in trace.model_calls), default=0.0))
     ax.set(title="cost per request", ylabel="cost")  # the ticks carry the $
@@ -259,24 +254,39 @@ def _cost_bars(ax: Axes, trace: Trace, steps: list[str]) -> None:
     total_ax.set_ylabel("cumulative cost")
 
 
-def _cost_split(trace: Trace, call: ModelCall) -> tuple[float, float]:
-    """The request's cost in dollars, split into its input and output parts.
+def _stacked_cost(ax: Axes, positions: range, splits: Sequence[tuple[float, float, float]]) -> BarContainer:
+    """Input, cached input (only when something was cached) and output cost, stacked; the top bars."""
+    inputs = [s[0] for s in splits]
+    ax.bar(positions, inputs, color=INPUT_COLOR, label="input")
+    bottom = inputs
+    if any(s[1] for s in splits):
+        ax.bar(positions, [s[1] for s in splits], bottom=inputs, color=CACHED_COLOR, label="cached input")
+        bottom = [s[0] + s[1] for s in splits]
+    return ax.bar(positions, [s[2] for s in splits], bottom=bottom, color=OUTPUT_COLOR, label="output")
 
-    The split follows the trace's per-million-token prices, scaled so the two
-    parts add up to the recorded ``call.cost`` (which may include tiered rates).
-    Without prices in the trace the whole cost is counted as input.
+
+def _cost_split(trace: Trace, call: ModelCall) -> tuple[float, float, float]:
+    """The request's cost in dollars as billed: input, cached input, output (server tools included).
+
+    The parts are the ones priced when the response came (``call.cost_split``).
+    A hand-built record without them is split by the trace's per-million-token
+    prices, scaled to the recorded ``call.cost``; without prices the whole cost
+    counts as input.
     """
+    if call.cost_split is not None:
+        split = call.cost_split
+        return split.input, split.cached, split.output + split.server_tools
     weight_in = call.usage.input_tokens * trace.input_price
     weight_out = call.usage.output_tokens * trace.output_price
     if weight_in + weight_out == 0:
-        return call.cost, 0.0
+        return call.cost, 0.0, 0.0
     share_in = weight_in / (weight_in + weight_out)
-    return call.cost * share_in, call.cost * (1 - share_in)
+    return call.cost * share_in, 0.0, call.cost * (1 - share_in)
 
 
-def _trace_cost_split(trace: Trace) -> tuple[float, float]:
+def _trace_cost_split(trace: Trace) -> tuple[float, float, float]:
     splits = [_cost_split(trace, call) for call in trace.model_calls]
-    return sum(s[0] for s in splits), sum(s[1] for s in splits)
+    return sum(s[0] for s in splits), sum(s[1] for s in splits), sum(s[2] for s in splits)
 
 
 def _step_ticks(ax: Axes, labels: Sequence[str]) -> None:
