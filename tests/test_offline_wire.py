@@ -28,6 +28,7 @@ from conductor.offline import (
     estimate_tokens,
 )
 from conductor.offline.language import find_places
+from conductor.offline.preface import preface
 from conductor.types import ToolResult
 from scripted import ANTHROPIC_TOOLS, OPENAI_TOOLS
 
@@ -379,6 +380,17 @@ def test_the_preface_follows_the_question_language_and_is_reproducible(plain_mod
     chinese = prefaces(plain_model)
     assert chinese and all(text.endswith("。") and all(c in text for c in cities) for text, cities in chinese)
     assert chinese == prefaces(OfflineModel(seed=0, latency=LatencyModel.instant(), policies=[call_every_place]))
+
+
+def test_the_preface_is_built_from_the_calls_names_and_values() -> None:
+    calls = [("calculate", {"expression": "2 + 3 * 4"}), ("search_course_content", {"query": "retries", "limit": 3})]
+    many = [("get_weather", {"city": city}) for city in ("Paris", "London", "Tokyo", "Berlin", "Sydney")]
+    for choice in range(0, 14 * 6, 7):  # every opener and style, and the replies without a preface
+        sentence = preface(calls, "en", choice)
+        assert sentence == "" or ("2 + 3 * 4" in sentence and "retries" in sentence and "calculate" in sentence)
+        crowded = preface(many, "en", choice)
+        assert crowded == "" or ("Paris, London, Tokyo and 2 more" in crowded and "Berlin" not in crowded)
+    assert len({preface(calls, "en", choice) for choice in range(14 * 6)}) == 7  # six wordings and no preface
 
 
 def test_a_forced_tool_use_has_no_preface(plain_model: OfflineModel) -> None:

@@ -8,7 +8,8 @@ told to fail the way real APIs fail::
     from conductor.offline import OfflineModel
     model = OfflineModel(seed=0)
     client = model.openai_client()          # or model.anthropic_client()
-    model.inject("rate_limit", retry_after=0.01)
+    model.inject("rate_limit", retry_after=0.01)   # a 429 with the real headers and text
+    model.inject("quota")                           # a 429 that no retry cures (billing)
 
 Importing this package does not import the SDKs; the client methods do.
 """

@@ -96,7 +96,7 @@ def _clause(name: str, values: list[str], language: Language, by_name: bool) -> 
             return f"用 {name} 查一下{about}"
         if kind == "search":
             return f"用 {name} 搜索{about}" if about else f"用 {name} 搜索一下"
-        return f"把{about}交给 {name}" if about else f"调用 {name}"
+        return f"调用 {name},参数是{about}" if about else f"调用 {name}"
     about = _listed([f'"{v}"' if kind == "search" else v for v in values], "en") if values else ""
     tail = f" for {about}" if about else ""
     if kind == "lookup":
