@@ -186,7 +186,7 @@ def _api_error_text(exc: BaseException) -> str | None:
         return None
     error = body.get("error", body)
     message = error.get("message") if isinstance(error, dict) else None
-    return f"the API rejected a request with HTTP {status}: {message or exc}"
+    return f"the API rejected a request with HTTP {status}: {str(message or exc).rstrip('.')}"
 
 
 def explain(exc: BaseException, doing: str) -> str:

@@ -1,0 +1,476 @@
+"""Lesson 01's exercises: a new tool the model uses, the round loop by hand, reading a run's trace.
+
+In the notebook::
+
+    from conductor.exercises import ____, lesson01 as ex
+    ex.q1.check()
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import conductor as cd
+from conductor.scenarios import get_weather, suggest_clothing
+
+from .core import Exercise, Wrong, WrongAnswer, as_tool, learner_call, offline_llm
+
+__all__ = ["SETUP", "EXERCISES", "q1", "q2", "q3"]
+
+SETUP = "from conductor.exercises import ____, lesson01 as ex"
+"""The notebook cell that comes before the exercises."""
+
+# -- exercise 1: a new tool the model uses -------------------------------------------------------------
+
+
+@cd.tool
+def convert_temperature(celsius: float) -> dict:
+    """Convert a temperature from degrees Celsius to degrees Fahrenheit.
+
+    Args:
+        celsius: The temperature in °C.
+    """
+    return {"celsius": celsius, "fahrenheit": round(celsius * 9 / 5 + 32, 1)}
+
+
+convert_question = "Convert 5 °C to Fahrenheit."
+
+
+def _fahrenheit_of(doing: str, tool: Any, celsius: float) -> float:
+    """What the learner's tool says ``celsius`` is in °F; :class:`Wrong` when it does not say."""
+    output = learner_call(doing, tool, celsius)
+    if not isinstance(output, dict) or not isinstance(output.get("fahrenheit"), int | float):
+        raise Wrong(f'{doing} returned {output!r}; return a dict with the result under "fahrenheit".')
+    return output["fahrenheit"]
+
+
+def _judge_convert(convert_temperature: Any, convert_question: Any) -> str:
+    tool = as_tool(convert_temperature, "convert_temperature")
+    if not tool.description:
+        raise Wrong("the tool has no description: write a docstring saying what it converts.")
+    if tool.parameters["properties"].get("celsius", {}).get("type") != "number":
+        raise Wrong('the parameter should be `celsius: float`, so its schema type is "number".')
+    for celsius, expected in ((100, 212), (5, 41)):
+        got = _fahrenheit_of(f"convert_temperature({celsius})", tool, celsius)
+        if abs(got - expected) > 0.05:
+            raise Wrong(f"convert_temperature({celsius}) gives {got} °F; it should be {expected} (°C × 9/5 + 32).")
+    if not isinstance(convert_question, str) or not convert_question.strip():
+        raise Wrong("`convert_question` should be the question (a string) to ask the model.")
+    llm = offline_llm()
+    run = llm.run(convert_question, tools=[tool], max_rounds=2)
+    names = [c.name for c in run.tool_calls]
+    if names != [tool.name]:
+        raise Wrong(
+            f"for {convert_question!r} the model called {names or 'no tool'}, not convert_temperature once: "
+            "ask plainly for a conversion and give the number in °C, e.g. 'Convert 30 °C to Fahrenheit.'"
+        )
+    call = run.tool_calls[0]
+    if call.is_error:
+        raise Wrong(f"the model's call failed: {call.output}")
+    results = [m for m in llm.offline.requests[-1].body["messages"] if m.get("role") == "tool"]
+    if [m["content"] for m in results] != [call.output]:
+        raise Wrong("the tool's result did not go back to the model.")
+    return (
+        f"the model called {call.name}({json.dumps(call.arguments)}) -> {call.output}, "
+        f"and answered in {run.api_calls} requests."
+    )
+
+
+def _no_plus_32() -> tuple[Any, ...]:
+    def convert_temperature(celsius: float) -> dict:
+        """Convert a temperature from degrees Celsius to degrees Fahrenheit."""
+        return {"celsius": celsius, "fahrenheit": celsius * 9 / 5}
+
+    return (convert_temperature, convert_question)
+
+
+def _question_without_the_tool() -> tuple[Any, ...]:
+    return (convert_temperature, "Is it hot today?")
+
+
+def _celsius_as_text() -> tuple[Any, ...]:
+    def convert_temperature(celsius: str) -> dict:
+        """Convert a temperature from degrees Celsius to degrees Fahrenheit."""
+        return {"celsius": celsius, "fahrenheit": float(celsius) * 9 / 5 + 32}
+
+    return (convert_temperature, convert_question)
+
+
+q1 = Exercise(
+    number=1,
+    title="A new tool the model uses",
+    prompt="""\
+### Exercise 1: a new tool the model uses
+
+Write `convert_temperature(celsius: float) -> dict`, returning the temperature in °F under
+`"fahrenheit"`, and `convert_question`, a question that makes the model call it. The offline
+model calls an offered tool when the question plainly names it (words of the tool's name or
+description) and takes the number from the question; a real model needs no such hint, but a clear
+name and docstring help it too. The check offers your tool to a fresh offline model and reads the
+run: one call, no error, its result sent back.""",
+    stub='''\
+def convert_temperature(celsius: float) -> dict:
+    """____
+
+    Args:
+        celsius: The temperature in °C.
+    """
+    return {"celsius": celsius, "fahrenheit": ____}
+
+
+convert_question = "____"
+
+ex.q1.check()''',
+    hint_text="°F = °C × 9/5 + 32. The docstring's first line is the tool's description, e.g. "
+    '"Convert a temperature from degrees Celsius to degrees Fahrenheit." A question like '
+    '"Convert 5 °C to Fahrenheit." names the conversion and the number.',
+    names=("convert_temperature", "convert_question"),
+    judge=_judge_convert,
+    reference=lambda: (convert_temperature, convert_question),
+    solution_parts=(convert_temperature, f"convert_question = {convert_question!r}"),
+    wrong_answers=(
+        WrongAnswer("forgets + 32", _no_plus_32),
+        WrongAnswer("a question that does not ask for it", _question_without_the_tool),
+        WrongAnswer("celsius: str", _celsius_as_text),
+    ),
+)
+
+# -- exercise 2: the round loop by hand, on Anthropic ------------------------------------------------------
+
+ROUNDS_QUESTION = "北京和上海今天天气怎么样?应该穿什么衣服?"  # Beijing and Shanghai: weather, and what to wear?
+LIMITS = (0, 1, 2, 3)
+
+
+def run_rounds(client, model_name, user_query, tools, max_rounds):
+    """At most max_rounds tool rounds on the Messages API, then a final request without tool use."""
+    by_name = {t.name: t for t in tools}
+    schemas = [t.anthropic_schema() for t in tools]
+    messages = [{"role": "user", "content": user_query}]
+    rounds = 0
+    while True:
+        choice = {"type": "auto"} if rounds < max_rounds else {"type": "none"}
+        response = client.messages.create(
+            model=model_name, max_tokens=1024, messages=messages, tools=schemas, tool_choice=choice
+        )
+        calls = [block for block in response.content if block.type == "tool_use"]
+        if not calls or rounds == max_rounds:
+            return "".join(block.text for block in response.content if block.type == "text")
+        content = [block.model_dump(mode="json", exclude_none=True) for block in response.content]
+        messages.append({"role": "assistant", "content": content})
+        results = []
+        for call in calls:
+            block = {"type": "tool_result", "tool_use_id": call.id}
+            try:
+                block["content"] = json.dumps(by_name[call.name](**call.input), ensure_ascii=False)
+            except Exception as error:  # the model hears about any failure, as in llm.run
+                block.update(content=f"{type(error).__name__}: {error}", is_error=True)
+            results.append(block)
+        messages.append({"role": "user", "content": results})
+        rounds += 1
+
+
+def _ids(messages: list[dict[str, Any]], role: str, block_type: str, key: str) -> list[str]:
+    return [
+        block[key]
+        for m in messages
+        if m["role"] == role and isinstance(m["content"], list)
+        for block in m["content"]
+        if block.get("type") == block_type
+    ]
+
+
+def _judge_one_limit(run_rounds: Any, limit: int) -> int:
+    """Run the learner's loop with ``max_rounds=limit``; return the number of requests it made."""
+    tools = [get_weather, suggest_clothing]
+    expected = offline_llm("anthropic").run(ROUNDS_QUESTION, tools=tools, max_rounds=limit).api_calls
+    llm = offline_llm("anthropic")
+    doing = f"run_rounds(..., max_rounds={limit})"
+    text = learner_call(doing, run_rounds, llm.client, llm.model, ROUNDS_QUESTION, tools, limit)
+    sent = llm.offline.requests
+    if not sent:
+        raise Wrong(f"{doing} sent no request: even max_rounds=0 makes one, with tool use forbidden, "
+                    "so the model can answer.")
+    rejected = [i for i, r in enumerate(sent, 1) if r.status != 200]
+    if rejected:
+        raise Wrong(f"{doing}: request {rejected[0]} was rejected with HTTP {sent[rejected[0] - 1].status}.")
+    if len(sent) > limit + 1:
+        raise Wrong(f"{doing} made {len(sent)} requests; at most {limit + 1} are allowed: {limit} tool "
+                    "round(s), then one final request with tool use forbidden.")
+    without_tools = [i for i, r in enumerate(sent, 1) if "tools" not in r.body]
+    if without_tools:
+        raise Wrong(f"{doing}: request {without_tools[0]} has no tools; keep tools on every request "
+                    '(the final one forbids their use with tool_choice={"type": "none"}).')
+    choices = [r.body.get("tool_choice") for r in sent]
+    if len(sent) == limit + 1 and choices[-1] != {"type": "none"}:
+        raise Wrong(f"{doing}: request {limit + 1} is the final one, but its tool_choice is "
+                    f'{json.dumps(choices[-1])}: send tool_choice={{"type": "none"}} on it.')
+    if {"type": "none"} in choices[:-1]:
+        raise Wrong(f"{doing} forbade tool use before the last request: allow it while rounds remain.")
+    if len(sent) != expected:
+        raise Wrong(f"{doing} made {len(sent)} request(s); the model needed {expected} here: keep going "
+                    "while it asks for tools and rounds remain, then make the final request.")
+    last = sent[-1].body["messages"]
+    asked = _ids(last, "assistant", "tool_use", "id")
+    answered = _ids(last, "user", "tool_result", "tool_use_id")
+    if asked != answered:
+        raise Wrong(f"{doing}: the tool_use ids {asked} were answered as {answered}; answer each one "
+                    "once, in order, in the next user message.")
+    if not isinstance(text, str) or not text.strip():
+        raise Wrong(f"{doing} returned {text!r}: return the text of the final reply (every text block).")
+    return len(sent)
+
+
+def _judge_run_rounds(run_rounds: Any) -> str:
+    made = [_judge_one_limit(run_rounds, limit) for limit in LIMITS]
+    counts = ", ".join(f"max_rounds={limit}: {n}" for limit, n in zip(LIMITS, made))
+    return (
+        f"requests made ({counts}); tools kept on every request, the forced final one with "
+        'tool_choice {"type": "none"}, every tool_use id answered once.'
+    )
+
+
+def _final_without_tools() -> tuple[Any, ...]:
+    def run_rounds(client, model_name, user_query, tools, max_rounds):
+        """Drop the tools on the final request instead of forbidding them."""
+        by_name = {t.name: t for t in tools}
+        messages = [{"role": "user", "content": user_query}]
+        rounds = 0
+        while True:
+            offer = {"tools": [t.anthropic_schema() for t in tools]} if rounds < max_rounds else {}
+            response = client.messages.create(model=model_name, max_tokens=1024, messages=messages, **offer)
+            calls = [b for b in response.content if b.type == "tool_use"]
+            if not calls or rounds == max_rounds:
+                return "".join(b.text for b in response.content if b.type == "text")
+            messages.append({"role": "assistant", "content": response.content})
+            messages.append({"role": "user", "content": [
+                {"type": "tool_result", "tool_use_id": c.id, "content": json.dumps(by_name[c.name](**c.input))}
+                for c in calls
+            ]})
+            rounds += 1
+
+    return (run_rounds,)
+
+
+def _counts_requests() -> tuple[Any, ...]:
+    def run_rounds(client, model_name, user_query, tools, max_rounds):
+        """The classic max_iterations loop: gives up without a final answer."""
+        by_name = {t.name: t for t in tools}
+        schemas = [t.anthropic_schema() for t in tools]
+        messages = [{"role": "user", "content": user_query}]
+        for _ in range(max_rounds):
+            response = client.messages.create(model=model_name, max_tokens=1024, messages=messages, tools=schemas)
+            calls = [b for b in response.content if b.type == "tool_use"]
+            if not calls:
+                return "".join(b.text for b in response.content if b.type == "text")
+            messages.append({"role": "assistant", "content": response.content})
+            messages.append({"role": "user", "content": [
+                {"type": "tool_result", "tool_use_id": c.id, "content": json.dumps(by_name[c.name](**c.input))}
+                for c in calls
+            ]})
+        return ""
+
+    return (run_rounds,)
+
+
+def _first_call_only() -> tuple[Any, ...]:
+    def run_rounds(client, model_name, user_query, tools, max_rounds):
+        """Answer only the first tool_use block of each turn."""
+        by_name = {t.name: t for t in tools}
+        schemas = [t.anthropic_schema() for t in tools]
+        messages = [{"role": "user", "content": user_query}]
+        rounds = 0
+        while True:
+            choice = {"type": "auto"} if rounds < max_rounds else {"type": "none"}
+            response = client.messages.create(
+                model=model_name, max_tokens=1024, messages=messages, tools=schemas, tool_choice=choice
+            )
+            calls = [b for b in response.content if b.type == "tool_use"]
+            if not calls or rounds == max_rounds:
+                return "".join(b.text for b in response.content if b.type == "text")
+            messages.append({"role": "assistant", "content": response.content})
+            call = calls[0]
+            output = json.dumps(by_name[call.name](**call.input))
+            messages.append({"role": "user", "content": [{"type": "tool_result", "tool_use_id": call.id, "content": output}]})
+            rounds += 1
+
+    return (run_rounds,)
+
+
+def _never_forbids() -> tuple[Any, ...]:
+    def run_rounds(client, model_name, user_query, tools, max_rounds):
+        """Stop after max_rounds, but let the final request offer tools as usual."""
+        by_name = {t.name: t for t in tools}
+        schemas = [t.anthropic_schema() for t in tools]
+        messages = [{"role": "user", "content": user_query}]
+        rounds = 0
+        while True:
+            response = client.messages.create(model=model_name, max_tokens=1024, messages=messages, tools=schemas)
+            calls = [b for b in response.content if b.type == "tool_use"]
+            if not calls or rounds == max_rounds:
+                return "".join(b.text for b in response.content if b.type == "text")
+            messages.append({"role": "assistant", "content": response.content})
+            messages.append({"role": "user", "content": [
+                {"type": "tool_result", "tool_use_id": c.id, "content": json.dumps(by_name[c.name](**c.input))}
+                for c in calls
+            ]})
+            rounds += 1
+
+    return (run_rounds,)
+
+
+q2 = Exercise(
+    number=2,
+    title="The round loop by hand, on Anthropic",
+    prompt=f"""\
+### Exercise 2: the round loop by hand, on Anthropic
+
+Complete `run_rounds(client, model_name, user_query, tools, max_rounds)` on the Anthropic SDK: at
+most `max_rounds` tool rounds, then a final request that keeps `tools` and sends
+`tool_choice={{"type": "none"}}`. Return the answer's text (every text block). Answer every
+`tool_use` block with one `tool_result` (with `is_error: true` when the tool raised). The check runs
+it with max_rounds 0 to 3 on a fresh offline Anthropic model, for "{ROUNDS_QUESTION}" ("What's the
+weather in Beijing and Shanghai today, and what should I wear?": two calls per turn, two rounds),
+and reads the requests the model received.""",
+    stub='''\
+import json
+
+
+def run_rounds(client, model_name, user_query, tools, max_rounds):
+    """At most max_rounds tool rounds on the Messages API, then a final request without tool use."""
+    by_name = {t.name: t for t in tools}
+    schemas = [t.anthropic_schema() for t in tools]
+    messages = [{"role": "user", "content": user_query}]
+    rounds = 0
+    while True:
+        choice = ____  # {"type": "auto"} while rounds remain, else {"type": "none"}
+        response = client.messages.create(
+            model=model_name, max_tokens=1024, messages=messages, tools=schemas, tool_choice=choice
+        )
+        calls = [block for block in response.content if block.type == "tool_use"]
+        if ____:  # no calls, or this was the final request
+            return "".join(block.text for block in response.content if block.type == "text")
+        ____  # append the assistant turn, then one user message with a tool_result per call
+        rounds += 1
+
+
+ex.q2.check()''',
+    hint_text="The loop ends when the model asks for nothing or when rounds == max_rounds (that request "
+    "forbade tools). Send the turn back as {\"role\": \"assistant\", \"content\": [block.model_dump("
+    'mode="json", exclude_none=True) for block in response.content]}, then one user message whose '
+    'content is a list of {"type": "tool_result", "tool_use_id": call.id, "content": ...}, one per call.',
+    names=("run_rounds",),
+    judge=_judge_run_rounds,
+    reference=lambda: (run_rounds,),
+    solution_parts=("import json", run_rounds),
+    wrong_answers=(
+        WrongAnswer("drops tools on the final request", _final_without_tools),
+        WrongAnswer("max_iterations: no final answer", _counts_requests),
+        WrongAnswer("answers only the first tool_use", _first_call_only),
+        WrongAnswer("never forbids tool use", _never_forbids),
+    ),
+)
+
+# -- exercise 3: reading a run's trace -------------------------------------------------------------------------
+
+TRACE_QUESTION = ROUNDS_QUESTION
+
+
+def round_report(result):
+    """One (round number, tool names called, input tokens of the request that asked) per round."""
+    return [
+        (r.index, [call.name for call in r.tool_calls], r.model.usage.input_tokens)
+        for r in result.rounds
+    ]
+
+
+def _expected_report(result: Any) -> list[tuple[int, list[str], int]]:
+    return [(r.index, [c.name for c in r.tool_calls], r.model.usage.input_tokens) for r in result.rounds]
+
+
+def _judge_round_report(round_report: Any) -> str:
+    result = offline_llm().run(TRACE_QUESTION, tools=[get_weather, suggest_clothing], max_rounds=2)
+    expected = _expected_report(result)
+    got = learner_call("round_report(result)", round_report, result)
+    if not isinstance(got, list | tuple) or len(got) != len(expected):
+        size = len(got) if isinstance(got, list | tuple) else type(got).__name__
+        raise Wrong(f"round_report gave {size} row(s); the run had {len(expected)} rounds: one row per "
+                    "round in result.rounds.")
+    for row, (index, names, tokens) in zip(got, expected):
+        if not isinstance(row, list | tuple) or len(row) != 3:
+            raise Wrong(f"each row should be (round number, tool names, input tokens); got {row!r}.")
+        got_index, got_names, got_tokens = row
+        if got_index != index:
+            raise Wrong(f"round {index} is numbered {got_index!r}: rounds count from 1, as r.index does.")
+        if list(got_names) != names:
+            raise Wrong(f"round {index} called {names}, but your row says {got_names!r}: list the names "
+                        "of that round's calls, r.tool_calls.")
+        if got_tokens != tokens:
+            usage = result.rounds[index - 1].model.usage
+            what = " (that is the output tokens)" if got_tokens == usage.output_tokens else ""
+            raise Wrong(f"round {index}'s request read {tokens} input tokens; your row says "
+                        f"{got_tokens!r}{what}: use r.model.usage.input_tokens.")
+    empty = learner_call("round_report on a run without tools", round_report, offline_llm().run("Hello"))
+    if list(empty) != []:
+        raise Wrong(f"a run without tool rounds should give an empty report, not {empty!r}.")
+    rows = "; ".join(f"round {i}: {', '.join(n)}, {t} input tokens" for i, n, t in expected)
+    return f"{rows}. Each request resends the conversation, so input tokens grow round by round."
+
+
+def _counts_from_zero() -> tuple[Any, ...]:
+    def round_report(result):
+        """Numbers rounds from 0."""
+        return [(i, [c.name for c in r.tool_calls], r.model.usage.input_tokens) for i, r in enumerate(result.rounds)]
+
+    return (round_report,)
+
+
+def _output_tokens() -> tuple[Any, ...]:
+    def round_report(result):
+        """Reads the output tokens."""
+        return [(r.index, [c.name for c in r.tool_calls], r.model.usage.output_tokens) for r in result.rounds]
+
+    return (round_report,)
+
+
+def _every_call_in_every_row() -> tuple[Any, ...]:
+    def round_report(result):
+        """Lists every call of the run in each row."""
+        names = [c.name for c in result.tool_calls]
+        return [(r.index, names, r.model.usage.input_tokens) for r in result.rounds]
+
+    return (round_report,)
+
+
+q3 = Exercise(
+    number=3,
+    title="Read a run's trace",
+    prompt="""\
+### Exercise 3: read a run's trace
+
+`llm.run` returns what happened, round by round: `result.rounds` holds one record per tool round,
+with `r.index` (from 1), `r.tool_calls` (each with `.name`, `.arguments`, `.output`) and `r.model`,
+the model request that asked for those calls (`r.model.usage.input_tokens`, `.output_tokens`).
+Write `round_report(result)`: one `(round number, [tool names], input tokens)` per round. The check
+compares it with the trace of a two-round run on a fresh offline model.""",
+    stub='''\
+def round_report(result):
+    """One (round number, tool names called, input tokens of the request that asked) per round."""
+    return [____ for r in result.rounds]
+
+
+ex.q3.check()''',
+    hint_text="For each r in result.rounds: (r.index, [call.name for call in r.tool_calls], "
+    "r.model.usage.input_tokens).",
+    names=("round_report",),
+    judge=_judge_round_report,
+    reference=lambda: (round_report,),
+    solution_parts=(round_report,),
+    wrong_answers=(
+        WrongAnswer("rounds numbered from 0", _counts_from_zero),
+        WrongAnswer("output tokens", _output_tokens),
+        WrongAnswer("every call in every row", _every_call_in_every_row),
+    ),
+)
+
+EXERCISES: tuple[Exercise, ...] = (q1, q2, q3)
