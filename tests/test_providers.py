@@ -125,3 +125,50 @@ def test_missing_sdk_names_the_install_command(monkeypatch):
     monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
     with pytest.raises(cd.ProviderError, match="pip install -r requirements.txt"):
         cd.connect("anthropic")
+
+
+def _subclass(api: str) -> type:
+    import anthropic
+    import openai
+
+    base = openai.OpenAI if api == "openai" else anthropic.Anthropic
+    return type("TeamClient", (base,), {"__module__": "team.clients"})
+
+
+@pytest.mark.parametrize("api", ["openai", "anthropic"])
+def test_subclass_of_an_sdk_client_is_accepted(api):
+    from scripted import RawServer, raw_response
+
+    server = RawServer(api, [raw_response(api, "Hi from a subclass.")])
+    llm = cd.connect(server.client(_subclass(api)), model="m")
+    assert llm.api == api and not llm.is_async
+    assert llm.run("Hello").answer == "Hi from a subclass."
+    assert server.bodies[0]["model"] == "m"
+
+
+def test_azure_client_is_accepted():
+    import openai
+    from scripted import RawServer, raw_response
+
+    server = RawServer("openai", [raw_response("openai", "Hi from Azure.")])
+    client = server.client(openai.AzureOpenAI, api_version="2024-10-21", azure_endpoint="https://team.openai.azure.com")
+    llm = cd.connect(client, model="my-deployment")
+    assert llm.api == "openai" and llm.run("Hello").answer == "Hi from Azure."
+
+
+def test_async_azure_client_is_async():
+    import openai
+
+    client = openai.AsyncAzureOpenAI(api_key="k", api_version="2024-10-21", azure_endpoint="https://team.openai.azure.com")
+    llm = cd.connect(client, model="my-deployment")
+    assert llm.api == "openai" and llm.is_async
+
+
+@pytest.mark.parametrize("api", ["openai", "anthropic"])
+def test_any_base_url_is_kept(api):
+    import anthropic
+    import openai
+
+    cls = openai.OpenAI if api == "openai" else anthropic.Anthropic
+    llm = cd.connect(cls(api_key="k", base_url="https://gateway.example.com/llm/v1"), model="m")
+    assert str(llm.client.base_url).startswith("https://gateway.example.com/llm/v1")

@@ -90,8 +90,12 @@ def test_two_rounds_third_request_forbids_tools(api, weather, clothing, rec):
     assert tool_use_forbidden(api, third)
     assert len(dialog(api, third)) == 5
     assert [name for name, _ in rec.calls] == ["get_weather", "suggest_clothing"]
-    assert result.hit_round_limit
+    assert result.forced_final and result.hit_round_limit and result.ignored_tool_calls == ()
     assert result.answer == "Wear a down jacket."
+    # A chain that used every round and then answered reads as a success.
+    assert result.transcript().splitlines()[-2] == (
+        "answer after 2 rounds, 3 requests (tools were off for the final answer: max_rounds=2 used):"
+    )
 
 
 @pytest.mark.parametrize("api", APIS)
@@ -114,6 +118,26 @@ def test_model_that_ignores_the_ban_is_not_obeyed(api, weather, rec):
     assert rec.calls == [("get_weather", {"city": "上海"})], "calls made when tools were forbidden must not run"
     assert [c.name for c in result.ignored_tool_calls] == ["get_weather"]
     assert result.answer == "Here is what I have."
+    assert result.forced_final
+    lines = result.transcript().splitlines()
+    assert lines[-3] == 'not run, max_rounds=1 used: get_weather({"city": "北京"})'
+    assert lines[-2] == "answer after 1 round, 2 requests (the model still wanted 1 more call; max_rounds=1 used):"
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_transcript_lines_fit_100_columns_with_chinese(api, weather):
+    from conductor import display
+
+    cities = ["乌鲁木齐" * 20, "呼和浩特", "石家庄", "哈尔滨", "齐齐哈尔", "北京"]
+    llm, model = offline(api, scripted([("get_weather", {"city": c}) for c in cities], [("get_weather", {"city": c}) for c in cities]))
+    model.inject("ignore_tool_choice", times=5)
+    result = llm.run("天气", tools=[weather], max_rounds=1)
+    assert len(result.ignored_tool_calls) == 6
+    lines = result.transcript().splitlines()
+    head = next(i for i, line in enumerate(lines) if line.startswith("answer after 1 round, 2 requests ("))
+    assert all(display.width(line) <= 100 for line in lines[: head + 1])
+    assert "the model still wanted 6 more calls" in lines[head]
+    assert sum(line.startswith("not run, max_rounds=1 used: get_weather(") for line in lines[:head]) == 6
 
 
 @pytest.mark.parametrize("api", APIS)

@@ -132,10 +132,11 @@ class RunResult:
             )
             if on
         ]
+        for c in self.ignored_tool_calls:
+            lines.append(display.clip(f"not run, max_rounds={self.max_rounds} used: {c.name}({c.arguments})", width))
         if self.ignored_tool_calls:
-            wanted = ", ".join(f"{c.name}({c.arguments})" for c in self.ignored_tool_calls)
             more = _count(len(self.ignored_tool_calls), "more call")
-            notes.append(f"max_rounds={self.max_rounds} used; the model still wanted {more}: {wanted}")
+            notes.append(f"the model still wanted {more}; max_rounds={self.max_rounds} used")
         elif self.forced_final:
             notes.append(f"tools were off for the final answer: max_rounds={self.max_rounds} used")
         suffix = f" ({'; '.join(notes)})" if notes else ""
