@@ -168,3 +168,10 @@ def test_has_placeholder_looks_inside_functions_and_tools() -> None:
 
 def test_wrong_is_an_exception_with_the_message() -> None:
     assert str(Wrong("do X")) == "do X"
+
+
+@pytest.mark.parametrize(("lesson", "exercise"), EXERCISES, ids=[f"{n}.{q.label}" for n, q in EXERCISES])
+@pytest.mark.parametrize("garbage", [42, None])
+def test_any_value_gets_a_verdict_never_an_exception(lesson: str, exercise: Exercise, garbage: Any) -> None:
+    out = printed(lambda: exercise.check(*[garbage] * len(exercise.names)))
+    assert out.startswith("Incorrect: ") and "Traceback" not in out

@@ -143,7 +143,9 @@ def add_exercises(subparsers: argparse._SubParsersAction) -> None:
         description="Run each exercise's stub (must say 'not attempted'), reference solution (must pass) "
         "and typical wrong answers (must fail with a message) through its check; exit 1 otherwise.",
     )
-    parser.add_argument("--lesson", action="append", metavar="NAME", help="only this lesson, e.g. lesson01; repeatable")
+    from .exercises import LESSONS
+
+    parser.add_argument("--lesson", action="append", choices=LESSONS, help="only this lesson; repeatable")
     parser.add_argument("-v", "--verbose", action="store_true", help="print the message each wrong answer got")
     parser.set_defaults(handler=_run_exercises)
 

@@ -206,6 +206,8 @@ def explain(exc: BaseException, doing: str) -> str:
 
 def learner_call(doing: str, func: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     """Call the learner's ``func``; an exception becomes :class:`Wrong` explaining it."""
+    if not callable(func):
+        raise Wrong(f"{doing} cannot run: that name holds {type(func).__name__} {func!r}, not a function.")
     try:
         return func(*args, **kwargs)
     except Exception as exc:  # noqa: BLE001 - the learner's mistakes are explained, never raised
@@ -283,7 +285,7 @@ class Exercise:
             return Outcome(
                 "not attempted",
                 f"replace each ____ in {_join(pending)}, then run the cell again "
-                f"({self.label}.hint() gives a hint).",
+                f"(ex.{self.label}.hint() gives a hint).",
             )
         try:
             return Outcome("correct", self.judge(*values))

@@ -11,10 +11,12 @@ from __future__ import annotations
 import json
 from typing import Any, Literal
 
+import anthropic
+
 import conductor as cd
 from conductor.scenarios import get_weather
 
-from .core import Exercise, Wrong, WrongAnswer, as_tool, explain, learner_call, offline_llm
+from .core import Exercise, Wrong, WrongAnswer, as_tool, learner_call, offline_llm
 
 __all__ = ["SETUP", "EXERCISES", "q1", "q2", "q3"]
 
@@ -150,9 +152,6 @@ ex.q1.check()''',
 
 # -- exercise 2: a request the Messages API rejects --------------------------------------------------
 
-import anthropic  # noqa: E402 - the exercise's reference catches its exception class
-
-
 def send_rejected_request(client, model):
     """Send the Messages API a conversation that breaks a tool-use rule; return the SDK's error."""
     call = {"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": {"city": "北京"}}
@@ -173,14 +172,14 @@ def send_rejected_request(client, model):
 def _judge_rejected_request(send_rejected_request: Any) -> str:
     llm = offline_llm("anthropic")
     try:
-        returned = send_rejected_request(llm.client, llm.model)
-    except anthropic.BadRequestError as error:
-        raise Wrong(
-            "the SDK's anthropic.BadRequestError escaped from your function: catch it "
-            "(`except anthropic.BadRequestError as error:`) and return it."
-        ) from error
-    except Exception as exc:  # noqa: BLE001 - the learner's mistakes are explained, never raised
-        raise Wrong(explain(exc, "send_rejected_request(client, model)")) from exc
+        returned = learner_call("send_rejected_request(client, model)", send_rejected_request, llm.client, llm.model)
+    except Wrong as wrong:
+        if isinstance(wrong.__cause__, anthropic.BadRequestError):
+            raise Wrong(
+                "the SDK's anthropic.BadRequestError escaped from your function: catch it "
+                "(`except anthropic.BadRequestError as error:`) and return it."
+            ) from wrong.__cause__
+        raise
     requests = llm.offline.requests
     if not requests:
         raise Wrong("no request reached the API: call client.messages.create(...) in your function.")

@@ -317,7 +317,8 @@ ex.q2.check()''',
     reference=lambda: (get_weather_async,),
     solution_parts=(
         "import asyncio\n\nfrom conductor import scenarios as sc\n\n"
-        f"DELAYS = {DELAYS!r}  # seconds: the first city asked waits longest",
+        'DELAYS = {"北京": 0.3, "上海": 0.2, "广州": 0.1}  # seconds: the first city asked waits longest',
+
         get_weather_async,
     ),
     wrong_answers=(
@@ -438,7 +439,7 @@ ex.q3.check()''',
     names=("get_balance", "transfer"),
     judge=_judge_transfer,
     reference=lambda: (get_balance, transfer),
-    solution_parts=(f"ACCOUNTS = {ACCOUNTS!r}", get_balance, transfer),
+    solution_parts=('ACCOUNTS = {"alice": 100, "bob": 20}', get_balance, transfer),
     wrong_answers=(
         WrongAnswer("transfer not exclusive", _not_exclusive),
         WrongAnswer("every tool exclusive", _everything_exclusive),
