@@ -46,6 +46,9 @@ __all__ = [
     "plan_arguments",
     "spoken_arithmetic",
     "name_words",
+    "concepts_of",
+    "typed_values",
+    "with_digits",
 ]
 
 # -- numbers written as words and arithmetic spoken aloud ----------------------------------
@@ -120,7 +123,16 @@ _ID = re.compile(r"(?<![\w@.-])(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z])[A-
                  r"|#(\d+)\b")
 _TICKER = re.compile(r"(?<![\w$.-])\$?[A-Z]{2,5}(?:\.[A-Z])?(?![\w-])")
 _NOT_TICKERS = frozenset("AM PM OK ID URL API UTC GMT PDF CSV JSON HTTP FAQ ETA USA UK EU TV".split())
-_NUMBER = re.compile(r"(?<![\w.:/-])([$€£¥])?\s?(-?\d+(?:,\d{3})*(?:\.\d+)?)(?![\w:/-]|\.\d)\s?(%|°\s?[CF]|℃|℉)?")
+_NUMBER = re.compile(
+    r"(?<![\w.:/-])([$€£¥])?\s?(-?\d+(?:,\d{3})*(?:\.\d+)?)(?![\w:/]|-\d|\.\d)\s?(%|°\s?[CF]|℃|℉)?"
+)
+_QUOTE = re.compile(r'"[^"]+"|“[^”]+”|《[^》]+》|「[^」]+」|(?<!\w)\'[^\']+\'(?!\w)')
+_PHONE = re.compile(r"(?<![\w+])\+?\d[\d ()-]{7,}\d(?!\w)")
+_PATH = re.compile(r"(?<![\w/.:])[A-Za-z0-9][\w.-]*/[\w.-]*[A-Za-z0-9](?![\w/])")
+_PURPOSE = re.compile(
+    r"\b(?:me|us|them|him|her)\s+to\s+(.+?)(?=\s+(?:at|in|on|by|tomorrow|today|tonight|every|before|after)\b|[?.!,]|$)",
+    re.IGNORECASE,
+)
 _CAPITALISED = re.compile(r"(?<![\w'])[A-Z][a-z]+(?:[ -][A-Z][a-z]+)*")
 _ENUMERATION = re.compile(
     r"([\w.@'-]+(?:\s*,\s*[\w.@'-]+)*)\s*,?\s+(?:and|or|&)\s+([\w.@'-]+)|([^\s、和,，]+(?:、[^\s、和,，]+)*)(?:、|和|与)([^\s、和,，?？。]+)"
@@ -158,6 +170,8 @@ _ROLE_WORDS: tuple[tuple[str, frozenset[str]], ...] = tuple(
     (role, frozenset(text.split()))
     for role, text in (
         ("email", "email emails mail"),
+        ("phone", "phone mobile telephone tel cell sms"),
+        ("path", "repo repository path file folder directory"),
         ("url", "url urls link links website site uri webpage"),
         ("date", "date dates day birthday deadline"),
         ("time", "time clock hour"),
@@ -186,6 +200,43 @@ def _side(parameter: Parameter, role: str) -> int | None:
     if role == "destination" or own & {"to", "target", "dest", "destination"}:
         return 1
     return None
+
+
+# Words folded together before comparing: a question's "plus" asks for a tool named "add".
+_SYNONYMS: dict[str, tuple[str, ...]] = {
+    **dict.fromkeys("plus add sum addition".split(), ("add",)),
+    **dict.fromkeys("minus subtract subtraction".split(), ("subtract",)),
+    **dict.fromkeys("times multiply multiplied multiplication product".split(), ("multiply",)),
+    **dict.fromkeys("divide divided division quotient".split(), ("divide",)),
+    **dict.fromkeys("convert conversion converter".split(), ("convert",)),
+    **dict.fromkeys("flight flights fly flying".split(), ("flight",)),
+    **dict.fromkeys("light lights lamp lamps bulb".split(), ("light",)),
+    **dict.fromkeys("event events meeting meetings appointment calendar schedule".split(), ("event",)),
+    **dict.fromkeys("stock stocks share shares ticker trading".split(), ("stock",)),
+    **dict.fromkeys("email mail".split(), ("email",)),
+    **dict.fromkeys("translate translation".split(), ("translate",)),
+    **dict.fromkeys("timer remind reminder alarm".split(), ("timer",)),
+    **dict.fromkeys("weather forecast rain raining snow snowing sunny windy".split(), ("weather",)),
+    **dict.fromkeys("url link links website".split(), ("url",)),
+    **dict.fromkeys("currency currencies exchange".split(), ("currency",)),
+    **dict.fromkeys("define definition meaning mean means".split(), ("define",)),
+    **dict.fromkeys("news headline headlines".split(), ("news",)),
+    **dict.fromkeys("temperature celsius fahrenheit".split(), ("temperature",)),
+    **dict.fromkeys("warm warmer warmest hot hotter hottest cold colder coldest".split(), ("weather", "temperature")),
+}
+
+
+def concepts_of(word: str) -> set[str]:
+    """A word's synonym groups ("plus" -> {"add"}), or the word stemmed: what matching compares."""
+    word = word.lower()
+    return set(_SYNONYMS.get(word) or _SYNONYMS.get(stem(word)) or (stem(word),))
+
+
+def typed_values(question: Question, role: str) -> list[str]:
+    """The question's values of a distinctive kind (e-mail, URL, ticker...) for a role; empty for others."""
+    kinds = {"email": question.emails, "url": question.urls, "timezone": question.zones, "ticker": question.tickers,
+             "phone": question.phones, "path": question.paths, "date": question.dates}
+    return kinds.get(role, [])
 
 
 def name_words(name: str) -> list[str]:
@@ -239,9 +290,14 @@ def parameters_of(schema: dict[str, Any], root: dict[str, Any] | None = None) ->
 
 
 def role_of(parameter: Parameter) -> str:
-    """What the parameter means: the first role its name's words give, else its description's, else ``""``."""
+    """What the parameter means: the first role its name's words give, else its description's, else ``""``.
+
+    A bare ``to`` or ``from`` says only a direction: the description decides (an e-mail's ``to``).
+    """
     own = name_words(parameter.name)
-    for candidates in (own, [stem(w) for w in own], re.findall(r"[a-z]+", parameter.description.lower())):
+    described = re.findall(r"[a-z]+", parameter.description.lower())
+    order = (described, own) if own in (["to"], ["from"]) else (own, [stem(w) for w in own], described)
+    for candidates in order:
         for role, role_words in _ROLE_WORDS:
             if any(w in role_words for w in candidates):
                 return role
@@ -255,6 +311,7 @@ class Number:
     value: float
     start: int
     concepts: frozenset[str]
+    beside: frozenset[str] = frozenset()  # the words right before and after it ("20-sided", "age 34")
 
 
 @dataclass
@@ -275,6 +332,10 @@ class Question:
     enumerations: list[list[str]]
     numbers: list[Number]
     after_prepositions: list[str]
+    phones: list[str]
+    paths: list[str]
+    purposes: list[str]  # what to do: "remind me to <call mom> at 6"
+    plain: str  # the text with e-mails, URLs, paths, zones, times and quotes blanked out
 
 
 def _spans(pattern: re.Pattern[str], text: str) -> list[tuple[int, int, str]]:
@@ -290,7 +351,8 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Number]:
         after = re.findall(r"[^\W\d_]+|[%°℃℉元]", text[match.end(): match.end() + 20].lower())[:1]
         marks = [m.lower().replace(" ", "") for m in (match.group(1), match.group(3)) if m]
         concepts = frozenset(_CONCEPTS[w] for w in [*marks, *before, *after] if w in _CONCEPTS)
-        found.append(Number(float(match.group(2).replace(",", "")), match.start(2), concepts))
+        beside = frozenset(w for w in [*before, *after] if len(w) >= 3 and w not in STOPWORDS)
+        found.append(Number(float(match.group(2).replace(",", "")), match.start(2), concepts, beside))
     return found
 
 
@@ -314,26 +376,34 @@ def read_question(question: str) -> Question:
     dates = [m.group(0) for m in _DATE.finditer(text)]
     times = [m.group(0) for m in _TIME.finditer(text)]
     zones = _ZONE.findall(text)
-    taken = [(m.start(), m.end()) for p in (_EMAIL, _URL, _DATE, _TIME, _ID) for m in p.finditer(text)]
+    taken = [(m.start(), m.end()) for p in (_EMAIL, _URL, _DATE, _TIME, _ID, _PHONE) for m in p.finditer(text)]
     ids = [m.group(1) or m.group(0) for m in _ID.finditer(text) if not any(
-        s <= m.start() < e for p in (_EMAIL, _URL, _DATE, _TIME) for s, e in ((x.start(), x.end()) for x in p.finditer(text)))]
-    tickers = [t.lstrip("$") for t in _TICKER.findall(text) if t.lstrip("$") not in _NOT_TICKERS]
+        s <= m.start() < e for p in (_EMAIL, _URL, _DATE, _TIME, _PATH, _ZONE)
+        for s, e in ((x.start(), x.end()) for x in p.finditer(text)))]
+    # Free text: the question with its e-mails, URLs, paths, zones, times and quotes blanked out.
+    plain = text
+    for pattern in (_EMAIL, _URL, _PATH, _ZONE, _TIME, _QUOTE):
+        plain = pattern.sub(lambda m: " " * len(m.group(0)), plain)
+    tickers = [t.lstrip("$") for t in _TICKER.findall(plain) if t.lstrip("$") not in _NOT_TICKERS]
     first_word = re.match(r"\W*(\w+)", text)
     capitalised = [
-        m.group(0) for m in _CAPITALISED.finditer(text)
+        m.group(0) for m in _CAPITALISED.finditer(plain)
         if m.start() != (first_word.start(1) if first_word else -1)
         and m.group(0).lower() not in _CALENDAR_WORDS and m.group(0).lower() not in STOPWORDS
-        and "/" not in text[max(0, m.start() - 1): m.end() + 1]
-        and not any(m.group(0) in q for q in quoted(text))
     ]
-    places = list(dict.fromkeys([*find_places(text), *capitalised]))
-    pairs = [(m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4)) for m in _PAIR.finditer(text)]
-    pairs = [(a, b) for a, b in pairs if a.lower() not in STOPWORDS and b.lower() not in STOPWORDS]
-    after = [m.group(1) for m in _AFTER_PREPOSITION.finditer(text) if m.group(1).lower() not in STOPWORDS]
+    places = list(dict.fromkeys([*find_places(plain), *capitalised]))
+    pairs = [(m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4)) for m in _PAIR.finditer(plain)]
+    pairs = [
+        (a, b) for a, b in pairs
+        if a.lower() not in STOPWORDS and b.lower() not in STOPWORDS and not a.isdigit() and not b.isdigit()
+    ]
+    after = [m.group(1) for m in _AFTER_PREPOSITION.finditer(plain) if m.group(1).lower() not in STOPWORDS]
+    purpose = [m.group(1).strip() for m in _PURPOSE.finditer(plain)]
     return Question(
         text=text, quotes=quoted(text), emails=emails, urls=urls, dates=dates, times=times, zones=zones, ids=ids,
-        tickers=tickers, places=places, pairs=pairs, enumerations=_enumerations(text),
-        numbers=_numbers(text, taken), after_prepositions=after,
+        tickers=tickers, places=places, pairs=pairs, enumerations=_enumerations(plain),
+        numbers=_numbers(text, taken), after_prepositions=after, phones=_PHONE.findall(text),
+        paths=_PATH.findall(text), purposes=purpose, plain=plain,
     )
 
 
@@ -377,26 +447,30 @@ class _Reader:
         side = _side(parameter, role)
         by_role = {
             "email": r.emails, "url": r.urls, "date": r.dates, "time": r.times, "timezone": r.zones,
-            "ticker": r.tickers, "id": r.ids,
+            "ticker": r.tickers, "id": r.ids, "phone": r.phones, "path": r.paths,
             "expression": spoken_arithmetic(self.question),
         }
+        if side is not None and role in by_role:
+            return self._sided(self._free(by_role[role]), side)
         if side is not None:
-            typed = by_role.get(role) or (r.places if role in ("origin", "destination", "place") else [])
+            typed = r.places if role in ("origin", "destination", "place") else []
             sided = self._sided(self._free(typed), side)
             return sided or self._free([pair[side] for pair in r.pairs][:1])
         if role in by_role:
-            return self._free(by_role[role])
+            return self._free(by_role[role]) or self._labelled(parameter)
         if role == "place":
             known = self._free([p for p in r.places if stem(p.lower()) not in self.own_words])
             return known or self._free(
                 [w for w in r.after_prepositions if w.lower() not in self.own_words and not w[0].isupper()][:1]
             )
         if role == "person":
+            names = [p for p in r.places if p not in find_places(r.text)]
             listed = [i for e in r.enumerations for i in e]
-            return self._free(r.emails or listed or [p for p in r.places if p not in find_places(r.text)])
-        if role in ("title", "query"):
-            return self._free(r.quotes[:1])
-        return []
+            return self._free(names) or self._free(listed)
+        if role in ("title", "query", ""):
+            return self._free(r.quotes)[:1] or self._labelled(parameter) or (
+                self._free(r.purposes)[:1] if role != "query" else [])
+        return self._labelled(parameter)
 
     def _labelled(self, parameter: Parameter) -> list[str]:
         """The value written right after the parameter's own name: "zip code 10115", "order A1234"."""
@@ -421,8 +495,8 @@ class _Reader:
         """The question's content words not used elsewhere and not the tool's own words, as written."""
         used = " ".join(self.used_strings)
         kept = [
-            w for w in re.findall(r"[^\W_][\w'.\-]*[^\W_]|[^\W_]", self.read.text)
-            if w.casefold().replace("'", "") not in STOPWORDS and stem(w.casefold()) not in self.own_words
+            w for w in re.findall(r"[^\W_][\w'.\-]*[^\W_]|[^\W_]", self.read.plain)
+            if w.casefold().replace("'", "") not in STOPWORDS and not concepts_of(w) & self.own_words
             and w.casefold() not in used and not w.isdigit() and w.casefold() not in _QUESTION_WORDS
             and not re.search(rf"\d\s*{re.escape(w)}\b", self.read.text)
         ]
@@ -436,7 +510,11 @@ class _Reader:
         if parameter.kind == "integer":
             free = [(i, n) for i, n in free if n.value.is_integer()]
         # The parameter's name outranks its description ("bill_amount: the bill before the tip").
-        by_name = [(i, n) for i, n in free if n.concepts & named]
+        own = [w for w in name_words(parameter.name) if len(w) >= 3]
+        by_name = [
+            (i, n) for i, n in free
+            if n.concepts & named or any(b.startswith(w) or w.startswith(b) for b in n.beside for w in own)
+        ]
         by_description = [(i, n) for i, n in free if n.concepts & wanted and not n.concepts & self.claimed_concepts]
         # A number labelled for another concept is never taken by position.
         unlabelled = [(i, n) for i, n in free if not n.concepts]
@@ -446,6 +524,15 @@ class _Reader:
         index, number = pick[0]
         self.used_numbers.add(index)
         return int(number.value) if parameter.kind == "integer" else number.value
+
+    def _more_numbers(self, parameter: Parameter) -> list[float]:
+        """Further numbers listed with "and"/commas beside the one taken: "are 91 and 89 prime?"."""
+        if not re.search(r"\d\s*(?:,|\band\b|\bor\b|、|和)\s*\d", self.read.text):
+            return []
+        more = []
+        while (n := self.number(parameter, by_position=True)) is not None:
+            more.append(n)
+        return more
 
     def boolean(self, parameter: Parameter) -> bool | None:
         text = self.read.text.lower()
@@ -501,7 +588,7 @@ class _Reader:
             return self.array(parameter), None
         if kind != "string":
             return None, None
-        values = self._labelled(parameter) or self.values_for(parameter, role)
+        values = self.values_for(parameter, role)
         if len(values) > 1 and allow_fan_out and role not in ("expression",):
             return self._take(values[0]), self._take(values)
         if values:
@@ -544,13 +631,20 @@ class _Reader:
                 self.fan_out = (parameter.name, several)
             if value is not None:
                 arguments[parameter.name] = value
+        # Leftover words only for a lone text parameter, and only when nothing was quoted (quotes mark
+        # exactly what to send); a title or a name is never made up from them.
         leftover_takers = [
             p for p in order
             if p.required and p.name not in arguments and p.kind == "string" and "enum" not in p.schema
-            and role_of(p) in ("", "title", "query", "place")
+            and role_of(p) in ("", "query", "place")
         ]
-        if len(leftover_takers) == 1 and (rest := self.leftover()):
+        if len(leftover_takers) == 1 and not self.read.quotes and (rest := self.leftover()):
             arguments[leftover_takers[0].name] = self._take(rest)
+        numeric = [p for p in parameters if p.kind in ("integer", "number") and "enum" not in p.schema]
+        if allow_fan_out and self.fan_out is None and len(numeric) == 1 and numeric[0].name in arguments:
+            more = self._more_numbers(numeric[0])
+            if more:
+                self.fan_out = (numeric[0].name, [arguments[numeric[0].name], *more])
         missing = [p.name for p in parameters if p.required and p.name not in arguments]
         return {p.name: arguments[p.name] for p in parameters if p.name in arguments}, missing
 

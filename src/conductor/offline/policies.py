@@ -18,7 +18,19 @@ from typing import Any
 
 from ..types import ToolSpec
 from .answers import compose_answer
-from .arguments import Filled, Parameter, fill, name_words, parameters_of, plan_arguments, with_digits
+from .arguments import (
+    Filled,
+    Parameter,
+    concepts_of,
+    fill,
+    name_words,
+    parameters_of,
+    plan_arguments,
+    read_question,
+    role_of,
+    typed_values,
+    with_digits,
+)
 from .conversation import CallTools, Conversation, Decision, PlannedCall, Policy, Reply
 from .evidence import arguments_of, data_of, error_of
 from .language import STOPWORDS, Language, cjk_bigrams, language_of, mentions, say, stem, words
@@ -80,24 +92,10 @@ _MATCH_THRESHOLD = 2
 _NAME_POINTS = 3
 _ENUM_POINTS = 3
 _GENERIC_NAME_WORDS = frozenset({"get", "set", "fetch", "run", "call", "tool", "make", "use", "do"})
-# Words folded together before comparing: a question's "plus" asks for a tool named "add".
-_SYNONYMS: dict[str, tuple[str, ...]] = {
-    **dict.fromkeys("plus add sum addition".split(), ("add",)),
-    **dict.fromkeys("minus subtract subtraction".split(), ("subtract",)),
-    **dict.fromkeys("times multiply multiplied multiplication product".split(), ("multiply",)),
-    **dict.fromkeys("divide divided division quotient".split(), ("divide",)),
-    **dict.fromkeys("convert conversion converter".split(), ("convert",)),
-    **dict.fromkeys("flight flights fly flying".split(), ("flight",)),
-    **dict.fromkeys("light lights lamp lamps bulb".split(), ("light",)),
-    **dict.fromkeys("event events meeting meetings appointment calendar".split(), ("event",)),
-    **dict.fromkeys("stock stocks share shares ticker".split(), ("stock",)),
-    **dict.fromkeys("email mail".split(), ("email",)),
-    **dict.fromkeys("translate translation".split(), ("translate",)),
-    **dict.fromkeys("timer remind reminder alarm".split(), ("timer",)),
-    **dict.fromkeys("weather forecast".split(), ("weather",)),
-    **dict.fromkeys("temperature celsius fahrenheit".split(), ("temperature",)),
-    **dict.fromkeys("warm warmer warmest hot hotter hottest cold colder coldest".split(), ("weather", "temperature")),
-}
+# An amount of money or a currency code asks for a currency tool.
+_CURRENCY = re.compile(
+    r"[$€£¥]\s?\d|\b(?:USD|EUR|GBP|JPY|CNY|RMB|CHF|CAD|AUD|INR|KRW|HKD|SGD|dollars?|euros?|yen|yuan|rupees?)\b"
+)
 _DEGREE_SIGNS = {"°C": "celsius", "℃": "celsius", "°F": "fahrenheit", "℉": "fahrenheit"}
 # Arithmetic written with signs or "by" asks for the tool of that operation.
 _OPERATION_SIGNS = (
@@ -107,9 +105,8 @@ _OPERATION_SIGNS = (
 
 
 def _folded(word: str) -> set[str]:
-    """A word's synonym groups, or the word stemmed."""
-    word = word.lower()
-    return set(_SYNONYMS.get(word) or _SYNONYMS.get(stem(word)) or (stem(word),))
+    """A word's synonym groups, or the word stemmed (see ``arguments.concepts_of``)."""
+    return concepts_of(word)
 
 
 def _tool_terms(spec: ToolSpec) -> tuple[set[str], set[str]]:
@@ -126,10 +123,9 @@ def _tool_terms(spec: ToolSpec) -> tuple[set[str], set[str]]:
 
 def _own_words(spec: ToolSpec) -> set[str]:
     """The tool's own words (stemmed, not folded): never an argument value."""
-    name_words = {stem(p.lower()) for p in re.split(r"[_\-\s]+|(?<=[a-z])(?=[A-Z])", spec.name) if p}
-    return name_words | {stem(w) for w in words(spec.description)} | {
-        stem(str(v).casefold()) for v in _enum_values(spec)
-    }
+    parts = [p for p in re.split(r"[_\-\s]+|(?<=[a-z])(?=[A-Z])", spec.name) if p]
+    texts = [*parts, *words(spec.description), *(str(v).casefold() for v in _enum_values(spec))]
+    return {concept for text in texts for concept in concepts_of(text)}
 
 
 def _enum_values(spec: ToolSpec) -> list[Any]:
@@ -139,9 +135,10 @@ def _enum_values(spec: ToolSpec) -> list[Any]:
 def _question_terms(question: str) -> set[str]:
     signs = {word for sign, word in _DEGREE_SIGNS.items() if sign in question.replace("° ", "°")}
     spoken = with_digits(question)
+    currencies = {"currency"} if _CURRENCY.search(question) else set()
     operations = {operation for pattern, operation in _OPERATION_SIGNS if re.search(pattern, spoken)}
     terms = {concept for w in [*words(question), *signs] if len(w) >= 3 for concept in _folded(w)}
-    return terms | operations
+    return terms | operations | currencies
 
 
 def match_score(spec: ToolSpec, question: str) -> int:
@@ -155,7 +152,15 @@ def match_score(spec: ToolSpec, question: str) -> int:
         + _ENUM_POINTS * enum_hits
         + len(question_words & description_words)
         + len(shared_pairs)
+        + _evidence(spec, question)
     )
+
+
+def _evidence(spec: ToolSpec, question: str) -> int:
+    """1 point per required parameter of a distinctive kind (e-mail, URL, ticker...) the question holds a value of."""
+    read = read_question(question)
+    required = [p for p in parameters_of(spec.parameters) if p.required]
+    return sum(1 for p in required if typed_values(read, role_of(p)))
 
 
 def fill_arguments(spec: ToolSpec, question: str) -> dict[str, Any] | None:
