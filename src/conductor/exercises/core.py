@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from ..display import LINE_WIDTH, width
+from ..display import wrap
 
 __all__ = [
     "____",
@@ -49,7 +49,9 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-_PACKAGE_DIR = Path(__file__).resolve().parent.parent  # src/conductor
+_EXERCISES_DIR = Path(__file__).resolve().parent
+_PACKAGE_DIR = _EXERCISES_DIR.parent  # src/conductor
+_MACHINERY = {_EXERCISES_DIR / "core.py", _EXERCISES_DIR / "report.py"}
 _LIBRARY_DIRS = tuple(
     str(Path(p).resolve()) for p in {sysconfig.get_paths()["stdlib"], sysconfig.get_paths()["purelib"]}
 )
@@ -100,23 +102,6 @@ class WrongAnswer:
     values: Callable[[], tuple[Any, ...]]
 
 
-def wrap(text: str, columns: int = LINE_WIDTH) -> str:
-    """Greedy word wrap by display columns (Chinese characters take two); keeps existing line breaks."""
-    lines: list[str] = []
-    for paragraph in text.splitlines() or [""]:
-        indent = paragraph[: len(paragraph) - len(paragraph.lstrip())]
-        line = ""
-        for word in paragraph.split():
-            candidate = f"{line} {word}" if line else indent + word
-            if line and width(candidate) > columns:
-                lines.append(line)
-                line = indent + "  " + word
-            else:
-                line = candidate
-        lines.append(line)
-    return "\n".join(lines)
-
-
 # -- placeholders ----------------------------------------------------------------------------------
 
 
@@ -159,13 +144,15 @@ def has_placeholder(value: Any) -> bool:
 def _is_library(filename: str) -> bool:
     """Frames outside the learner's code: the standard library, installed packages, conductor itself.
 
-    The exercise modules count as the learner's: the wrong answers the command
+    The lesson modules count as the learner's: the wrong answers the command
     line tries live there, and their traceback lines should point at them.
     """
-    path = str(Path(filename).resolve()) if not filename.startswith("<") else filename
-    if path.startswith(str(_PACKAGE_DIR)):
-        return not path.startswith(str(Path(__file__).parent)) or path == str(Path(__file__).resolve())
-    return path.startswith(_LIBRARY_DIRS)
+    if filename.startswith("<"):  # code compiled from a string: a stub, a doctest
+        return False
+    path = Path(filename).resolve()
+    if path.is_relative_to(_EXERCISES_DIR):
+        return path in _MACHINERY
+    return path.is_relative_to(_PACKAGE_DIR) or str(path).startswith(_LIBRARY_DIRS)
 
 
 def _where(exc: BaseException) -> str:
@@ -301,8 +288,9 @@ class Exercise:
             namespace = sys._getframe(1).f_globals  # the notebook's namespace, Kaggle style
             missing = [name for name in self.names if name not in namespace]
             if missing:
+                verb = "is" if len(missing) == 1 else "are"
                 outcome = Outcome(
-                    "not attempted", f"{_join(missing)} is not defined yet: run the exercise's cell first."
+                    "not attempted", f"{_join(missing)} {verb} not defined yet: run the exercise's cell first."
                 )
                 print(outcome.text())
                 return

@@ -301,8 +301,11 @@ def answer_by_hand(llm, question):
 
 
 def _issued_ids(first_request: dict[str, Any]) -> list[str]:
-    """The call ids the model gave in answer to ``first_request`` (the offline model is deterministic)."""
-    response = offline_llm().client.chat.completions.create(**first_request)
+    """The call ids the model gave in answer to ``first_request``: the offline model is deterministic,
+    so the same body, sent as is to a fresh one, gets the same ids back."""
+    from openai.types.chat import ChatCompletion
+
+    response = offline_llm().client.post("/chat/completions", body=first_request, cast_to=ChatCompletion)
     return [call.id for call in response.choices[0].message.tool_calls or []]
 
 
@@ -317,6 +320,8 @@ def _judge_answer_by_hand(answer_by_hand: Any) -> str:
         )
     if len(requests) > 2:
         raise Wrong(f"the model received {len(requests)} requests; two are enough: ask, then send the results.")
+    if not requests[0].body.get("tools"):
+        raise Wrong("the first request offers no tools: pass tools=[get_weather.openai_schema()].")
     issued = _issued_ids(requests[0].body)
     messages = requests[1].body["messages"]
     turn = next((i for i, m in enumerate(messages) if m.get("role") == "assistant" and m.get("tool_calls")), None)

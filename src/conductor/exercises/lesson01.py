@@ -86,7 +86,7 @@ def _no_plus_32() -> tuple[Any, ...]:
 
 
 def _question_without_the_tool() -> tuple[Any, ...]:
-    return (convert_temperature, "Is it hot today?")
+    return (convert_temperature, "Who wrote Hamlet?")
 
 
 def _celsius_as_text() -> tuple[Any, ...]:

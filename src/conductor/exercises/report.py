@@ -13,8 +13,8 @@ import time
 from dataclasses import dataclass
 from types import ModuleType
 
-from ..display import clip, ljust
-from .core import Exercise, Outcome, wrap
+from ..display import clip, ljust, wrap
+from .core import Exercise, Outcome
 
 __all__ = ["LESSONS", "Row", "run_stub", "verify", "verify_all", "print_report"]
 
