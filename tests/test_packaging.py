@@ -133,6 +133,70 @@ def test_readme_table_of_contents_lists_the_notebook(path: Path) -> None:
     assert f"notebooks/{path.name}" in (ROOT / "README.md").read_text(encoding="utf-8")
 
 
+LESSONS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+
+
+def printed_lines(cell) -> list[str]:
+    """Every line a code cell printed or displayed as text: streams and text/plain results."""
+    texts = []
+    for output in cell.get("outputs", []):
+        if output.output_type == "stream":
+            texts.append(output.text)
+        elif output.output_type in ("execute_result", "display_data"):
+            texts.append(output.get("data", {}).get("text/plain", ""))
+    return [line for text in texts for line in text.splitlines()]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda path: path.relative_to(ROOT).as_posix())
+def test_printed_output_fits_jupyterlab_without_wrapping(path: Path) -> None:
+    """No printed line is wider than 100 display columns (a Chinese character takes two)."""
+    from conductor.display import LINE_WIDTH, width
+
+    notebook = nbformat.read(path, as_version=4)
+    wide = [
+        (index, width(line), line[:60])
+        for index, cell in enumerate(notebook.cells)
+        if cell.cell_type == "code"
+        for line in printed_lines(cell)
+        if width(line) > LINE_WIDTH
+    ]
+    assert not wide, f"output lines wider than {LINE_WIDTH} columns (cell, width, start): {wide}"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda path: path.relative_to(ROOT).as_posix())
+def test_notebook_text_cites_nothing_the_learner_does_not_have(path: Path) -> None:
+    """No cell refers to the course's internal source documents ("seed 001", "the source tutorial")."""
+    import re
+
+    cited = re.compile(r"\bseed\s+0\d+|source tutorial", re.IGNORECASE)
+    notebook = nbformat.read(path, as_version=4)
+    hits = [
+        (index, match.group(0))
+        for index, cell in enumerate(notebook.cells)
+        if cell.cell_type in ("markdown", "code")
+        for match in cited.finditer(cell.source)
+    ]
+    assert not hits, f"cells citing documents the learner does not have: {hits}"
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=lambda path: path.stem)
+def test_next_links_point_to_files_that_exist(path: Path) -> None:
+    """Every relative link of a lesson's markdown resolves, so "Next:" works on GitHub and Colab too."""
+    import re
+
+    notebook = nbformat.read(path, as_version=4)
+    links = [
+        target
+        for cell in notebook.cells
+        if cell.cell_type == "markdown"
+        for target in re.findall(r"\]\(([^)\s]+)\)", cell.source)
+        if not re.match(r"[a-z]+:", target) and not target.startswith("#")
+    ]
+    missing = [target for target in links if not (path.parent / target.split("#")[0]).exists()]
+    assert not missing, f"links to files that do not exist: {missing}"
+    assert any("Next:" in cell.source for cell in notebook.cells if cell.cell_type == "markdown")
+
+
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda path: path.relative_to(ROOT).as_posix())
 def test_first_code_cell_is_the_colab_bootstrap_of_this_version(path: Path) -> None:
     """Every notebook installs, in Colab only, the package version it was executed against."""
