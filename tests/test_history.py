@@ -215,3 +215,22 @@ def test_anthropic_turn_is_rebuilt_from_request_fields_keeping_thinking():
             {"type": "tool_use", "id": "toolu_01Q", "name": "get_weather", "input": {"city": "北京"}},
         ],
     }
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_history_from_a_hand_written_sdk_loop_continues(api):
+    """The classic loop appends the SDK's message object as is; run takes that history too."""
+    llm, _ = offline("openai", scripted([("get_weather", {"city": "北京"})], "5°C."))
+    client = llm.client
+    messages: list = [{"role": "user", "content": "Weather in 北京?"}]
+    reply = client.chat.completions.create(model=llm.model, messages=messages, tools=[get_weather.openai_schema()])
+    message = reply.choices[0].message
+    messages.append(message)
+    for call in message.tool_calls:
+        output = get_weather.func(**json.loads(call.function.arguments))
+        messages.append({"role": "tool", "tool_call_id": call.id, "content": json.dumps(output, ensure_ascii=False)})
+    other, other_model = offline(api, scripted("Still 5°C."))
+    result = other.run("Still?", tools=[get_weather], history=messages)
+    assert result.answer == "Still 5°C." and other_model.requests[0].status == 200
+    calls, answers = calls_and_answers(api, other_model.requests[0].body["messages"])
+    assert calls == answers == [message.tool_calls[0].id]

@@ -10,7 +10,7 @@ import importlib
 from typing import Any
 
 from .tools import Tool, ToolArgumentsError, ToolDefinitionError, ToolRegistry, tool
-from .types import StopReason, ToolCall, ToolResult, ToolSpec, Turn, Usage, UserMessage
+from .types import CostSplit, StopReason, SystemMessage, ToolCall, ToolResult, ToolSpec, Turn, Usage, UserMessage
 
 __version__ = "0.1.0"
 
@@ -39,7 +39,9 @@ __all__ = [
     "ToolDefinitionError",
     "ToolRegistry",
     "tool",
+    "CostSplit",
     "StopReason",
+    "SystemMessage",
     "ToolCall",
     "ToolResult",
     "ToolSpec",

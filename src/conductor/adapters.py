@@ -435,8 +435,8 @@ class _History:
 def history_to_neutral(history: Sequence[Any] | None) -> list[Message]:
     """Earlier turns in neutral form, checked: every tool call answered once, right after its turn.
 
-    Entries may be neutral messages or dicts in either API's format, mixed.
-    Raises ``ValueError`` naming the entry's index and the fix.
+    Entries may be neutral messages, dicts in either API's format, or the SDK's
+    message objects (``response.choices[0].message``), mixed. Raises ``ValueError`` naming the entry's index and the fix.
     """
     if history is None:
         return []
@@ -452,6 +452,8 @@ def history_to_neutral(history: Sequence[Any] | None) -> list[Message]:
 def _entry_messages(index: int, entry: Any) -> list[Message]:
     if isinstance(entry, NEUTRAL_TYPES):
         return [entry]
+    if hasattr(entry, "model_dump"):  # an SDK object, e.g. response.choices[0].message appended as is
+        entry = entry.model_dump(mode="json", exclude_none=True)
     role = entry.get("role") if isinstance(entry, dict) else None
     if role not in ("system", "developer", "user", "assistant", "tool"):
         raise ValueError(
