@@ -252,7 +252,7 @@ class Exercise:
 
     number: int
     title: str
-    prompt: str
+    task: str  # markdown: what to do, in the learner's words
     stub: str
     hint_text: str
     names: tuple[str, ...]
@@ -264,6 +264,11 @@ class Exercise:
     @property
     def label(self) -> str:
         return f"q{self.number}"
+
+    @property
+    def prompt(self) -> str:
+        """The markdown cell above the stub: a heading, then the task."""
+        return f"### Exercise {self.number}: {self.title}\n\n{self.task}"
 
     def evaluate(self, values: tuple[Any, ...]) -> Outcome:
         """Judge the learner's values; never raises for anything the learner's code does."""

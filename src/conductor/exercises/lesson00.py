@@ -119,12 +119,12 @@ def _no_docstring() -> tuple[Any, ...]:
 q1 = Exercise(
     number=1,
     title="Render your own tool",
-    prompt="""\
-**1. Render your own tool for both APIs.** Write `convert_temperature`, which converts a temperature
-in °C to `"fahrenheit"` or `"kelvin"`: a `celsius` number, and a `unit` that can only be one of the
-two (a `Literal`) with `"fahrenheit"` as its default. Give it a docstring: the model reads it. The
-check turns the function into a tool with `cd.tool`, reads the schema both APIs get, tries two
-conversions, and offers the tool to a fresh offline model.""",
+    task="""\
+Write `convert_temperature`, which converts a temperature in °C to `"fahrenheit"` or
+`"kelvin"`: a `celsius` number, and a `unit` that can only be one of the two (a `Literal`) with
+`"fahrenheit"` as its default. Give it a docstring: the model reads it. The check turns the
+function into a tool with `cd.tool`, reads the schema both APIs get, tries two conversions, and
+offers the tool to a fresh offline model.""",
     stub='''\
 from typing import Literal
 
@@ -244,12 +244,12 @@ def _rejected_for_another_rule() -> tuple[Any, ...]:
 q2 = Exercise(
     number=2,
     title="A request the Messages API rejects",
-    prompt="""\
-**2. Make a request the API rejects.** Complete `send_rejected_request(client, model)`: with
-`client.messages.create(...)` by hand, send a conversation that breaks one of Anthropic's rules for
-tool use (a `tool_result` block in a request that defines no `tools`, or a `tool_use` block that is
-never answered), catch the SDK's exception and return it. The check calls your function with a
-fresh offline Anthropic client and reads the requests the model received.""",
+    task="""\
+Complete `send_rejected_request(client, model)`: with `client.messages.create(...)` by hand,
+send a conversation that breaks one of Anthropic's rules for tool use (a `tool_result` block in a
+request that defines no `tools`, or a `tool_use` block that is never answered), catch the SDK's
+exception and return it. The check calls your function with a fresh offline Anthropic client and
+reads the requests the model received.""",
     stub='''\
 import anthropic
 
@@ -435,13 +435,12 @@ def _returns_first_response() -> tuple[Any, ...]:
 q3 = Exercise(
     number=3,
     title="A tool call by hand",
-    prompt=f"""\
-**3. A tool call by hand, for every call of the turn.** Complete `answer_by_hand(llm, question)` on
-the OpenAI SDK (`llm.client`): after the first request, append the model's turn, run `get_weather`
-for **every** call it asked for and append one `tool` message per call id, then send the
-conversation again and return the answer's text. The check calls it with a fresh offline model and
-"{HAND_QUESTION}", which makes the model ask for two calls in one turn, then reads the requests the
-model received.""",
+    task=f"""\
+Complete `answer_by_hand(llm, question)` on the OpenAI SDK (`llm.client`): after the first
+request, append the model's turn, run `get_weather` for **every** call it asked for and append one
+`tool` message per call id, then send the conversation again and return the answer's text. The
+check calls it with a fresh offline model and "{HAND_QUESTION}", which makes the model ask for two
+calls in one turn, then reads the requests the model received.""",
     stub='''\
 import json
 

@@ -100,9 +100,7 @@ def _celsius_as_text() -> tuple[Any, ...]:
 q1 = Exercise(
     number=1,
     title="A new tool the model uses",
-    prompt="""\
-### Exercise 1: a new tool the model uses
-
+    task="""\
 Write `convert_temperature(celsius: float) -> dict`, returning the temperature in °F under
 `"fahrenheit"`, and `convert_question`, a question that makes the model call it. The offline
 model calls an offered tool when the question plainly names it (words of the tool's name or
@@ -138,7 +136,8 @@ ex.q1.check()''',
 
 # -- exercise 2: the round loop by hand, on Anthropic ------------------------------------------------------
 
-ROUNDS_QUESTION = "北京和上海今天天气怎么样?应该穿什么衣服?"  # Beijing and Shanghai: weather, and what to wear?
+# "What's the weather in Beijing and Shanghai today, and what should I wear?"
+ROUNDS_QUESTION = "北京和上海今天天气怎么样?应该穿什么衣服?"
 LIMITS = (0, 1, 2, 3)
 
 
@@ -291,7 +290,8 @@ def _first_call_only() -> tuple[Any, ...]:
             messages.append({"role": "assistant", "content": response.content})
             call = calls[0]
             output = json.dumps(by_name[call.name](**call.input))
-            messages.append({"role": "user", "content": [{"type": "tool_result", "tool_use_id": call.id, "content": output}]})
+            result = {"type": "tool_result", "tool_use_id": call.id, "content": output}
+            messages.append({"role": "user", "content": [result]})
             rounds += 1
 
     return (run_rounds,)
@@ -322,9 +322,7 @@ def _never_forbids() -> tuple[Any, ...]:
 q2 = Exercise(
     number=2,
     title="The round loop by hand, on Anthropic",
-    prompt=f"""\
-### Exercise 2: the round loop by hand, on Anthropic
-
+    task=f"""\
 Complete `run_rounds(client, model_name, user_query, tools, max_rounds)` on the Anthropic SDK: at
 most `max_rounds` tool rounds, then a final request that keeps `tools` and sends
 `tool_choice={{"type": "none"}}`. Return the answer's text (every text block). Answer every
@@ -445,9 +443,7 @@ def _every_call_in_every_row() -> tuple[Any, ...]:
 q3 = Exercise(
     number=3,
     title="Read a run's trace",
-    prompt="""\
-### Exercise 3: read a run's trace
-
+    task="""\
 `llm.run` returns what happened, round by round: `result.rounds` holds one record per tool round,
 with `r.index` (from 1), `r.tool_calls` (each with `.name`, `.arguments`, `.output`) and `r.model`,
 the model request that asked for those calls (`r.model.usage.input_tokens`, `.output_tokens`).

@@ -152,9 +152,7 @@ def _counts_calls() -> tuple[Any, ...]:
 q1 = Exercise(
     number=1,
     title="The cap: max_workers",
-    prompt="""\
-### Exercise 1: the cap
-
+    task="""\
 Write `peak_concurrency(calls)`, the largest number of calls running at the same moment (from each
 record's `started` and `ended`; a call that ends exactly when another starts does not overlap it),
 and `run_capped(llm, question, tools)`, which runs a turn's calls in parallel threads, at most 2 at
@@ -193,7 +191,8 @@ ex.q1.check()''',
 
 # -- exercise 2: an async tool, results in call order -------------------------------------------------------
 
-CITIES_QUESTION = "北京、上海和广州今天天气怎么样?"  # "What's the weather in Beijing, Shanghai and Guangzhou today?"
+# "What's the weather in Beijing, Shanghai and Guangzhou today?"
+CITIES_QUESTION = "北京、上海和广州今天天气怎么样?"
 DELAYS = {"北京": 0.3, "上海": 0.2, "广州": 0.1}  # seconds: the first city asked waits longest
 
 
@@ -282,9 +281,7 @@ def _wrong_name() -> tuple[Any, ...]:
 q2 = Exercise(
     number=2,
     title="An async tool, results in call order",
-    prompt=f"""\
-### Exercise 2: an async tool, results in call order
-
+    task=f"""\
 Write an **async** weather tool named `get_weather` (so the offline model's weather rule uses it)
 that waits longer for the cities asked first, so the last call finishes first. The check runs it
 with `await llm.arun(...)` on a fresh offline model for "{CITIES_QUESTION}" ("What's the weather in
@@ -407,9 +404,7 @@ def _everything_exclusive() -> tuple[Any, ...]:
 q3 = Exercise(
     number=3,
     title="An exclusive transfer",
-    prompt="""\
-### Exercise 3: an exclusive transfer
-
+    task="""\
 A bank: `get_balance` reads, `transfer` moves money. The check's model asks, in one turn, for
 Alice's balance, a transfer of 30 from Alice to Bob, then both balances, and runs the turn with
 `parallel=True`. Make `transfer` exclusive: it must overlap no other call, the reads after it must
