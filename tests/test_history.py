@@ -132,7 +132,10 @@ def test_hand_written_history_in_either_format_reaches_either_api(api, history):
         (
             [
                 {"role": "user", "content": "q"},
-                {"role": "assistant", "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "get_weather", "arguments": "{}"}}]},
+                {
+                    "role": "assistant",
+                    "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "get_weather", "arguments": "{}"}}],
+                },
                 {"role": "user", "content": "next"},
             ],
             r"history\[1\] has tool call 'c1' \(get_weather\) with no result before history\[2\]; add its tool result",
@@ -195,7 +198,13 @@ def test_anthropic_turn_is_rebuilt_from_request_fields_keeping_thinking():
             {"type": "thinking", "thinking": "Need the weather.", "signature": "EqQBCkYIBxgCKkD"},
             {"type": "redacted_thinking", "data": "EmwKAhgBEgy3va"},
             {"type": "text", "text": "Checking."},
-            {"type": "tool_use", "id": "toolu_01Q", "name": "get_weather", "input": {"city": "北京"}, "caller": {"type": "direct"}},
+            {
+                "type": "tool_use",
+                "id": "toolu_01Q",
+                "name": "get_weather",
+                "input": {"city": "北京"},
+                "caller": {"type": "direct"},  # a response-only field: must not be sent back
+            },
         ],
         "stop_reason": "tool_use",
         "stop_sequence": None,

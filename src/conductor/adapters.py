@@ -406,10 +406,10 @@ class _History:
 
     def _answer(self, index: int, result: ToolResult) -> None:
         if result.call_id not in self.open:
-            done = result.call_id in self.answered
+            why = "was already answered" if result.call_id in self.answered else "no earlier assistant message made"
             raise self.error(
                 index,
-                f"answers tool call {result.call_id!r}, which {'was already answered' if done else 'no earlier assistant message made'}",
+                f"answers tool call {result.call_id!r}, which {why}",
                 "drop the result, or keep the assistant message that made the call before it",
             )
         name, _ = self.open.pop(result.call_id)
@@ -467,7 +467,9 @@ def _entry_messages(index: int, entry: Any) -> list[Message]:
         return [SystemMessage(_plain_text(index, content))]
     if role == "tool":
         if not entry.get("tool_call_id"):
-            raise ValueError(f"history[{index}] is a tool message without 'tool_call_id'; add the id of the call it answers")
+            raise ValueError(
+                f"history[{index}] is a tool message without 'tool_call_id'; add the id of the call it answers"
+            )
         text = _plain_text(index, content)
         is_error = text.startswith(ERROR_PREFIX)  # how OpenAIAdapter wrote an error result
         return [ToolResult(entry["tool_call_id"], "", text.removeprefix(ERROR_PREFIX) if is_error else text, is_error)]

@@ -117,7 +117,8 @@ def price_per_million(model: str, provider: str) -> ModelPrice:
     from genai_prices.types import TieredPrices
 
     prices = calc.model_price
-    token_rates = [getattr(prices, name, None) for name in ("input_mtok", "output_mtok", "cache_read_mtok", "cache_write_mtok")]
+    names = ("input_mtok", "output_mtok", "cache_read_mtok", "cache_write_mtok")
+    token_rates = [getattr(prices, name, None) for name in names]
     return ModelPrice(
         model=calc.model.id,
         provider=calc.provider.id,

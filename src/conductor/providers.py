@@ -226,7 +226,9 @@ def _check_options(options: dict[str, Any]) -> None:
             "client.messages.stream(...)); llm.stream(), streaming a whole tool run, is planned, not built yet"
         )
     if options.get("n", 1) != 1:
-        raise ValueError(f"run() reads one choice per response, so n={options['n']!r} would be paid for and lost; leave n out")
+        raise ValueError(
+            f"run() reads one choice per response, so n={options['n']!r} would be paid for and lost; leave n out"
+        )
 
 
 def _check_tools(tools: Iterable[Tool | Callable[..., Any]]) -> list[Tool | Callable[..., Any]]:

@@ -299,7 +299,9 @@ class Conversation:
             raise RuntimeError("add_results() called with no tool calls pending")
         turn, call = self._pending
         if len(records) != len(turn.tool_calls):
-            raise RuntimeError(f"{len(records)} results for {len(turn.tool_calls)} tool calls; pass one per call, in order")
+            raise RuntimeError(
+                f"{len(records)} results for {len(turn.tool_calls)} tool calls; pass one per call, in order"
+            )
         self.neutral += [ToolResult(c.id, c.name, r.output, r.is_error) for c, r in zip(turn.tool_calls, records)]
         self.rounds.append(Round(index=len(self.rounds) + 1, model=call, tool_calls=tuple(records), text=turn.text))
         self._pending = None
