@@ -243,3 +243,35 @@ def test_history_from_a_hand_written_sdk_loop_continues(api):
     assert result.answer == "Still 5°C." and other_model.requests[0].status == 200
     calls, answers = calls_and_answers(api, other_model.requests[0].body["messages"])
     assert calls == answers == [message.tool_calls[0].id]
+
+
+def test_a_run_can_move_to_the_other_api_between_requests():
+    """The neutral conversation is rendered for whichever API serves the next request (model fallback)."""
+    from conductor.adapters import AnthropicAdapter, RequestSettings
+    from conductor.execution import execute
+    from conductor.rounds import Conversation
+    from conductor.tools import ToolRegistry
+    from conductor.types import CostSplit
+
+    first, _ = offline("openai", scripted([("get_weather", {"city": "北京"})]))
+    second, model = offline("anthropic", scripted("unused", [("get_weather", {"city": "上海"})], "北京 5°C, 上海 18°C."))
+    conversation = Conversation(
+        adapter=first.adapter,
+        settings=RequestSettings(first.model, ToolRegistry([get_weather]), system="Be brief."),
+        question="Weather?",
+        history=None,
+        max_rounds=2,
+        price=lambda usage: CostSplit(),
+    )
+    client = first.client
+    while (request := conversation.next_request()) is not None:
+        calls = conversation.receive(conversation.adapter.create(client, request), 0.0, 0.0)
+        if calls:
+            conversation.add_results(execute(calls, conversation.tools, origin=conversation.origin))
+        conversation.adapter, client = AnthropicAdapter(), second.client  # every later request on Anthropic
+    result = conversation.result(model_name="mixed", priced_as="", prices=(0.0, 0.0))
+    assert result.answer == "北京 5°C, 上海 18°C." and all(r.status == 200 for r in model.requests)
+    body = model.requests[-1].body
+    assert body["system"] == "Be brief."
+    calls, answers = calls_and_answers("anthropic", body["messages"])
+    assert calls == answers == [c.id for c in result.tool_calls] and len(calls) == 2
