@@ -77,6 +77,39 @@ def _item_label(item: dict[str, Any], index: int, wanted: set[str]) -> str:
     return texts[0] if texts else f"#{index + 1}"
 
 
+def _record(label: str, fields: dict[str, Any], stated: frozenset[str] = frozenset()) -> Record:
+    """A record, or an error record when a batch entry says ``{"error": ...}``."""
+    if fields.get("error"):
+        return Record(label, {}, error=str(fields["error"]))
+    return Record(label, fields, stated=stated)
+
+
+def _localized(fields: dict[str, Any], language: Language) -> dict[str, Any]:
+    """Fields in the question's language: ``weather``/``weather_en`` pairs give one ``weather``."""
+    shown = {}
+    for key, value in fields.items():
+        if key.endswith("_en") and key[:-3] in fields:
+            continue
+        shown[key] = fields.get(f"{key}_en", value) if language == "en" else value
+    return shown
+
+
+def _with_unit(fields: dict[str, Any]) -> tuple[dict[str, Any], str]:
+    """(fields without ``unit``, the unit) when a ``unit`` field goes with the only number; else no unit."""
+    numbers = [k for k, v in fields.items() if isinstance(v, (int, float)) and not isinstance(v, bool)]
+    unit = fields.get("unit")
+    if isinstance(unit, str) and len(numbers) == 1:
+        return {k: v for k, v in fields.items() if k != "unit"}, unit
+    return fields, ""
+
+
+def _amount(value: Any, unit: str) -> str:
+    """5 and "°C" -> "5°C"; 8.045 and "km" -> "8.045 km"."""
+    if not unit:
+        return _value(value)
+    return f"{_value(value)}{'' if unit[0] in '°%' else ' '}{unit}"
+
+
 def records(conversation: Conversation) -> list[Record]:
     """One record per entity the results since the question describe, in order."""
     exchanges = conversation.exchanges()
@@ -89,13 +122,13 @@ def records(conversation: Conversation) -> list[Record]:
         arguments = arguments_of(call)
         wanted = {str(v) for value in arguments.values() for v in (value if isinstance(value, list) else [value])}
         if error is not None:
-            found.append(Record(describe_call(call.name, arguments or call.arguments), {}, error))
+            found.append(Record(describe_call(call.name, arguments or call.arguments), {}, error=error))
         elif isinstance(data, list) and data and all(isinstance(item, dict) for item in data):
-            found.extend(Record(_item_label(item, i, wanted), item) for i, item in enumerate(data))
+            found.extend(_record(_item_label(item, i, wanted), item) for i, item in enumerate(data))
         elif isinstance(data, dict) and len(data) > 1 and all(isinstance(v, dict) for v in data.values()):
-            found.extend(Record(str(key), value) for key, value in data.items())
+            found.extend(_record(str(key), value) for key, value in data.items())
         elif isinstance(data, dict):
-            found.append(Record(label, data, stated=frozenset(wanted)))
+            found.append(_record(label, data, frozenset(wanted)))
         elif isinstance(data, str):
             found.append(Record(label, {}, text=data))
         else:
@@ -119,12 +152,15 @@ def _sentence(record: Record, language: Language) -> str:
     if record.text is not None:
         text = record.text.strip()
         return text if re.search(r"[.!?。!?]$", text) else text + say(language, "。", ".")
-    shown = {k: v for k, v in record.fields.items() if _value(v) != record.label and _value(v) not in record.stated}
-    shown = shown or record.fields
+    fields, unit = _with_unit(_localized(record.fields, language))
+    shown = {k: v for k, v in fields.items() if _value(v) != record.label and _value(v) not in record.stated}
+    shown = shown or fields
     if list(shown) == ["result"]:
-        return say(language, f"{record.label} 的结果是 {_value(shown['result'])}。",
-                   f"{record.label} returned {_value(shown['result'])}.")
-    listed = say(language, ",", ", ").join(f"{k} {_value(v)}" for k, v in shown.items())
+        result = _amount(shown["result"], unit)
+        return say(language, f"{record.label} 的结果是 {result}。", f"{record.label} returned {result}.")
+    listed = say(language, ",", ", ").join(
+        f"{k} {_amount(v, unit) if isinstance(v, (int, float)) else _value(v)}" for k, v in shown.items()
+    )
     return say(language, f"{record.label}:{listed}。", f"{record.label}: {listed}.")
 
 
@@ -152,16 +188,17 @@ def _comparison(found: Sequence[Record], question: str, language: Language) -> s
         lowest = mentions(superlative[0][0], _LOW)
     else:
         lowest = mentions(question, _LOW) and not mentions(question, _HIGH)
+    unit = _with_unit(group[0].fields)[1]
     ordered = sorted(group, key=lambda r: r.fields[field], reverse=not lowest)
     best = ordered[0]
     ties = [r.label for r in ordered if r.fields[field] == best.fields[field]]
     if len(ties) == len(ordered):
-        shared = _value(best.fields[field])
+        shared = _amount(best.fields[field], unit)
         return say(language, f"{'、'.join(ties)}的{field}相同,都是{shared}。",
                    f"{' and '.join(ties)} have the same {field}, {shared}.")
-    others = say(language, ";", "; ").join(f"{r.label} {_value(r.fields[field])}" for r in ordered[len(ties):])
+    others = say(language, ";", "; ").join(f"{r.label} {_amount(r.fields[field], unit)}" for r in ordered[len(ties):])
     names = say(language, "、", " and ").join(ties)
-    value = _value(best.fields[field])
+    value = _amount(best.fields[field], unit)
     if superlative:
         return say(language, f"{names}{superlative[2]}({field} {value};{others})。",
                    f"{names} {'are' if len(ties) > 1 else 'is'} {superlative[1]} ({field} {value}; {others}).")

@@ -30,9 +30,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from os.path import commonprefix
 from typing import Any
 
 from ..types import ToolSpec
+
 from .language import STOPWORDS, find_expressions, find_places, quoted, stem
 
 __all__ = [
@@ -76,8 +78,35 @@ def _digits(match: re.Match[str], text: str) -> str:
     return str(_UNITS.index(single.lower()))
 
 
+_CHINESE_DIGITS = {"零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+# Chinese numerals next to an operator, a measure word or a unit ("三加四", "十分钟"): a bare "一" is too common.
+_CHINESE_NUMBER = re.compile(
+    r"[零一二两三四五六七八九十百]+(?=\s*(?:加|减|乘|除|分钟|小时|秒|天|个|位|度|次|年|岁|元|块))"
+    r"|(?<=加|减|乘|以)\s*[零一二两三四五六七八九十百]+"
+)
+
+
+def _chinese_value(numeral: str) -> int:
+    """一 -> 1, 十 -> 10, 十五 -> 15, 二十 -> 20, 三百二十 -> 320."""
+    total, current = 0, 0
+    for char in numeral.strip():
+        if char in _CHINESE_DIGITS:
+            current = _CHINESE_DIGITS[char]
+        elif char == "十":
+            total += (current or 1) * 10
+            current = 0
+        elif char == "百":
+            total += (current or 1) * 100
+            current = 0
+    return total + current
+
+
 def with_digits(text: str) -> str:
-    """The text with English number words written as digits: "six by seven" -> "6 by 7"."""
+    """The text with number words written as digits: "six by seven" -> "6 by 7", "三加四" -> "3加4"."""
+    text = _CHINESE_NUMBER.sub(
+        # "一个" is the article "a", not the number one.
+        lambda m: m.group(0) if text[m.start(): m.end() + 1] == "一个" else str(_chinese_value(m.group(0))), text
+    )
     return _WORD_NUMBER.sub(lambda m: _digits(m, text), text)
 
 
@@ -90,6 +119,7 @@ _SPOKEN = (
     (rf"\bproduct\s+of\s+({_NUM})\s+and\s+({_NUM})", "{0} * {1}"),
 )
 _SPOKEN_OPERATORS = (
+    (r"加上?", "+"), (r"减去?", "-"), (r"乘以?", "*"), (r"除以", "/"),
     (r"\bplus\b", "+"), (r"\bminus\b", "-"), (r"\b(?:times|multiplied\s+by)\b", "*"),
     (r"\b(?:divided\s+by|over)\b", "/"), (r"\bto\s+the\s+power\s+of\b", "**"), (r"\bsquared\b", "** 2"),
 )
@@ -126,6 +156,7 @@ _NOT_TICKERS = frozenset("AM PM OK ID URL API UTC GMT PDF CSV JSON HTTP FAQ ETA 
 _NUMBER = re.compile(
     r"(?<![\w.:/-])([$€£¥])?\s?(-?\d+(?:,\d{3})*(?:\.\d+)?)(?![\w:/]|-\d|\.\d)\s?(%|°\s?[CF]|℃|℉)?"
 )
+_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _QUOTE = re.compile(r'"[^"]+"|“[^”]+”|《[^》]+》|「[^」]+」|(?<!\w)\'[^\']+\'(?!\w)')
 _PHONE = re.compile(r"(?<![\w+])\+?\d[\d ()-]{7,}\d(?!\w)")
 _PATH = re.compile(r"(?<![\w/.:])[A-Za-z0-9][\w.-]*/[\w.-]*[A-Za-z0-9](?![\w/])")
@@ -224,6 +255,28 @@ _SYNONYMS: dict[str, tuple[str, ...]] = {
     **dict.fromkeys("temperature celsius fahrenheit".split(), ("temperature",)),
     **dict.fromkeys("warm warmer warmest hot hotter hottest cold colder coldest".split(), ("weather", "temperature")),
 }
+
+# Chinese words for the same groups, so a Chinese question finds a tool described in English.
+CHINESE_CONCEPTS: dict[str, str] = {
+    **dict.fromkeys("天气 气温 温度 下雨 下雪 暖和 冷 热 晴".split(), "weather"),
+    **dict.fromkeys("加 求和 相加".split(), "add"),
+    **dict.fromkeys("减".split(), "subtract"),
+    **dict.fromkeys("乘".split(), "multiply"),
+    **dict.fromkeys("除以".split(), "divide"),
+    **dict.fromkeys("换算 转换".split(), "convert"),
+    **dict.fromkeys("股票 股价".split(), "stock"),
+    **dict.fromkeys("航班 机票 飞机".split(), "flight"),
+    **dict.fromkeys("灯".split(), "light"),
+    **dict.fromkeys("会议 日程 活动".split(), "event"),
+    **dict.fromkeys("邮件".split(), "email"),
+    **dict.fromkeys("翻译".split(), "translate"),
+    **dict.fromkeys("计时器 提醒 闹钟".split(), "timer"),
+    **dict.fromkeys("汇率 货币".split(), "currency"),
+    **dict.fromkeys("新闻".split(), "news"),
+    **dict.fromkeys("华氏 摄氏".split(), "temperature"),
+}
+# Chinese words that carry no value: particles, pronouns, polite and question words.
+_CHINESE_FILLERS = re.compile(r"[把的了吗呢吧啊请帮我你他她它给是在和与及一下个什么怎么多少几哪]|现在|今天|一下|打开|关闭|关掉|开启")
 
 
 def concepts_of(word: str) -> set[str]:
@@ -350,6 +403,8 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Number]:
         before = re.findall(r"[^\W\d_]+", text[max(0, match.start() - 20): match.start()].lower())[-1:]
         after = re.findall(r"[^\W\d_]+|[%°℃℉元]", text[match.end(): match.end() + 20].lower())[:1]
         marks = [m.lower().replace(" ", "") for m in (match.group(1), match.group(3)) if m]
+        # A Chinese run after a number starts with its unit: "10分钟的计时器".
+        after = [next((k for k in _CONCEPTS if w.startswith(k) and not k.isascii()), w) for w in after]
         concepts = frozenset(_CONCEPTS[w] for w in [*marks, *before, *after] if w in _CONCEPTS)
         beside = frozenset(w for w in [*before, *after] if len(w) >= 3 and w not in STOPWORDS)
         found.append(Number(float(match.group(2).replace(",", "")), match.start(2), concepts, beside))
@@ -493,6 +548,8 @@ class _Reader:
 
     def leftover(self) -> str | None:
         """The question's content words not used elsewhere and not the tool's own words, as written."""
+        if _CJK.search(self.read.plain):
+            return self._chinese_leftover()
         used = " ".join(self.used_strings)
         kept = [
             w for w in re.findall(r"[^\W_][\w'.\-]*[^\W_]|[^\W_]", self.read.plain)
@@ -500,6 +557,17 @@ class _Reader:
             and w.casefold() not in used and not w.isdigit() and w.casefold() not in _QUESTION_WORDS
             and not re.search(rf"\d\s*{re.escape(w)}\b", self.read.text)
         ]
+        return " ".join(kept) or None
+
+    def _chinese_leftover(self) -> str | None:
+        """What a Chinese question says besides the tool's words, particles and values used elsewhere."""
+        text = re.sub(r"[\s\W\d_]+", " ", self.read.plain)
+        for phrase, concept in CHINESE_CONCEPTS.items():
+            if concept in self.own_words:
+                text = text.replace(phrase, " ")
+        for used in self.used_strings:
+            text = text.replace(used, " ")
+        kept = _CHINESE_FILLERS.sub(" ", text).split()
         return " ".join(kept) or None
 
     def number(self, parameter: Parameter, *, by_position: bool) -> float | None:
@@ -513,7 +581,7 @@ class _Reader:
         own = [w for w in name_words(parameter.name) if len(w) >= 3]
         by_name = [
             (i, n) for i, n in free
-            if n.concepts & named or any(b.startswith(w) or w.startswith(b) for b in n.beside for w in own)
+            if n.concepts & named or any(len(commonprefix([b, w])) >= 4 for b in n.beside for w in own)
         ]
         by_description = [(i, n) for i, n in free if n.concepts & wanted and not n.concepts & self.claimed_concepts]
         # A number labelled for another concept is never taken by position.

@@ -21,6 +21,7 @@ from .answers import compose_answer
 from .arguments import (
     Filled,
     Parameter,
+    CHINESE_CONCEPTS,
     concepts_of,
     fill,
     name_words,
@@ -138,7 +139,8 @@ def _question_terms(question: str) -> set[str]:
     currencies = {"currency"} if _CURRENCY.search(question) else set()
     operations = {operation for pattern, operation in _OPERATION_SIGNS if re.search(pattern, spoken)}
     terms = {concept for w in [*words(question), *signs] if len(w) >= 3 for concept in _folded(w)}
-    return terms | operations | currencies
+    chinese = {concept for phrase, concept in CHINESE_CONCEPTS.items() if phrase in question}
+    return terms | operations | currencies | chinese
 
 
 def match_score(spec: ToolSpec, question: str) -> int:

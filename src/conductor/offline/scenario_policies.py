@@ -15,13 +15,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..types import ToolSpec
-from .arguments import Parameter, fill, name_words, parameters_of, role_of, spoken_arithmetic
+from .arguments import Parameter, fill, name_words, parameters_of, read_question, role_of, spoken_arithmetic
 from .conversation import Conversation, Decision, PlannedCall, Reply
 from .evidence import arguments_of, data_of, error_of, localized, missing_note, proceed
 from .language import (
     STOPWORDS,
     Language,
-    find_places,
     format_number,
     language_of,
     lesson_numbers,
@@ -214,7 +213,7 @@ def weather_policy(conversation: Conversation) -> Decision | None:
     weather = conversation.tool("get_weather")
     place = parameter_for(weather, "place")
     question = conversation.question
-    places = find_places(question)
+    places = read_question(question).places
     if weather is None or place is None or not places or not mentions(question, _WEATHER_WORDS):
         return None
     language = language_of(question)
