@@ -15,7 +15,7 @@ import pytest
 import conductor as cd
 from conductor.display import width
 from conductor.exercises import LESSONS, ____, Row, verify_all
-from conductor.exercises.core import Exercise, Wrong, has_placeholder
+from conductor.exercises.core import Exercise, Wrong, WrongAnswer, has_placeholder
 from conductor.exercises.report import run_stub
 
 lesson00 = importlib.import_module("conductor.exercises.lesson00")
@@ -70,6 +70,41 @@ def test_command_line_prints_the_table_and_exits_0(capsys: pytest.CaptureFixture
     assert main(["exercises", "--lesson", "lesson00"]) == 0
     out = capsys.readouterr().out
     assert "lesson00" in out and "q1 Render your own tool" in out and "all as expected" in out
+
+
+def vague_exercise() -> tuple[Exercise, WrongAnswer]:
+    """An exercise whose check rejects everything but 1, without naming a fix."""
+
+    def judge(x: Any) -> str:
+        if x != 1:
+            raise Wrong("something is off")
+        return "ok"
+
+    mistake = WrongAnswer("two", lambda: (2,), fix="use 1")
+    return Exercise(1, "t", "task", "s", "h", ("x",), judge, lambda: (1,), (), (mistake,)), mistake
+
+
+def vague_row(exercise: Exercise, mistake: WrongAnswer) -> Row:
+    wrong = ((mistake, exercise.evaluate(mistake.values())),)
+    return Row("lesson00", exercise, "Not attempted yet: x", exercise.evaluate(exercise.reference()), wrong, 0.0)
+
+
+def test_a_wrong_answer_whose_message_misses_the_fix_is_not_caught() -> None:
+    exercise, mistake = vague_exercise()
+    row = vague_row(exercise, mistake)
+    assert row.reference_ok and row.escaped == ["two"] and not row.ok
+
+
+def test_command_line_exits_1_when_a_row_fails(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from conductor import exercises
+    from conductor.__main__ import main
+
+    exercise, mistake = vague_exercise()
+    monkeypatch.setattr(exercises, "verify_all", lambda lessons: [vague_row(exercise, mistake)])
+    assert main(["exercises"]) == 1
+    assert "FAIL lesson00.q1 wrong answer 'two'" in capsys.readouterr().out
 
 
 # -- the pattern, on lesson 00's first exercise -------------------------------------------------------------

@@ -96,10 +96,14 @@ class Outcome:
 
 @dataclass(frozen=True)
 class WrongAnswer:
-    """A typical mistake: ``values()`` builds the learner's names as that mistake would define them."""
+    """A typical mistake: ``values()`` builds the learner's names as that mistake would define them.
+
+    ``fix`` is a phrase the check's message must hold: the words that name the fix.
+    """
 
     label: str
     values: Callable[[], tuple[Any, ...]]
+    fix: str
 
 
 # -- placeholders ----------------------------------------------------------------------------------

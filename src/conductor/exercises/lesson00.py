@@ -143,10 +143,10 @@ ex.q1.check()''',
     reference=lambda: (convert_temperature,),
     solution_parts=("from typing import Literal", convert_temperature),
     wrong_answers=(
-        WrongAnswer("unit: str", _unit_as_str),
-        WrongAnswer("unit without a default", _unit_without_default),
-        WrongAnswer("Kelvin as celsius - 273.15", _kelvin_backwards),
-        WrongAnswer("no docstring", _no_docstring),
+        WrongAnswer("unit: str", _unit_as_str, fix='Literal["fahrenheit", "kelvin"]'),
+        WrongAnswer("unit without a default", _unit_without_default, fix="give unit a default"),
+        WrongAnswer("Kelvin as celsius - 273.15", _kelvin_backwards, fix="should return 273.15"),
+        WrongAnswer("no docstring", _no_docstring, fix="write a docstring"),
     ),
 )
 
@@ -273,9 +273,9 @@ ex.q2.check()''',
     reference=lambda: (send_rejected_request,),
     solution_parts=("import anthropic", send_rejected_request),
     wrong_answers=(
-        WrongAnswer("a valid request", _valid_request),
-        WrongAnswer("the error is not caught", _error_escapes),
-        WrongAnswer("rejected for a rule about roles", _rejected_for_another_rule),
+        WrongAnswer("a valid request", _valid_request, fix="Break one of its tool-use rules"),
+        WrongAnswer("the error is not caught", _error_escapes, fix="catch it"),
+        WrongAnswer("rejected for a rule about roles", _rejected_for_another_rule, fix="not for a tool-use rule"),
     ),
 )
 
@@ -468,10 +468,12 @@ ex.q3.check()''',
     reference=lambda: (answer_by_hand,),
     solution_parts=("import json\n\nfrom conductor.scenarios import get_weather", answer_by_hand),
     wrong_answers=(
-        WrongAnswer("answers only tool_calls[0]", _first_call_only),
-        WrongAnswer("the model's turn is not sent back", _turn_not_sent_back),
-        WrongAnswer("made-up tool results", _made_up_results),
-        WrongAnswer("returns the first response's content", _returns_first_response),
+        WrongAnswer("answers only tool_calls[0]", _first_call_only, fix="tool_call_id"),
+        WrongAnswer("the model's turn is not sent back", _turn_not_sent_back, fix="tool_calls"),
+        WrongAnswer("made-up tool results", _made_up_results, fix="json.dumps(get_weather(**arguments)"),
+        WrongAnswer(
+            "returns the first response's content", _returns_first_response, fix="final.choices[0].message.content"
+        ),
     ),
 )
 

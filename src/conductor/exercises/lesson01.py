@@ -128,9 +128,11 @@ ex.q1.check()''',
     reference=lambda: (convert_temperature, convert_question),
     solution_parts=(convert_temperature, f"convert_question = {convert_question!r}"),
     wrong_answers=(
-        WrongAnswer("forgets + 32", _no_plus_32),
-        WrongAnswer("a question that does not ask for it", _question_without_the_tool),
-        WrongAnswer("celsius: str", _celsius_as_text),
+        WrongAnswer("forgets + 32", _no_plus_32, fix="°C × 9/5 + 32"),
+        WrongAnswer(
+            "a question that does not ask for it", _question_without_the_tool, fix="ask plainly for a conversion"
+        ),
+        WrongAnswer("celsius: str", _celsius_as_text, fix="`celsius: float`"),
     ),
 )
 
@@ -362,10 +364,10 @@ ex.q2.check()''',
     reference=lambda: (run_rounds,),
     solution_parts=("import json", run_rounds),
     wrong_answers=(
-        WrongAnswer("drops tools on the final request", _final_without_tools),
-        WrongAnswer("max_iterations: no final answer", _counts_requests),
-        WrongAnswer("answers only the first tool_use", _first_call_only),
-        WrongAnswer("never forbids tool use", _never_forbids),
+        WrongAnswer("drops tools on the final request", _final_without_tools, fix="keep tools on every request"),
+        WrongAnswer("max_iterations: no final answer", _counts_requests, fix="even max_rounds=0 makes one"),
+        WrongAnswer("answers only the first tool_use", _first_call_only, fix="tool_result"),
+        WrongAnswer("never forbids tool use", _never_forbids, fix='send tool_choice={"type": "none"}'),
     ),
 )
 
@@ -463,9 +465,9 @@ ex.q3.check()''',
     reference=lambda: (round_report,),
     solution_parts=(round_report,),
     wrong_answers=(
-        WrongAnswer("rounds numbered from 0", _counts_from_zero),
-        WrongAnswer("output tokens", _output_tokens),
-        WrongAnswer("every call in every row", _every_call_in_every_row),
+        WrongAnswer("rounds numbered from 0", _counts_from_zero, fix="rounds count from 1"),
+        WrongAnswer("output tokens", _output_tokens, fix="r.model.usage.input_tokens"),
+        WrongAnswer("every call in every row", _every_call_in_every_row, fix="r.tool_calls"),
     ),
 )
 

@@ -182,10 +182,10 @@ ex.q1.check()''',
     reference=lambda: (peak_concurrency, run_capped),
     solution_parts=(peak_concurrency, run_capped),
     wrong_answers=(
-        WrongAnswer("touching calls counted as overlapping", _touching_overlaps),
-        WrongAnswer("counts the calls", _counts_calls),
-        WrongAnswer("parallel left off", _sequential),
-        WrongAnswer("no max_workers", _no_cap),
+        WrongAnswer("touching calls counted as overlapping", _touching_overlaps, fix="count the end before the start"),
+        WrongAnswer("counts the calls", _counts_calls, fix="one after the other; it should be 1"),
+        WrongAnswer("parallel left off", _sequential, fix="parallel=True"),
+        WrongAnswer("no max_workers", _no_cap, fix="max_workers=2"),
     ),
 )
 
@@ -319,10 +319,12 @@ ex.q2.check()''',
         get_weather_async,
     ),
     wrong_answers=(
-        WrongAnswer("time.sleep in an async def", _blocking_sleep),
-        WrongAnswer("the first city finishes first", _first_finishes_first),
-        WrongAnswer("a plain def", _plain_def),
-        WrongAnswer("not named get_weather", _wrong_name),
+        WrongAnswer("time.sleep in an async def", _blocking_sleep, fix="await asyncio.sleep"),
+        WrongAnswer(
+            "the first city finishes first", _first_finishes_first, fix="wait longer for the cities asked first"
+        ),
+        WrongAnswer("a plain def", _plain_def, fix="write `async def`"),
+        WrongAnswer("not named get_weather", _wrong_name, fix='@cd.tool(name="get_weather")'),
     ),
 )
 
@@ -436,8 +438,8 @@ ex.q3.check()''',
     reference=lambda: (get_balance, transfer),
     solution_parts=('ACCOUNTS = {"alice": 100, "bob": 20}', get_balance, transfer),
     wrong_answers=(
-        WrongAnswer("transfer not exclusive", _not_exclusive),
-        WrongAnswer("every tool exclusive", _everything_exclusive),
+        WrongAnswer("transfer not exclusive", _not_exclusive, fix="@cd.tool(exclusive=True)"),
+        WrongAnswer("every tool exclusive", _everything_exclusive, fix="only transfer needs exclusive=True"),
     ),
 )
 

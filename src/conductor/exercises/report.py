@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from types import ModuleType
 
 from ..display import clip, ljust, wrap
-from .core import Exercise, Outcome
+from .core import Exercise, Outcome, WrongAnswer
 
 __all__ = ["LESSONS", "Row", "run_stub", "verify", "verify_all", "print_report"]
 
@@ -31,7 +31,7 @@ class Row:
     exercise: Exercise
     stub: str  # what running the stub cell printed (or the exception it raised)
     reference: Outcome
-    wrong: tuple[tuple[str, Outcome], ...]  # (label, verdict) per typical mistake
+    wrong: tuple[tuple[WrongAnswer, Outcome], ...]  # each typical mistake and its verdict
     seconds: float
 
     @property
@@ -45,8 +45,8 @@ class Row:
 
     @property
     def escaped(self) -> list[str]:
-        """Labels of the wrong answers the check did not reject with a message."""
-        return [label for label, o in self.wrong if o.status != "incorrect" or not o.message.strip()]
+        """Labels of the wrong answers the check did not reject with a message naming the fix."""
+        return [w.label for w, o in self.wrong if o.status != "incorrect" or w.fix not in o.message]
 
     @property
     def ok(self) -> bool:
@@ -75,7 +75,7 @@ def verify(lesson_name: str) -> list[Row]:
         started = time.perf_counter()
         stub = run_stub(lesson, exercise)
         reference = exercise.evaluate(exercise.reference())
-        wrong = tuple((w.label, exercise.evaluate(w.values())) for w in exercise.wrong_answers)
+        wrong = tuple((w, exercise.evaluate(w.values())) for w in exercise.wrong_answers)
         rows.append(Row(lesson_name, exercise, stub, reference, wrong, time.perf_counter() - started))
     return rows
 
@@ -105,11 +105,11 @@ def print_report(rows: list[Row], *, verbose: bool = False) -> None:
         if not row.reference_ok:
             print(wrap(f"FAIL {name} reference: {row.reference.text()}"))
         for label in row.escaped:
-            print(wrap(f"FAIL {name} wrong answer {label!r} was not caught"))
+            print(wrap(f"FAIL {name} wrong answer {label!r} was not caught with a message naming the fix"))
         if not row.wrong:
             print(f"FAIL {name}: no wrong answers to try")
         if verbose:
-            for label, outcome in row.wrong:
-                print(wrap(f"{name} [{label}] {outcome.status}: {outcome.message}"))
+            for wrong, outcome in row.wrong:
+                print(wrap(f"{name} [{wrong.label}] {outcome.status}: {outcome.message}"))
     failed = sum(not row.ok for row in rows)
     print(f"{len(rows)} exercises, {failed} failing" if failed else f"{len(rows)} exercises, all as expected")
