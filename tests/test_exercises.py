@@ -210,3 +210,7 @@ def test_wrong_is_an_exception_with_the_message() -> None:
 def test_any_value_gets_a_verdict_never_an_exception(lesson: str, exercise: Exercise, garbage: Any) -> None:
     out = printed(lambda: exercise.check(*[garbage] * len(exercise.names)))
     assert out.startswith("Incorrect: ") and "Traceback" not in out
+
+
+def test_lessons_load_lazily_from_the_package() -> None:
+    assert cd.exercises.lesson01.q2.title == "The round loop by hand, on Anthropic"

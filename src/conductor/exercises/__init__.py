@@ -13,8 +13,19 @@ exercise's stub, reference solution and typical wrong answers through its check.
 
 from __future__ import annotations
 
+import importlib
+from types import ModuleType
+
 from .core import ____, Exercise, Outcome, Placeholder, Wrong, WrongAnswer
 from .report import LESSONS, Row, print_report, verify, verify_all
+
+
+def __getattr__(name: str) -> ModuleType:
+    """``cd.exercises.lesson00`` and the like, imported on first use (they load the SDKs)."""
+    if name in LESSONS:
+        return importlib.import_module(f".{name}", __name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "____",

@@ -23,7 +23,7 @@ __all__ = ["SETUP", "EXERCISES", "q1", "q2", "q3"]
 SETUP = "from conductor.exercises import ____, lesson00 as ex"
 """The notebook cell that comes before the exercises."""
 
-# -- exercise 1: a tool schema both APIs accept ------------------------------------------------------
+# -- exercise 1: a tool schema both APIs accept ----------------------------------------------------
 
 UNITS = {"fahrenheit", "kelvin"}
 
@@ -150,7 +150,8 @@ ex.q1.check()''',
     ),
 )
 
-# -- exercise 2: a request the Messages API rejects --------------------------------------------------
+# -- exercise 2: a request the Messages API rejects ------------------------------------------------
+
 
 def send_rejected_request(client, model):
     """Send the Messages API a conversation that breaks a tool-use rule; return the SDK's error."""
@@ -279,7 +280,7 @@ ex.q2.check()''',
     ),
 )
 
-# -- exercise 3: a tool call by hand -------------------------------------------------------------------
+# -- exercise 3: a tool call by hand ---------------------------------------------------------------
 
 HAND_QUESTION = "Is it warmer in Beijing or Shanghai?"
 

@@ -21,7 +21,7 @@ __all__ = ["SETUP", "EXERCISES", "q1", "q2", "q3"]
 SETUP = "from conductor.exercises import ____, lesson01 as ex"
 """The notebook cell that comes before the exercises."""
 
-# -- exercise 1: a new tool the model uses -------------------------------------------------------------
+# -- exercise 1: a new tool the model uses ---------------------------------------------------------
 
 
 @cd.tool
@@ -136,7 +136,7 @@ ex.q1.check()''',
     ),
 )
 
-# -- exercise 2: the round loop by hand, on Anthropic ------------------------------------------------------
+# -- exercise 2: the round loop by hand, on Anthropic ----------------------------------------------
 
 # "What's the weather in Beijing and Shanghai today, and what should I wear?"
 ROUNDS_QUESTION = "北京和上海今天天气怎么样?应该穿什么衣服?"
@@ -371,7 +371,7 @@ ex.q2.check()''',
     ),
 )
 
-# -- exercise 3: reading a run's trace -------------------------------------------------------------------------
+# -- exercise 3: reading a run's trace -------------------------------------------------------------
 
 TRACE_QUESTION = ROUNDS_QUESTION
 

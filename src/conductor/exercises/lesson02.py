@@ -41,7 +41,7 @@ def _peak(calls: Any) -> int:
     return peak
 
 
-# -- exercise 1: the cap ----------------------------------------------------------------------------------
+# -- exercise 1: the cap ---------------------------------------------------------------------------
 
 SIZES = (2, 4, 8)
 CAP = 2
@@ -189,7 +189,7 @@ ex.q1.check()''',
     ),
 )
 
-# -- exercise 2: an async tool, results in call order -------------------------------------------------------
+# -- exercise 2: an async tool, results in call order ----------------------------------------------
 
 # "What's the weather in Beijing, Shanghai and Guangzhou today?"
 CITIES_QUESTION = "北京、上海和广州今天天气怎么样?"
@@ -328,7 +328,7 @@ ex.q2.check()''',
     ),
 )
 
-# -- exercise 3: an exclusive transfer -----------------------------------------------------------------------
+# -- exercise 3: an exclusive transfer -------------------------------------------------------------
 
 ACCOUNTS = {"alice": 100, "bob": 20}
 AMOUNT = 30
