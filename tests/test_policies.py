@@ -525,3 +525,33 @@ def test_the_course_rules_follow_the_schema_too():
 
 def test_policy_descriptions_are_plain_text():
     assert all("``" not in description and "`" not in description for _, description in POLICIES)
+
+
+def test_results_pair_with_calls_by_position_even_with_duplicate_or_empty_ids():
+    calls = (ToolCall("", "get_weather", '{"city": "北京"}'), ToolCall("", "get_weather", '{"city": "上海"}'))
+    messages = [
+        UserMessage("北京和上海哪个更暖和?"),
+        Turn(tool_calls=calls),
+        ToolResult("", "get_weather", '{"temperature": 5}'),
+        ToolResult("", "get_weather", '{"temperature": 18}'),
+    ]
+    pairs = conversation(messages, WEATHER).exchanges()
+    assert [(call.arguments, result.content) for call, result in pairs] == [
+        ('{"city": "北京"}', '{"temperature": 5}'), ('{"city": "上海"}', '{"temperature": 18}')
+    ]
+    assert decide(conversation(messages, WEATHER)).text.endswith("上海比北京暖和(18°C 对 5°C)。")
+
+
+def test_results_given_out_of_order_still_pair_by_their_ids():
+    calls = (ToolCall("a", "get_weather", '{"city": "北京"}'), ToolCall("b", "get_weather", '{"city": "上海"}'))
+    messages = [UserMessage("北京和上海哪个更暖和?"), Turn(tool_calls=calls),
+                ToolResult("b", "get_weather", '{"temperature": 18}'), ToolResult("a", "get_weather", '{"temperature": 5}')]
+    pairs = conversation(messages, WEATHER).exchanges()
+    assert {call.id: result.content for call, result in pairs} == {"a": '{"temperature": 5}', "b": '{"temperature": 18}'}
+
+
+def test_help_explains_the_rules_learners_meet():
+    from conductor.offline import arguments, policies
+
+    assert "does not give" in (policies.generic_policy.__doc__ or "")
+    assert "Optional parameters are filled only when the question states them" in (arguments.__doc__ or "")

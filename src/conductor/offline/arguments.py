@@ -51,6 +51,7 @@ __all__ = [
     "concepts_of",
     "typed_values",
     "with_digits",
+    "side_of",
 ]
 
 # -- numbers written as words and arithmetic spoken aloud ----------------------------------
@@ -173,6 +174,8 @@ _PAIR = re.compile(
     r"|([\w.'-]+)\s+(?:to|into|in)\s+([\w.'-]+)",
     re.IGNORECASE,
 )
+# "How many pounds is 3 kilograms?": kilograms to pounds.
+_HOW_MANY = re.compile(r"\bhow\s+many\s+([a-z]+)\s+(?:is|are|in|make|equals?)\s+[-\d.,]+\s*([a-z]+)", re.I)
 _AFTER_PREPOSITION = re.compile(r"\b(?:in|at|for|near|of)\s+(?:the\s+)?([A-Za-z][\w'-]*(?:\s[A-Z][\w'-]*)*)", re.I)
 _SWITCH_ON = ("on", "yes", "true", "enable", "enabled", "activate", "start", "open", "开", "打开", "开启", "是")
 _SWITCH_OFF = ("off", "no", "false", "disable", "disabled", "deactivate", "stop", "close", "关", "关闭", "否", "不")
@@ -223,9 +226,10 @@ _ROLE_WORDS: tuple[tuple[str, frozenset[str]], ...] = tuple(
 )
 
 
-def _side(parameter: Parameter, role: str) -> int | None:
+def side_of(parameter: Parameter, role: str | None = None) -> int | None:
     """0 for the "from" side of a pair (origin, source, from_x), 1 for the "to" side, else ``None``."""
     own = set(name_words(parameter.name))
+    role = role_of(parameter) if role is None else role
     if role == "origin" or own & {"from", "source", "src", "origin"}:
         return 0
     if role == "destination" or own & {"to", "target", "dest", "destination"}:
@@ -448,6 +452,7 @@ def read_question(question: str) -> Question:
     ]
     places = list(dict.fromkeys([*find_places(plain), *capitalised]))
     pairs = [(m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4)) for m in _PAIR.finditer(plain)]
+    pairs += [(m.group(2), m.group(1)) for m in _HOW_MANY.finditer(plain)]
     pairs = [
         (a, b) for a, b in pairs
         if a.lower() not in STOPWORDS and b.lower() not in STOPWORDS and not a.isdigit() and not b.isdigit()
@@ -499,7 +504,7 @@ class _Reader:
     def values_for(self, parameter: Parameter, role: str) -> list[str]:
         """Every value of the question of the parameter's kind (several mean several entities)."""
         r = self.read
-        side = _side(parameter, role)
+        side = side_of(parameter, role)
         by_role = {
             "email": r.emails, "url": r.urls, "date": r.dates, "time": r.times, "timezone": r.zones,
             "ticker": r.tickers, "id": r.ids, "phone": r.phones, "path": r.paths,
@@ -639,7 +644,7 @@ class _Reader:
         """(value or None, the several values when the parameter should fan out into several calls)."""
         schema, role = parameter.schema, role_of(parameter)
         if "enum" in schema:
-            side = _side(parameter, role)
+            side = side_of(parameter, role)
             value = self.enum(list(schema["enum"])) if side is None else self.sided_enum(list(schema["enum"]), side)
             return self._take(value), None
         kind = parameter.kind

@@ -3,9 +3,22 @@
 ``decide`` asks, in order: the policies given to the model, the policies
 learners registered (so an exercise can override a built-in), the scenario
 policies (weather, courses, arithmetic, see ``scenario_policies``) and last the
-generic policy. It then enforces the request's constraints on the decision the
-way a real API constrains a real model: ``tool_choice`` none means text, ``required`` and a forced tool mean a call,
-``parallel_tool_calls`` false means at most one call per turn.
+generic policy. ``POLICIES`` lists the built-in ones with a line each.
+
+The generic policy is the one a learner's own tool meets. It calls an offered
+tool only with arguments the question states (see ``arguments`` for how each
+parameter is read from its name, type and description); when a required one is
+missing it makes no call and says which tool it would use and which parameter
+the question did not give. With results in hand it answers in the question's
+language, one sentence per entity with the values quoted, and says which is
+highest or lowest when the question compares (see ``answers``); a result field
+that fills another matching tool's required parameter leads to one more round.
+
+``decide`` then holds the decision to the request's constraints the way a real
+API holds a real model: ``tool_choice`` none means text; ``required`` or a
+forced tool means a call, made with the arguments the question states and no
+others (the tool's validation then says what is missing); ``parallel_tool_calls``
+false means at most one call per turn.
 """
 
 from __future__ import annotations
@@ -29,6 +42,7 @@ from .arguments import (
     plan_arguments,
     read_question,
     role_of,
+    side_of,
     typed_values,
     with_digits,
 )
@@ -100,6 +114,7 @@ _CURRENCY = re.compile(
 _DEGREE_SIGNS = {"°C": "celsius", "℃": "celsius", "°F": "fahrenheit", "℉": "fahrenheit"}
 # Arithmetic written with signs or "by" asks for the tool of that operation.
 _OPERATION_SIGNS = (
+    (r"\bhow\s+many\s+[a-z]+\s+(?:is|are|in|make|equals?)\s+\d", "convert"),
     (r"\d\s*\+\s*\d", "add"), (r"\d\s*-\s*\d", "subtract"),
     (r"\d\s*(?:\*|×|x|by)\s*\d", "multiply"), (r"\d\s*(?:/|÷)\s*\d", "divide"),
 )
@@ -162,7 +177,10 @@ def _evidence(spec: ToolSpec, question: str) -> int:
     """1 point per required parameter of a distinctive kind (e-mail, URL, ticker...) the question holds a value of."""
     read = read_question(question)
     required = [p for p in parameters_of(spec.parameters) if p.required]
-    return sum(1 for p in required if typed_values(read, role_of(p)))
+    typed = sum(1 for p in required if typed_values(read, role_of(p)))
+    # "from A to B" and a tool with an origin and a destination: a route, a conversion, a transfer.
+    sides = {side_of(p) for p in required} - {None}
+    return typed + (len(sides) if read.pairs and sides == {0, 1} else 0)
 
 
 def fill_arguments(spec: ToolSpec, question: str) -> dict[str, Any] | None:
