@@ -171,7 +171,7 @@ def test_sdk_errors_show_the_apis_message() -> None:
 def test_hint_and_solution_print_on_demand() -> None:
     assert printed(lesson00.q1.hint).startswith("Hint: ")
     solution = printed(lesson00.q1.solution)
-    assert 'unit: Literal["fahrenheit", "kelvin"] = "fahrenheit"' in solution and "@cd.tool" in solution
+    assert 'unit: Literal["fahrenheit", "kelvin"] = "fahrenheit"' in solution and "return celsius" in solution
 
 
 @pytest.mark.parametrize(
@@ -198,7 +198,7 @@ def test_has_placeholder_looks_inside_functions_and_tools() -> None:
         """Doc."""
 
     assert has_placeholder(body) and has_placeholder(annotation)
-    assert has_placeholder(cd.tool(exclusive=____)(lesson00.convert_temperature.func))  # type: ignore[arg-type]
+    assert has_placeholder(cd.tool(exclusive=____)(lesson00.convert_temperature))  # type: ignore[arg-type]
 
 
 def test_wrong_is_an_exception_with_the_message() -> None:

@@ -13,7 +13,6 @@ from typing import Any, Literal
 
 import anthropic
 
-import conductor as cd
 from conductor.scenarios import get_weather
 
 from .core import Exercise, Wrong, WrongAnswer, as_tool, learner_call, offline_llm
@@ -28,7 +27,6 @@ SETUP = "from conductor.exercises import ____, lesson00 as ex"
 UNITS = {"fahrenheit", "kelvin"}
 
 
-@cd.tool
 def convert_temperature(
     celsius: float, unit: Literal["fahrenheit", "kelvin"] = "fahrenheit"
 ) -> float:

@@ -108,6 +108,7 @@ description) and takes the number from the question; a real model needs no such 
 name and docstring help it too. The check offers your tool to a fresh offline model and reads the
 run: one call, no error, its result sent back.""",
     stub='''\
+@cd.tool
 def convert_temperature(celsius: float) -> dict:
     """____
 
@@ -126,7 +127,7 @@ ex.q1.check()''',
     names=("convert_temperature", "convert_question"),
     judge=_judge_convert,
     reference=lambda: (convert_temperature, convert_question),
-    solution_parts=(convert_temperature, f"convert_question = {convert_question!r}"),
+    solution_parts=(convert_temperature, 'convert_question = "Convert 5 °C to Fahrenheit."'),
     wrong_answers=(
         WrongAnswer("forgets + 32", _no_plus_32, fix="°C × 9/5 + 32"),
         WrongAnswer(
