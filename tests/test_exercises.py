@@ -59,7 +59,7 @@ def test_every_exercise_has_a_wrong_answer_and_text(rows: list[Row]) -> None:
 def test_printed_lines_fit_100_columns(rows: list[Row]) -> None:
     texts = [r.stub for r in rows] + [o.text() for r in rows for o in (r.reference, *(w for _, w in r.wrong))]
     for _, q in EXERCISES:
-        texts += [printed(q.hint), printed(q.solution), q.stub]
+        texts += [printed(q.hint), printed(q.solution), q.stub, q.prompt]
     too_long = [line for text in texts for line in text.splitlines() if width(line) > 100]
     assert not too_long, too_long
 

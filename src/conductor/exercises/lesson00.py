@@ -438,8 +438,9 @@ q3 = Exercise(
 Complete `answer_by_hand(llm, question)` on the OpenAI SDK (`llm.client`): after the first
 request, append the model's turn, run `get_weather` for **every** call it asked for and append one
 `tool` message per call id, then send the conversation again and return the answer's text. The
-check calls it with a fresh offline model and "{HAND_QUESTION}", which makes the model ask for two
-calls in one turn, then reads the requests the model received.""",
+check calls it with a fresh offline model and the question
+"{HAND_QUESTION}",
+which makes the model ask for two calls in one turn, then reads the requests the model received.""",
     stub='''\
 import json
 

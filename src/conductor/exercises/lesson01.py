@@ -330,9 +330,10 @@ Complete `run_rounds(client, model_name, user_query, tools, max_rounds)` on the 
 most `max_rounds` tool rounds, then a final request that keeps `tools` and sends
 `tool_choice={{"type": "none"}}`. Return the answer's text (every text block). Answer every
 `tool_use` block with one `tool_result` (with `is_error: true` when the tool raised). The check runs
-it with max_rounds 0 to 3 on a fresh offline Anthropic model, for "{ROUNDS_QUESTION}" ("What's the
-weather in Beijing and Shanghai today, and what should I wear?": two calls per turn, two rounds),
-and reads the requests the model received.""",
+it with max_rounds 0 to 3 on a fresh offline Anthropic model, for the question
+"{ROUNDS_QUESTION}"
+("What's the weather in Beijing and Shanghai today, and what should I wear?": two calls per turn,
+two rounds), and reads the requests the model received.""",
     stub='''\
 import json
 

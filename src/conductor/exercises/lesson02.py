@@ -284,9 +284,11 @@ q2 = Exercise(
     task=f"""\
 Write an **async** weather tool named `get_weather` (so the offline model's weather rule uses it)
 that waits longer for the cities asked first, so the last call finishes first. The check runs it
-with `await llm.arun(...)` on a fresh offline model for "{CITIES_QUESTION}" ("What's the weather in
-Beijing, Shanghai and Guangzhou today?") and checks that the three calls overlapped, finished last
-first, and still came back in call order: in the records, and in the messages sent to the model.""",
+with `await llm.arun(...)` on a fresh offline model for the question
+"{CITIES_QUESTION}"
+("What's the weather in Beijing, Shanghai and Guangzhou today?") and checks that the three calls
+overlapped, finished last first, and still came back in call order: in the records, and in the
+messages sent to the model.""",
     stub='''\
 import asyncio
 
