@@ -151,7 +151,10 @@ def _sentence(record: Record, language: Language) -> str:
         return say(language, f"{record.label} 失败:{record.error}。", f"{record.label} failed: {record.error}.")
     if record.text is not None:
         text = record.text.strip()
-        return text if re.search(r"[.!?。!?]$", text) else text + say(language, "。", ".")
+        text = text if re.search(r"[.!?。!?]$", text) else text + say(language, "。", ".")
+        # "Asia/Shanghai: 14:05." says what the bare "14:05" is about; a sentence naming it needs no label.
+        return text if record.label in text or "(" in record.label else say(
+            language, f"{record.label}:{text}", f"{record.label}: {text}")
     fields, unit = _with_unit(_localized(record.fields, language))
     shown = {k: v for k, v in fields.items() if _value(v) != record.label and _value(v) not in record.stated}
     shown = shown or fields

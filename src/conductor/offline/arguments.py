@@ -45,6 +45,7 @@ __all__ = [
     "role_of",
     "read_question",
     "fill",
+    "own_words",
     "plan_arguments",
     "spoken_arithmetic",
     "name_words",
@@ -256,6 +257,7 @@ _SYNONYMS: dict[str, tuple[str, ...]] = {
     **dict.fromkeys("currency currencies exchange".split(), ("currency",)),
     **dict.fromkeys("define definition meaning mean means".split(), ("define",)),
     **dict.fromkeys("news headline headlines".split(), ("news",)),
+    **dict.fromkeys("population people inhabitants".split(), ("population",)),
     **dict.fromkeys("temperature celsius fahrenheit".split(), ("temperature",)),
     **dict.fromkeys("warm warmer warmest hot hotter hottest cold colder coldest".split(), ("weather", "temperature")),
 }
@@ -495,7 +497,7 @@ class _Reader:
     def _free(self, values: list[str]) -> list[str]:
         return [v for v in dict.fromkeys(values) if v.casefold() not in self.used_strings]
 
-    def _take(self, value: Any) -> Any:
+    def take(self, value: Any) -> Any:
         for item in value if isinstance(value, list) else [value]:
             if isinstance(item, str):
                 self.used_strings.add(item.casefold())
@@ -646,13 +648,13 @@ class _Reader:
         if "enum" in schema:
             side = side_of(parameter, role)
             value = self.enum(list(schema["enum"])) if side is None else self.sided_enum(list(schema["enum"]), side)
-            return self._take(value), None
+            return self.take(value), None
         kind = parameter.kind
         if kind == "boolean":
             return self.boolean(parameter), None
         if kind in ("integer", "number"):
             if role == "id" and self.read.ids and all(i.isdigit() for i in self._free(self.read.ids)[:1]):
-                return self._take(int(self._free(self.read.ids)[0])), None
+                return self.take(int(self._free(self.read.ids)[0])), None
             return self.number(parameter, by_position=parameter.required), None
         if kind == "object" and "properties" in schema:
             arguments, missing = self.fill_all(parameters_of(schema))
@@ -663,9 +665,9 @@ class _Reader:
             return None, None
         values = self.values_for(parameter, role)
         if len(values) > 1 and allow_fan_out and role not in ("expression",):
-            return self._take(values[0]), self._take(values)
+            return self.take(values[0]), self.take(values)
         if values:
-            return self._take(values[0]), None
+            return self.take(values[0]), None
         return None, None
 
     def array(self, parameter: Parameter) -> list[Any] | None:
@@ -674,7 +676,7 @@ class _Reader:
         if "enum" in items:
             text = self.read.text.casefold()
             chosen = [o for o in items["enum"] if str(o).casefold().replace("_", " ") in text]
-            return self._take(chosen) or None
+            return self.take(chosen) or None
         if items.get("type") in ("integer", "number"):
             numbers = []
             while (n := self.number(singular, by_position=True)) is not None:
@@ -685,7 +687,7 @@ class _Reader:
         if len(values) < 2:
             listed = [i for e in self.read.enumerations for i in e if i.casefold() not in self.used_strings]
             values = listed or values
-        return self._take(values) or None
+        return self.take(values) or None
 
     def fill_all(self, parameters: list[Parameter], *, allow_fan_out: bool = False
                  ) -> tuple[dict[str, Any], list[str]]:
@@ -712,7 +714,7 @@ class _Reader:
             and role_of(p) in ("", "query", "place")
         ]
         if len(leftover_takers) == 1 and not self.read.quotes and (rest := self.leftover()):
-            arguments[leftover_takers[0].name] = self._take(rest)
+            arguments[leftover_takers[0].name] = self.take(rest)
         numeric = [p for p in parameters if p.kind in ("integer", "number") and "enum" not in p.schema]
         if allow_fan_out and self.fan_out is None and len(numeric) == 1 and numeric[0].name in arguments:
             more = self._more_numbers(numeric[0])
@@ -722,25 +724,31 @@ class _Reader:
         return {p.name: arguments[p.name] for p in parameters if p.name in arguments}, missing
 
 
-def fill(spec: ToolSpec, question: str, own_words: set[str] | None = None, *, preset: dict[str, Any] | None = None
-         ) -> Filled:
+def own_words(spec: ToolSpec) -> set[str]:
+    """The tool's own words (name, description, enum values) as concepts: never an argument value."""
+    parts = [p for p in re.split(r"[_\-\s]+|(?<=[a-z])(?=[A-Z])", spec.name) if p]
+    described = re.findall(r"[a-z0-9]+", spec.description.lower())
+    enums = [str(v).casefold() for p in parameters_of(spec.parameters) for v in p.schema.get("enum", ())]
+    return {concept for text in [*parts, *described, *enums] for concept in concepts_of(text)}
+
+
+def fill(spec: ToolSpec, question: str, *, preset: dict[str, Any] | None = None) -> Filled:
     """Arguments for ``spec`` read from ``question``; ``preset`` values (from earlier results) come first."""
-    reader = _Reader(question, own_words or set())
+    reader = _Reader(question, own_words(spec))
     preset = preset or {}
     for value in preset.values():
-        reader._take(value)
+        reader.take(value)
     parameters = [p for p in parameters_of(spec.parameters) if p.name not in preset]
     arguments, missing = reader.fill_all(parameters, allow_fan_out=True)
-    ordered = {
-        p.name: {**preset, **arguments}[p.name] for p in parameters_of(spec.parameters) if p.name in {**preset, **arguments}
-    }
+    found = {**preset, **arguments}
+    ordered = {p.name: found[p.name] for p in parameters_of(spec.parameters) if p.name in found}
     return Filled(ordered, missing, reader.fan_out)
 
 
-def plan_arguments(spec: ToolSpec, question: str, own_words: set[str] | None = None,
-                   preset: dict[str, Any] | None = None) -> list[dict[str, Any]] | Filled:
-    """One argument set per call to make, or the :class:`Filled` with its missing parameters when one is missing."""
-    filled = fill(spec, question, own_words, preset=preset)
+def plan_arguments(spec: ToolSpec, question: str, preset: dict[str, Any] | None = None
+                   ) -> list[dict[str, Any]] | Filled:
+    """One argument set per call to make, or the :class:`Filled` naming the missing parameters."""
+    filled = fill(spec, question, preset=preset)
     if filled.missing:
         return filled
     if filled.fan_out is None:

@@ -137,13 +137,6 @@ def _tool_terms(spec: ToolSpec) -> tuple[set[str], set[str]]:
     return name_words, description_words - name_words - _GENERIC_NAME_WORDS
 
 
-def _own_words(spec: ToolSpec) -> set[str]:
-    """The tool's own words (stemmed, not folded): never an argument value."""
-    parts = [p for p in re.split(r"[_\-\s]+|(?<=[a-z])(?=[A-Z])", spec.name) if p]
-    texts = [*parts, *words(spec.description), *(str(v).casefold() for v in _enum_values(spec))]
-    return {concept for text in texts for concept in concepts_of(text)}
-
-
 def _enum_values(spec: ToolSpec) -> list[Any]:
     return [v for p in parameters_of(spec.parameters) for v in p.schema.get("enum", ())]
 
@@ -185,13 +178,13 @@ def _evidence(spec: ToolSpec, question: str) -> int:
 
 def fill_arguments(spec: ToolSpec, question: str) -> dict[str, Any] | None:
     """Arguments for one call of ``spec`` read from the question; ``None`` when a required one is not given."""
-    filled = fill(spec, question, _own_words(spec))
+    filled = fill(spec, question)
     return None if filled.missing else filled.arguments
 
 
 def stated_arguments(spec: ToolSpec, question: str) -> dict[str, Any]:
     """Only the arguments the question states, even when required ones are missing (for forced calls)."""
-    return fill(spec, question, _own_words(spec)).arguments
+    return fill(spec, question).arguments
 
 
 @dataclass(frozen=True)
@@ -203,7 +196,7 @@ class _Plan:
 
 
 def _calls_for(spec: ToolSpec, question: str, preset: dict[str, Any] | None = None) -> list[PlannedCall] | Filled:
-    planned = plan_arguments(spec, question, _own_words(spec), preset)
+    planned = plan_arguments(spec, question, preset)
     if isinstance(planned, Filled):
         return planned
     return [PlannedCall(spec.name, arguments) for arguments in planned]
