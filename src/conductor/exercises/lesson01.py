@@ -62,8 +62,9 @@ def _judge_convert(convert_temperature: Any, convert_question: Any) -> str:
     names = [c.name for c in run.tool_calls]
     if names != [tool.name]:
         raise Wrong(
-            f"for {convert_question!r} the model called {names or 'no tool'}, not convert_temperature once: "
-            "ask plainly for a conversion and give the number in °C, e.g. 'Convert 30 °C to Fahrenheit.'"
+            f"for {convert_question!r} the model called {names or 'no tool'}, where it should call "
+            "convert_temperature once: ask plainly for a conversion and give the number in °C, "
+            "e.g. 'Convert 30 °C to Fahrenheit.'"
         )
     call = run.tool_calls[0]
     if call.is_error:
