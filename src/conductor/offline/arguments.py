@@ -155,8 +155,9 @@ _ID = re.compile(r"(?<![\w@.-])(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z])[A-
                  r"|#(\d+)\b")
 _TICKER = re.compile(r"(?<![\w$.-])\$?[A-Z]{2,5}(?:\.[A-Z])?(?![\w-])")
 _NOT_TICKERS = frozenset("AM PM OK ID URL API UTC GMT PDF CSV JSON HTTP FAQ ETA USA UK EU TV".split())
+# Letters around a number are ASCII here: "3加4" and "10分钟" hold numbers, "A1234" does not.
 _NUMBER = re.compile(
-    r"(?<![\w.:/-])([$€£¥])?\s?(-?\d+(?:,\d{3})*(?:\.\d+)?)(?![\w:/]|-\d|\.\d)\s?(%|°\s?[CF]|℃|℉)?"
+    r"(?<![A-Za-z0-9_.:/-])([$€£¥])?\s?(-?\d+(?:,\d{3})*(?:\.\d+)?)(?![A-Za-z0-9_:/]|-\d|\.\d)\s?(%|°\s?[CF]|℃|℉)?"
 )
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _QUOTE = re.compile(r'"[^"]+"|“[^”]+”|《[^》]+》|「[^」]+」|(?<!\w)\'[^\']+\'(?!\w)')
@@ -180,8 +181,8 @@ _HOW_MANY = re.compile(r"\bhow\s+many\s+([a-z]+)\s+(?:is|are|in|make|equals?)\s+
 _AFTER_PREPOSITION = re.compile(r"\b(?:in|at|for|near|of)\s+(?:the\s+)?([A-Za-z][\w'-]*(?:\s[A-Z][\w'-]*)*)", re.I)
 _SWITCH_ON = ("on", "yes", "true", "enable", "enabled", "activate", "start", "open", "开", "打开", "开启", "是")
 _SWITCH_OFF = ("off", "no", "false", "disable", "disabled", "deactivate", "stop", "close", "关", "关闭", "否", "不")
-_DEGREE_WORDS = {"°c": "celsius", "° c": "celsius", "℃": "celsius", "°f": "fahrenheit", "° f": "fahrenheit",
-                 "℉": "fahrenheit"}
+_DEGREE_WORDS = {"°c": "celsius", "° c": "celsius", "℃": "celsius", "摄氏": "celsius", "°f": "fahrenheit",
+                 "° f": "fahrenheit", "℉": "fahrenheit", "华氏": "fahrenheit"}
 _QUESTION_WORDS = frozenset("many much often long far".split())
 _CALENDAR_WORDS = frozenset(_MONTHS + "monday tuesday wednesday thursday friday saturday sunday".split())
 
@@ -354,7 +355,8 @@ def role_of(parameter: Parameter) -> str:
     A bare ``to`` or ``from`` says only a direction: the description decides (an e-mail's ``to``).
     """
     own = name_words(parameter.name)
-    described = re.findall(r"[a-z]+", parameter.description.lower())
+    # "from" and "to" in a description are grammar ("what to be reminded of"), not a direction.
+    described = [w for w in re.findall(r"[a-z]+", parameter.description.lower()) if w not in ("from", "to")]
     order = (described, own) if own in (["to"], ["from"]) else (own, [stem(w) for w in own], described)
     for candidates in order:
         for role, role_words in _ROLE_WORDS:
@@ -629,7 +631,12 @@ class _Reader:
             (match.start(), option) for option in options
             if (match := re.search(rf"(?<!\w){re.escape(str(option).casefold().replace('_', ' '))}", text))
         )
-        if len(named) < 2:
+        if len(named) == 1:
+            # One option named: it is on the side its preposition says ("into French").
+            before = re.findall(r"[a-z]+", text[: named[0][0]])[-1:]
+            said = 0 if before == ["from"] else 1 if before and before[0] in ("to", "into", "in") else None
+            return named[0][1] if said == side else None
+        if not named:
             return None
         return named[0][1] if side == 0 else named[-1][1]
 
