@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from os.path import commonprefix
 from typing import Any
 
@@ -151,25 +152,29 @@ _DATE = re.compile(
 )
 _TIME = re.compile(r"\b\d{1,2}:\d{2}(?:\s?[ap]\.?m\.?)?(?![\w:])|\b\d{1,2}\s?[ap]\.?m\b\.?", re.IGNORECASE)
 _ZONE = re.compile(r"\b(?:[A-Z][a-z]+/[A-Z][A-Za-z_]+(?:/[A-Z][A-Za-z_]+)?|UTC|GMT)(?![\w/])")
-_ID = re.compile(r"(?<![\w@.-])(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z][A-Za-z0-9_-]*\d[A-Za-z0-9_-]*\b"
-                 r"|#(\d+)\b")
+_ID = re.compile(
+    r"(?<![\w@.-])(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z][A-Za-z0-9_-]*\d[A-Za-z0-9_-]*\b|#(\d+)\b"
+)
 _TICKER = re.compile(r"(?<![\w$.-])\$?[A-Z]{2,5}(?:\.[A-Z])?(?![\w-])")
 _NOT_TICKERS = frozenset("AM PM OK ID URL API UTC GMT PDF CSV JSON HTTP FAQ ETA USA UK EU TV".split())
 # Letters around a number are ASCII here: "3加4" and "10分钟" hold numbers, "A1234" does not.
 _NUMBER = re.compile(
-    r"(?<![A-Za-z0-9_.:/-])([$€£¥])?\s?(-?\d+(?:,\d{3})*(?:\.\d+)?)(?![A-Za-z0-9_:/]|-\d|\.\d)\s?(%|°\s?[CF]|℃|℉)?"
+    r"(?<![A-Za-z0-9_.:/-])([$€£¥])?\s?(-?\d+(?:,\d{3})*(?:\.\d+)?)"
+    r"(?![A-Za-z0-9_:/]|-\d|\.\d)\s?(%|°\s?[CF]|℃|℉)?"
 )
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _QUOTE = re.compile(r'"[^"]+"|“[^”]+”|《[^》]+》|「[^」]+」|(?<!\w)\'[^\']+\'(?!\w)')
 _PHONE = re.compile(r"(?<![\w+])\+?\d[\d ()-]{7,}\d(?!\w)")
 _PATH = re.compile(r"(?<![\w/.:])[A-Za-z0-9][\w.-]*/[\w.-]*[A-Za-z0-9](?![\w/])")
 _PURPOSE = re.compile(
-    r"\b(?:me|us|them|him|her)\s+to\s+(.+?)(?=\s+(?:at|in|on|by|tomorrow|today|tonight|every|before|after)\b|[?.!,]|$)",
+    r"\b(?:me|us|them|him|her)\s+to\s+(.+?)"
+    r"(?=\s+(?:at|in|on|by|tomorrow|today|tonight|every|before|after)\b|[?.!,]|$)",
     re.IGNORECASE,
 )
 _CAPITALISED = re.compile(r"(?<![\w'])[A-Z][a-z]+(?:[ -][A-Z][a-z]+)*")
 _ENUMERATION = re.compile(
-    r"([\w.@'-]+(?:\s*,\s*[\w.@'-]+)*)\s*,?\s+(?:and|or|&)\s+([\w.@'-]+)|([^\s、和,，]+(?:、[^\s、和,，]+)*)(?:、|和|与)([^\s、和,，?？。]+)"
+    r"([\w.@'-]+(?:\s*,\s*[\w.@'-]+)*)\s*,?\s+(?:and|or|&)\s+([\w.@'-]+)"
+    r"|([^\s、和,，]+(?:、[^\s、和,，]+)*)(?:、|和|与)([^\s、和,，?？。]+)"
 )
 _PAIR = re.compile(
     r"\bfrom\s+([\w.'-]+(?-i:\s[A-Z][\w.'-]+)?)\s+(?:to|into)\s+([\w.'-]+(?-i:\s[A-Z][\w.'-]+)?)"
@@ -179,8 +184,13 @@ _PAIR = re.compile(
 # "How many pounds is 3 kilograms?": kilograms to pounds.
 _HOW_MANY = re.compile(r"\bhow\s+many\s+([a-z]+)\s+(?:is|are|in|make|equals?)\s+[-\d.,]+\s*([a-z]+)", re.I)
 _AFTER_PREPOSITION = re.compile(r"\b(?:in|at|for|near|of)\s+(?:the\s+)?([A-Za-z][\w'-]*(?:\s[A-Z][\w'-]*)*)", re.I)
-_SWITCH_ON = ("on", "yes", "true", "enable", "enabled", "activate", "start", "open", "开", "打开", "开启", "是")
-_SWITCH_OFF = ("off", "no", "false", "disable", "disabled", "deactivate", "stop", "close", "关", "关闭", "否", "不")
+# On/off only beside a verb that switches ("turn off the light", "switch it on") or at the end:
+# "on 2026-03-01" is a date, not a switch.
+_SWITCH = re.compile(
+    r"\b(?:turn|switch|flip|toggle|put|set)\b(?:\s+[\w'-]+){0,3}?\s+(on|off)\b|\b(on|off)\s*(?:[.!?]|$)"
+    r"|\b(yes|no|true|false|enable|disable|activate|deactivate)d?\b|(打开|开启|关闭|关掉)",
+)
+_SWITCH_ON = frozenset({"on", "yes", "true", "enable", "activate", "打开", "开启"})
 _DEGREE_WORDS = {"°c": "celsius", "° c": "celsius", "℃": "celsius", "摄氏": "celsius", "°f": "fahrenheit",
                  "° f": "fahrenheit", "℉": "fahrenheit", "华氏": "fahrenheit"}
 _QUESTION_WORDS = frozenset("many much often long far".split())
@@ -314,7 +324,11 @@ class Parameter:
 
     @property
     def kind(self) -> str:
-        return str(self.schema.get("type", "string"))
+        """The JSON type; the non-null one of a list such as ``["string", "null"]``."""
+        kind = self.schema.get("type", "string")
+        if isinstance(kind, list):
+            kind = next((k for k in kind if k != "null"), "string")
+        return str(kind)
 
     @property
     def description(self) -> str:
@@ -344,9 +358,8 @@ def parameters_of(schema: dict[str, Any], root: dict[str, Any] | None = None) ->
     """The parameters of an object schema, in order, resolved."""
     root = schema if root is None else root
     required = set(schema.get("required", ()))
-    return [
-        Parameter(name, _resolved(sub, root), name in required) for name, sub in schema.get("properties", {}).items()
-    ]
+    properties = schema.get("properties", {})
+    return [Parameter(name, _resolved(sub, root), name in required) for name, sub in properties.items()]
 
 
 def role_of(parameter: Parameter) -> str:
@@ -375,7 +388,7 @@ class Number:
     beside: frozenset[str] = frozenset()  # the words right before and after it ("20-sided", "age 34")
 
 
-@dataclass
+@dataclass(frozen=True)
 class Question:
     """The values a question states, by kind, each in the order written."""
 
@@ -397,10 +410,6 @@ class Question:
     paths: list[str]
     purposes: list[str]  # what to do: "remind me to <call mom> at 6"
     plain: str  # the text with e-mails, URLs, paths, zones, times and quotes blanked out
-
-
-def _spans(pattern: re.Pattern[str], text: str) -> list[tuple[int, int, str]]:
-    return [(m.start(), m.end(), m.group(m.lastindex or 0) if m.lastindex else m.group(0)) for m in pattern.finditer(text)]
 
 
 def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Number]:
@@ -432,8 +441,9 @@ def _enumerations(text: str) -> list[list[str]]:
     return lists
 
 
+@lru_cache(maxsize=256)
 def read_question(question: str) -> Question:
-    """Everything the question states, by kind (see the module docstring)."""
+    """Everything the question states, by kind (see the module docstring); cached, as every tool reads it."""
     text = with_digits(question)
     emails, urls = _EMAIL.findall(text), _URL.findall(text)
     dates = [m.group(0) for m in _DATE.finditer(text)]
@@ -592,7 +602,9 @@ class _Reader:
             (i, n) for i, n in free
             if n.concepts & named or any(len(commonprefix([b, w])) >= 4 for b in n.beside for w in own)
         ]
-        by_description = [(i, n) for i, n in free if n.concepts & wanted and not n.concepts & self.claimed_concepts]
+        by_description = [
+            (i, n) for i, n in free if n.concepts & wanted and not n.concepts & self.claimed_concepts
+        ]
         # A number labelled for another concept is never taken by position.
         unlabelled = [(i, n) for i, n in free if not n.concepts]
         pick = by_name[:1] or by_description[:1] or (unlabelled[:1] if by_position else [])
@@ -612,15 +624,15 @@ class _Reader:
         return more
 
     def boolean(self, parameter: Parameter) -> bool | None:
+        """A switch the question states: the parameter's own word ("without symbols"), else on/off, yes/no..."""
         text = self.read.text.lower()
-        on = [m.start() for m in re.finditer(rf"\b(?:{'|'.join(_SWITCH_ON[:7])})\b|{'|'.join(_SWITCH_ON[7:])}", text)]
-        off = [m.start() for m in re.finditer(rf"\b(?:{'|'.join(_SWITCH_OFF[:7])})\b|{'|'.join(_SWITCH_OFF[7:])}", text)]
-        if on or off:
-            return bool(on) and (not off or min(on) < min(off))
         stated = [w for w in name_words(parameter.name) if w not in ("is", "enable", "use", "include") and len(w) > 2]
         if stated and all(re.search(rf"\b{re.escape(w)}", text) for w in stated):
             return not re.search(rf"\b(?:not|no|without|don't|non)\s+(?:\w+\s+)?{re.escape(stated[0])}", text)
-        return None
+        switch = _SWITCH.search(text)
+        if switch is None:
+            return None
+        return next(g for g in switch.groups() if g) in _SWITCH_ON
 
     def sided_enum(self, options: list[Any], side: int) -> Any:
         """The "from" or "to" option of a pair of named options ("5 °C in Fahrenheit": celsius, fahrenheit)."""
@@ -654,7 +666,8 @@ class _Reader:
         schema, role = parameter.schema, role_of(parameter)
         if "enum" in schema:
             side = side_of(parameter, role)
-            value = self.enum(list(schema["enum"])) if side is None else self.sided_enum(list(schema["enum"]), side)
+            options = list(schema["enum"])
+            value = self.enum(options) if side is None else self.sided_enum(options, side)
             return self.take(value), None
         kind = parameter.kind
         if kind == "boolean":
