@@ -555,3 +555,52 @@ def test_help_explains_the_rules_learners_meet():
 
     assert "does not give" in (policies.generic_policy.__doc__ or "")
     assert "Optional parameters are filled only when the question states them" in (arguments.__doc__ or "")
+
+
+def test_the_course_tools_are_read_by_role_whatever_their_parameter_names(api):
+    @tool(name="get_course_outline")
+    def outline(title: str) -> dict:
+        """Get a course's outline: its exact title, link and numbered lesson titles."""
+        return scenarios.get_course_outline(title)
+
+    @tool(name="search_course_content")
+    def search(q: str, course: str | None = None, lesson: int | None = None) -> dict:
+        """Search the course materials.
+
+        Args:
+            q: What to look for, in a few words.
+            course: Only search this course.
+            lesson: Only search this lesson number.
+        """
+        return scenarios.search_course_content(q, course, lesson)
+
+    result = run("What's in lesson 4 of the course about tool orchestration?", [outline, search], api=api)
+    assert result.rounds == [
+        [("get_course_outline", {"title": "tool orchestration"})],
+        [("search_course_content", {"q": "Parallel Tool Calls", "course": "Tool Orchestration with LLMs",
+                                    "lesson": 4})],
+    ]
+    assert "several independent calls" in result.answer
+
+
+def test_the_clothing_step_finds_its_temperature_parameter():
+    @tool(name="suggest_clothing")
+    def clothing(celsius: float) -> dict:
+        """Suggest what to wear for a temperature in °C."""
+        return scenarios.suggest_clothing(celsius)
+
+    result = run("北京今天天气怎么样?应该穿什么衣服?", [scenarios.get_weather, clothing])
+    assert result.rounds == [[("get_weather", {"city": "北京"})], [("suggest_clothing", {"celsius": 5})]]
+    assert result.answer == "北京今天晴,气温5°C。建议穿羽绒服、厚外套。"
+
+
+def test_a_weather_tool_with_a_required_parameter_the_question_lacks_is_not_called():
+    @tool(name="get_weather")
+    def weather_in(city: str, unit: Literal["celsius", "fahrenheit"]) -> dict:
+        """Get today's weather for a city."""
+        return scenarios.get_weather(city)
+
+    declined = run("What's the weather in Beijing?", [weather_in])
+    assert declined.rounds == [] and "unit" in declined.answer
+    stated = run("What's the weather in Beijing in celsius?", [weather_in])
+    assert stated.rounds == [[("get_weather", {"city": "Beijing", "unit": "celsius"})]]

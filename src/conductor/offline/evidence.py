@@ -79,26 +79,3 @@ def proceed(
     if calls and conversation.tools_allowed:
         return CallTools(tuple(calls))
     return Reply(answer(calls))
-
-
-def summarize(conversation: Conversation, language: Language, missing: Sequence[PlannedCall] = ()) -> str:
-    """An answer quoting every tool result since the question (and naming what is missing)."""
-    lines = []
-    for call, result in conversation.exchanges():
-        described = describe_call(call.name, arguments_of(call) or call.arguments)
-        error = error_of(result)
-        if error is not None:
-            lines.append(say(language, f"- {described} 失败:{error}", f"- {described} failed: {error}"))
-        else:
-            lines.append(f"- {described}: {result.content}")
-    if lines:
-        head = say(language, "工具返回的结果如下:", "Here is what the tools returned:")
-        text = "\n".join([head, *lines])
-    else:
-        text = say(
-            language,
-            "这次请求里我没能调用任何工具,所以还无法回答。",
-            "I could not call any tool in this request, so I cannot answer yet.",
-        )
-    note = missing_note(missing, language)
-    return f"{text}\n{note}" if note else text

@@ -183,11 +183,6 @@ def quoted(text: str) -> list[str]:
     ]
 
 
-def numbers_in(text: str) -> list[float]:
-    """Numbers written in the text, in order."""
-    return [float(n) for n in re.findall(r"-?\d+(?:\.\d+)?", text)]
-
-
 def format_number(value: float) -> str:
     """5.0 -> "5", 5.5 -> "5.5": how a person writes a reading."""
     return str(int(value)) if float(value).is_integer() else str(value)
