@@ -247,3 +247,19 @@ def test_every_package_data_pattern_matches_a_file() -> None:
         folder = ROOT / "src" / package.replace(".", "/")
         empty = [pattern for pattern in patterns if not any(p.is_file() for p in folder.glob(pattern))]
         assert not empty, f"package-data patterns of {package} that match no file: {empty}"
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=lambda path: path.stem)
+def test_lesson_holds_its_exercises_exactly_as_the_package_writes_them(path: Path) -> None:
+    """The task and stub cells are ``q.prompt`` and ``q.stub`` verbatim, so a check always judges the stub it ships with."""
+    import importlib
+
+    module = importlib.import_module(f"conductor.exercises.lesson{path.stem[:2]}")
+    notebook = nbformat.read(path, as_version=4)
+    markdown = [cell.source for cell in notebook.cells if cell.cell_type == "markdown"]
+    code = [cell.source for cell in notebook.cells if cell.cell_type == "code"]
+    assert module.SETUP in code, f"add a code cell `{module.SETUP}` before the exercises"
+    for exercise in module.EXERCISES:
+        assert exercise.prompt in markdown, f"{path.name}: the task of {exercise.title!r} differs from its .prompt"
+        assert exercise.stub in code, f"{path.name}: the code cell of {exercise.title!r} differs from its .stub"
+        assert code.index(exercise.stub) > code.index(module.SETUP)
