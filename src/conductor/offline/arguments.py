@@ -402,6 +402,7 @@ class Question:
     ids: list[str]
     tickers: list[str]
     places: list[str]
+    names: list[str]  # capitalised names anywhere but at the start: people, places, products
     pairs: list[tuple[str, str]]
     enumerations: list[list[str]]
     numbers: list[Number]
@@ -464,7 +465,12 @@ def read_question(question: str) -> Question:
         if m.start() != (first_word.start(1) if first_word else -1)
         and m.group(0).lower() not in _CALENDAR_WORDS and m.group(0).lower() not in STOPWORDS
     ]
-    places = list(dict.fromkeys([*find_places(plain), *capitalised]))
+    # A capitalised name is a place only where places go: "in Paris", "of France, Germany and Italy".
+    placed = [
+        name for name in capitalised
+        if re.search(rf"(?:\b(?:in|at|from|to|near|of|for|between|and|or|vs)|,)\s+{re.escape(name)}\b", plain)
+    ]
+    places = list(dict.fromkeys([*find_places(plain), *placed]))
     pairs = [(m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4)) for m in _PAIR.finditer(plain)]
     pairs += [(m.group(2), m.group(1)) for m in _HOW_MANY.finditer(plain)]
     pairs = [
@@ -475,7 +481,7 @@ def read_question(question: str) -> Question:
     purpose = [m.group(1).strip() for m in _PURPOSE.finditer(plain)]
     return Question(
         text=text, quotes=quoted(text), emails=emails, urls=urls, dates=dates, times=times, zones=zones, ids=ids,
-        tickers=tickers, places=places, pairs=pairs, enumerations=_enumerations(plain),
+        tickers=tickers, places=places, names=list(dict.fromkeys(capitalised)), pairs=pairs, enumerations=_enumerations(plain),
         numbers=_numbers(text, taken), after_prepositions=after, phones=_PHONE.findall(text),
         paths=_PATH.findall(text), purposes=purpose, plain=plain,
     )
@@ -538,7 +544,7 @@ class _Reader:
                 [w for w in r.after_prepositions if w.lower() not in self.own_words and not w[0].isupper()][:1]
             )
         if role == "person":
-            names = [p for p in r.places if p not in find_places(r.text)]
+            names = [n for n in r.names if n not in find_places(r.text)]
             listed = [i for e in r.enumerations for i in e]
             return self._free(names) or self._free(listed)
         if role in ("title", "query", ""):
