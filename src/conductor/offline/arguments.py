@@ -5,10 +5,12 @@ The rules, in the order they run (each value of the question is used once):
 1. Read the question. Word numbers become digits ("six by seven" -> "6 by 7");
    then it finds quoted text, e-mail addresses, URLs, dates (2026-03-01,
    03/01/2026, March 1, 2026), times (15:30, 3pm), IANA time zones
-   (Europe/Paris), ids (A1234, ORD-77), tickers (AAPL), places (known cities and
-   capitalised names), "from X to Y" / "X to Y" pairs, enumerations ("alice and
-   bob") and numbers with the words beside them (15% -> percent, 80 dollars ->
-   money, in 15 minutes -> minutes).
+   (Europe/Paris), ids (A1234, ORD-77, #123), tickers (AAPL), phone numbers,
+   places (known cities, and capitalised names where places go: "in Paris"),
+   "from X to Y" / "X to Y" pairs, enumerations ("alice and bob"), "remind me
+   to <task>", and numbers with the words beside them (15% -> percent, 80
+   dollars -> money, in 15 minutes -> minutes). Chinese numerals beside an
+   operator or a unit count too ("三加四", "十分钟").
 2. Give every parameter a role from its name, then its description: a city or
    location, an origin or destination (from_/to_, source/target), an e-mail, a
    date, an expression, an id, a ticker, a query, a title... A parameter takes
