@@ -263,3 +263,27 @@ def test_lesson_holds_its_exercises_exactly_as_the_package_writes_them(path: Pat
         assert exercise.prompt in markdown, f"{path.name}: the task of {exercise.title!r} differs from its .prompt"
         assert exercise.stub in code, f"{path.name}: the code cell of {exercise.title!r} differs from its .stub"
         assert code.index(exercise.stub) > code.index(module.SETUP)
+
+
+def test_refresh_writes_the_exercise_cells_between_exercises_and_summary(tmp_path: Path) -> None:
+    from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+
+    from conductor.exercises import lesson01
+    from conductor.runner import apply_exercises
+
+    notebook = new_notebook(
+        cells=[
+            new_markdown_cell("## Exercises\n\nHow they work."),
+            new_code_cell("old_solution = 42"),
+            new_markdown_cell("## Summary"),
+        ]
+    )
+    path = tmp_path / "01_tool_chain.ipynb"
+    assert apply_exercises(notebook, path)
+    sources = [cell.source for cell in notebook.cells]
+    assert "old_solution = 42" not in sources
+    assert sources[1] == lesson01.SETUP and sources[-1] == "## Summary"
+    assert sources[2:-1] == [text for q in lesson01.EXERCISES for text in (q.prompt, q.stub)]
+    assert not apply_exercises(notebook, path), "a second pass changes nothing"
+    assert not apply_exercises(new_notebook(cells=[new_markdown_cell("## Summary")]), path)
+    assert not apply_exercises(notebook, tmp_path / "99_future.ipynb"), "no exercises module: left alone"

@@ -375,13 +375,43 @@ def _merge_streams(outputs: list[Any]) -> list[Any]:
     return merged
 
 
+def apply_exercises(notebook: Any, path: Path) -> bool:
+    """Write lesson NN's exercises (``conductor.exercises.lessonNN``) into ``notebook``, verbatim.
+
+    The cells between the markdown cell that starts ``## Exercises`` and the one that
+    starts ``## Summary`` become the module's ``SETUP`` cell, then each exercise's
+    ``prompt`` (markdown) and ``stub`` (code). A notebook without those headings or
+    without an exercises module is left alone. True when the notebook changed.
+    """
+    from nbformat.v4 import new_code_cell, new_markdown_cell
+
+    try:
+        module = importlib.import_module(f"conductor.exercises.lesson{path.stem[:2]}")
+    except ImportError:
+        return False
+    cells = notebook.cells
+    heads = [i for i, c in enumerate(cells) if c.cell_type == "markdown" and c.source.startswith("## Exercises")]
+    ends = [i for i, c in enumerate(cells) if c.cell_type == "markdown" and c.source.startswith("## Summary")]
+    if not heads or not ends or ends[-1] < heads[0]:
+        return False
+    start, end = heads[0] + 1, ends[-1]
+    wanted = [("code", module.SETUP)]
+    for exercise in module.EXERCISES:
+        wanted += [("markdown", exercise.prompt), ("code", exercise.stub)]
+    if [(c.cell_type, c.source) for c in cells[start:end]] == wanted:
+        return False
+    cells[start:end] = [new_code_cell(text) if kind == "code" else new_markdown_cell(text) for kind, text in wanted]
+    return True
+
+
 def refresh_notebooks(
     root: Path, *, only: Sequence[str] = (), cell_timeout: int = CELL_TIMEOUT, stream: TextIO | None = None
 ) -> CourseReport:
     """Re-execute the selected notebooks on the offline default and save them in place, for committing.
 
     Each notebook's first code cell is first made the Colab bootstrap cell of
-    :mod:`conductor.colab`, so every notebook installs the same version. A
+    :mod:`conductor.colab`, so every notebook installs the same version, and its
+    exercise cells are rewritten from :mod:`conductor.exercises` (:func:`apply_exercises`). A
     notebook that fails is left as it was and reported.
     """
     import tempfile
@@ -397,6 +427,7 @@ def refresh_notebooks(
             print(f"[{number}/{len(notebooks)}] {notebook.name} ...", file=stream, flush=True)
             source = nbformat.read(notebook.path, as_version=4)
             apply_bootstrap(source)
+            apply_exercises(source, notebook.path)
             result = execute(notebook, {}, Path(scratch) / notebook.name, cell_timeout, source=source)
             report.results.append(result)
             if result.ok:
