@@ -604,3 +604,17 @@ def test_a_weather_tool_with_a_required_parameter_the_question_lacks_is_not_call
     assert declined.rounds == [] and "unit" in declined.answer
     stated = run("What's the weather in Beijing in celsius?", [weather_in])
     assert stated.rounds == [[("get_weather", {"city": "Beijing", "unit": "celsius"})]]
+
+
+@tool
+def send_email(to: str, subject: str, body: str) -> str:
+    """Send an e-mail."""
+    return f"sent to {to}"
+
+
+def test_a_mail_tools_bare_to_takes_the_address_and_only_the_missing_parameters_are_named(api):
+    declined = run("Send an email to bob@example.com", [send_email], api=api)
+    assert declined.rounds == []
+    assert "subject, body" in declined.answer and " to," not in declined.answer
+    sent = run("Send an email to bob@example.com with subject 'Hi' and body 'See you'", [send_email], api=api)
+    assert sent.rounds == [[("send_email", {"to": "bob@example.com", "subject": "Hi", "body": "See you"})]]

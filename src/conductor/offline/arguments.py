@@ -534,6 +534,11 @@ class _Reader:
         }
         if side is not None and role in by_role:
             return self._sided(self._free(by_role[role]), side)
+        mail_tool = bool(self.own_words & {"email", "mail"})
+        if role in ("", "person", "origin", "destination") and mail_tool and r.emails:
+            # A mail tool's bare `to`/`from`/`recipient` means an address, not a direction or a name.
+            free = self._free(r.emails)
+            return self._sided(free, side) if side is not None else free
         if side is not None:
             typed = r.places if role in ("origin", "destination", "place") else []
             sided = self._sided(self._free(typed), side)
