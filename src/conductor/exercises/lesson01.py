@@ -159,7 +159,14 @@ def run_rounds(client, model_name, user_query, tools, max_rounds):
         calls = [block for block in response.content if block.type == "tool_use"]
         if not calls or rounds == max_rounds:
             return "".join(block.text for block in response.content if block.type == "text")
-        content = [block.model_dump(mode="json", exclude_none=True) for block in response.content]
+        # Rebuild the turn from request fields: a dumped response block carries response-only
+        # fields (tool_use's `caller`) that a request should not echo.
+        content = [
+            {"type": "text", "text": block.text} if block.type == "text"
+            else {"type": "tool_use", "id": block.id, "name": block.name, "input": block.input}
+            for block in response.content
+            if block.type in ("text", "tool_use")
+        ]
         messages.append({"role": "assistant", "content": content})
         results = []
         for call in calls:
@@ -359,8 +366,9 @@ def run_rounds(client, model_name, user_query, tools, max_rounds):
 
 ex.q2.check()''',
     hint_text="The loop ends when the model asks for nothing or when rounds == max_rounds (that request "
-    "forbade tools). Send the turn back as {\"role\": \"assistant\", \"content\": [block.model_dump("
-    'mode="json", exclude_none=True) for block in response.content]}, then one user message whose '
+    "forbade tools). Send the turn back as {\"role\": \"assistant\", \"content\": [...]} with each text "
+    'block as {"type": "text", "text": ...} and each tool_use block as {"type": "tool_use", "id": ..., '
+    '"name": ..., "input": ...}, then one user message whose '
     'content is a list of {"type": "tool_result", "tool_use_id": call.id, "content": ...}, one per call.',
     names=("run_rounds",),
     judge=_judge_run_rounds,
