@@ -185,7 +185,10 @@ _PAIR = re.compile(
 )
 # "How many pounds is 3 kilograms?": kilograms to pounds.
 _HOW_MANY = re.compile(r"\bhow\s+many\s+([a-z]+)\s+(?:is|are|in|make|equals?)\s+[-\d.,]+\s*([a-z]+)", re.I)
-_AFTER_PREPOSITION = re.compile(r"\b(?:in|at|for|near|of)\s+(?:the\s+)?([A-Za-z][\w'-]*(?:\s[A-Z][\w'-]*)*)", re.I)
+# Only capitalised words continue the value ("in New York"), so "in the office to 3" gives "office".
+_AFTER_PREPOSITION = re.compile(
+    r"\b(?:in|at|for|near|of)\s+(?:the\s+)?([A-Za-z][\w'-]*(?-i:\s[A-Z][\w'-]*)*)", re.I
+)
 # On/off only beside a verb that switches ("turn off the light", "switch it on") or at the end:
 # "on 2026-03-01" is a date, not a switch.
 _SWITCH = re.compile(
@@ -195,7 +198,9 @@ _SWITCH = re.compile(
 _SWITCH_ON = frozenset({"on", "yes", "true", "enable", "activate", "打开", "开启"})
 _DEGREE_WORDS = {"°c": "celsius", "° c": "celsius", "℃": "celsius", "摄氏": "celsius", "°f": "fahrenheit",
                  "° f": "fahrenheit", "℉": "fahrenheit", "华氏": "fahrenheit"}
-_QUESTION_WORDS = frozenset("many much often long far".split())
+# Words that ask or bound ("how many", "at most"): never a value.
+_QUESTION_WORDS = frozenset("many much often long far most least more less".split())
+_PREPOSITIONS = frozenset("with for about of on in at from to by into like called named".split())
 _CALENDAR_WORDS = frozenset(_MONTHS + "monday tuesday wednesday thursday friday saturday sunday".split())
 
 # Words beside a number, and words of a parameter, reduced to one concept each.
@@ -264,7 +269,11 @@ _SYNONYMS: dict[str, tuple[str, ...]] = {
     **dict.fromkeys("stock stocks share shares ticker trading".split(), ("stock",)),
     **dict.fromkeys("email mail".split(), ("email",)),
     **dict.fromkeys("translate translation".split(), ("translate",)),
-    **dict.fromkeys("timer remind reminder alarm".split(), ("timer",)),
+    **dict.fromkeys("timer remind reminder alarm wake".split(), ("timer",)),
+    **dict.fromkeys("% percent percentage percentages pct".split(), ("percent",)),
+    **dict.fromkeys("discount discounted off sale".split(), ("discount",)),
+    **dict.fromkeys("price prices cost costs pay".split(), ("price",)),
+    **dict.fromkeys("power exponent squared cubed".split(), ("power",)),
     **dict.fromkeys("weather forecast rain raining snow snowing sunny windy".split(), ("weather",)),
     **dict.fromkeys("url link links website".split(), ("url",)),
     **dict.fromkeys("currency currencies exchange".split(), ("currency",)),
@@ -293,6 +302,9 @@ CHINESE_CONCEPTS: dict[str, str] = {
     **dict.fromkeys("汇率 货币".split(), "currency"),
     **dict.fromkeys("新闻".split(), "news"),
     **dict.fromkeys("华氏 摄氏".split(), "temperature"),
+    **dict.fromkeys("次方 乘方 幂".split(), "power"),
+    **dict.fromkeys("百分之".split(), "percent"),
+    **dict.fromkeys("折扣 打折".split(), "discount"),
 }
 # Chinese words that carry no value: particles, pronouns, polite and question words.
 _CHINESE_FILLERS = re.compile(r"[把的了吗呢吧啊请帮我你他她它给是在和与及一下个什么怎么多少几哪]|现在|今天|一下|打开|关闭|关掉|开启")
@@ -364,14 +376,18 @@ def parameters_of(schema: dict[str, Any], root: dict[str, Any] | None = None) ->
     return [Parameter(name, _resolved(sub, root), name in required) for name, sub in properties.items()]
 
 
+_GRAMMAR_WORDS = frozenset({"from", "to", "name", "names"})
+
+
 def role_of(parameter: Parameter) -> str:
     """What the parameter means: the first role its name's words give, else its description's, else ``""``.
 
     A bare ``to`` or ``from`` says only a direction: the description decides (an e-mail's ``to``).
     """
     own = name_words(parameter.name)
-    # "from" and "to" in a description are grammar ("what to be reminded of"), not a direction.
-    described = [w for w in re.findall(r"[a-z]+", parameter.description.lower()) if w not in ("from", "to")]
+    # "from" and "to" in a description are grammar ("what to be reminded of"), not a direction; and
+    # "name" there is whose name ("the team's name"), not a person.
+    described = [w for w in re.findall(r"[a-z]+", parameter.description.lower()) if w not in _GRAMMAR_WORDS]
     order = (described, own) if own in (["to"], ["from"]) else (own, [stem(w) for w in own], described)
     for candidates in order:
         for role, role_words in _ROLE_WORDS:
@@ -444,6 +460,24 @@ def _enumerations(text: str) -> list[list[str]]:
     return lists
 
 
+def _is_stated_origin(match: re.Match[str], plain: str, names: list[str]) -> bool:
+    """Does "X to Y" without "from" state X as an origin? Only for a name, a code or a measured amount.
+
+    "Convert 60 mph to kmh", "EUR to USD", "Amsterdam to Utrecht" do; in "the next train to Utrecht"
+    the word before "to" is what travels, not where from.
+    """
+    origin = match.group(3)
+    measured = re.search(r"\d\s*$", plain[: match.start(3)])
+    return bool(measured) or origin.isupper() or any(origin in name.split() for name in names)
+
+
+def _without_first_word(match: re.Match[str], first_word: re.Match[str] | None) -> str:
+    """A capitalised run without the question's first word, capitalised only as a sentence start ("Mute Slack")."""
+    if first_word is None or match.start() != first_word.start(1):
+        return match.group(0)
+    return match.group(0)[len(first_word.group(1)):].lstrip(" -")
+
+
 @lru_cache(maxsize=256)
 def read_question(question: str) -> Question:
     """Everything the question states, by kind (see the module docstring); cached, as every tool reads it."""
@@ -463,9 +497,8 @@ def read_question(question: str) -> Question:
     tickers = [t.lstrip("$") for t in _TICKER.findall(plain) if t.lstrip("$") not in _NOT_TICKERS]
     first_word = re.match(r"\W*(\w+)", text)
     capitalised = [
-        m.group(0) for m in _CAPITALISED.finditer(plain)
-        if m.start() != (first_word.start(1) if first_word else -1)
-        and m.group(0).lower() not in _CALENDAR_WORDS and m.group(0).lower() not in STOPWORDS
+        name for name in (_without_first_word(m, first_word) for m in _CAPITALISED.finditer(plain))
+        if name and name.lower() not in _CALENDAR_WORDS and name.lower() not in STOPWORDS
     ]
     # A capitalised name is a place only where places go: "in Paris", "of France, Germany and Italy".
     placed = [
@@ -473,7 +506,10 @@ def read_question(question: str) -> Question:
         if re.search(rf"(?:\b(?:in|at|from|to|near|of|for|between|and|or|vs)|,)\s+{re.escape(name)}\b", plain)
     ]
     places = list(dict.fromkeys([*find_places(plain), *placed]))
-    pairs = [(m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4)) for m in _PAIR.finditer(plain)]
+    pairs = [
+        (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+        for m in _PAIR.finditer(plain) if m.group(1) or _is_stated_origin(m, plain, capitalised)
+    ]
     pairs += [(m.group(2), m.group(1)) for m in _HOW_MANY.finditer(plain)]
     pairs = [
         (a, b) for a, b in pairs
@@ -579,17 +615,55 @@ class _Reader:
         return [values[side]] if len(values) == 2 else []
 
     def leftover(self) -> str | None:
-        """The question's content words not used elsewhere and not the tool's own words, as written."""
+        """One contiguous phrase of the question's content words not used elsewhere and not the tool's own words.
+
+        The phrase is the only one, else the only one right after a preposition ("recipes with salmon that
+        take at most 30 minutes" -> "salmon"); words from different places are never stitched together.
+        """
         if _CJK.search(self.read.plain):
             return self._chinese_leftover()
+        phrases = self._phrases()
+        if len(phrases) == 1:
+            return phrases[0][1]
+        after_preposition = [phrase for before, phrase in phrases if before in _PREPOSITIONS]
+        return after_preposition[0] if len(after_preposition) == 1 else None
+
+    def _phrases(self) -> list[tuple[str, str]]:
+        """(word before, phrase) for each run of content words; any other word or a sign ends a run."""
         used = " ".join(self.used_strings)
-        kept = [
-            w for w in re.findall(r"[^\W_][\w'.\-]*[^\W_]|[^\W_]", self.read.plain)
-            if w.casefold().replace("'", "") not in STOPWORDS and not concepts_of(w) & self.own_words
-            and w.casefold() not in used and not w.isdigit() and w.casefold() not in _QUESTION_WORDS
-            and not re.search(rf"\d\s*{re.escape(w)}\b", self.read.text)
-        ]
-        return " ".join(kept) or None
+        phrases: list[tuple[str, str]] = []
+        run: list[str] = []
+        before = ""
+        for token in re.findall(r"[^\W_][\w'.\-]*[^\W_]|[^\W_]|[^\w\s]", self.read.plain):
+            if self._is_content(token, used):
+                run.append(token)
+                continue
+            if run:
+                phrases.append((before, " ".join(run)))
+                run = []
+            before = token.casefold()
+        if run:
+            phrases.append((before, " ".join(run)))
+        return phrases
+
+    def _is_content(self, word: str, used: str) -> bool:
+        """A word that can be part of a value: not a stopword, number, unit, value used elsewhere or tool word."""
+        folded = word.casefold()
+        return (
+            bool(re.match(r"\w", word)) and folded.replace("'", "") not in STOPWORDS and not word.isdigit()
+            and folded not in used and folded not in _QUESTION_WORDS and not self._is_tool_word(folded)
+            and not re.search(rf"\d\s*{re.escape(word)}\b", self.read.text)
+        )
+
+    def _is_tool_word(self, word: str) -> bool:
+        """One of the tool's own words, also in another form of the same word ("burn" for "burned")."""
+        if concepts_of(word) & self.own_words:
+            return True
+        return any(
+            min(len(word), len(own)) >= 4 and abs(len(word) - len(own)) <= 3
+            and (own.startswith(word) or word.startswith(own))
+            for own in self.own_words
+        )
 
     def _chinese_leftover(self) -> str | None:
         """What a Chinese question says besides the tool's words, particles and values used elsewhere."""
