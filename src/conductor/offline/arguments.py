@@ -56,6 +56,7 @@ __all__ = [
     "typed_values",
     "with_digits",
     "side_of",
+    "measure_of",
 ]
 
 # -- numbers written as words and arithmetic spoken aloud ----------------------------------
@@ -179,7 +180,7 @@ _ENUMERATION = re.compile(
     r"|([^\s、和,，]+(?:、[^\s、和,，]+)*)(?:、|和|与)([^\s、和,，?？。]+)"
 )
 _PAIR = re.compile(
-    r"\bfrom\s+([\w.'-]+(?-i:\s[A-Z][\w.'-]+)?)\s+(?:to|into)\s+([\w.'-]+(?-i:\s[A-Z][\w.'-]+)?)"
+    r"\b(?:from|between)\s+([\w.'-]+(?-i:\s[A-Z][\w.'-]+)?)\s+(?:to|into|and)\s+([\w.'-]+(?-i:\s[A-Z][\w.'-]+)?)"
     r"|([\w.'-]+)\s+(?:to|into|in)\s+([\w.'-]+)",
     re.IGNORECASE,
 )
@@ -200,6 +201,9 @@ _DEGREE_WORDS = {"°c": "celsius", "° c": "celsius", "℃": "celsius", "摄氏"
                  "° f": "fahrenheit", "℉": "fahrenheit", "华氏": "fahrenheit"}
 # Words that ask or bound ("how many", "at most"): never a value.
 _QUESTION_WORDS = frozenset("many much often long far most least more less".split())
+# The word before a value that puts it on the "from" or the "to" side.
+_FROM_MARKERS = frozenset({"from", "since", "after"})
+_TO_MARKERS = frozenset({"to", "into", "in", "until", "till", "through"})
 _PREPOSITIONS = frozenset("with for about of on in at from to by into like called named".split())
 _CALENDAR_WORDS = frozenset(_MONTHS + "monday tuesday wednesday thursday friday saturday sunday".split())
 
@@ -239,21 +243,32 @@ _ROLE_WORDS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         ("person", "person people user users attendee attendees participant participants recipient recipients "
                    "invitee invitees member members contact contacts name names who guest guests"),
         ("query", "query search keyword keywords term terms topic question prompt q"),
+        ("letter", "letter char character"),
         ("title", "title subject summary label message text body content note"),
         ("unit", "unit units currency language lang"),
     )
 )
 
 
+# The two ends of a span: start_date/end_date, check_in/check_out, since/until.
+_START_WORDS = frozenset({"start", "begin", "since", "first", "checkin"})
+_END_WORDS = frozenset({"end", "until", "last", "checkout"})
+
+
 def side_of(parameter: Parameter, role: str | None = None) -> int | None:
-    """0 for the "from" side of a pair (origin, source, from_x), 1 for the "to" side, else ``None``."""
-    own = set(name_words(parameter.name))
+    """0 for the "from" side of a pair (origin, source, from_x, start_x), 1 for the "to" side, else ``None``."""
+    own = set(name_words(parameter.name)) | {"".join(name_words(parameter.name))}
     role = role_of(parameter) if role is None else role
-    if role == "origin" or own & {"from", "source", "src", "origin"}:
+    if role == "origin" or own & {"from", "source", "src", "origin"} or own & _START_WORDS:
         return 0
-    if role == "destination" or own & {"to", "target", "dest", "destination"}:
+    if role == "destination" or own & {"to", "target", "dest", "destination"} or own & _END_WORDS:
         return 1
     return None
+
+
+def _starts_span(parameter: Parameter) -> bool:
+    """The start of a span (start_date, check_in): a lone value of its kind is where the span starts."""
+    return bool(({"".join(name_words(parameter.name))} | set(name_words(parameter.name))) & _START_WORDS)
 
 
 # Words folded together before comparing: a question's "plus" asks for a tool named "add".
@@ -321,6 +336,12 @@ def typed_values(question: Question, role: str) -> list[str]:
     kinds = {"email": question.emails, "url": question.urls, "timezone": question.zones, "ticker": question.tickers,
              "phone": question.phones, "path": question.paths, "date": question.dates}
     return kinds.get(role, [])
+
+
+def measure_of(parameter: Parameter) -> set[str]:
+    """What its name says a number measures ("tip_percent" -> {"percent"}, "minutes" -> {"minute"})."""
+    return {_CONCEPTS[w] for w in [*name_words(parameter.name), *map(stem, name_words(parameter.name))]
+            if w in _CONCEPTS}
 
 
 def name_words(name: str) -> list[str]:
@@ -569,7 +590,11 @@ class _Reader:
             "expression": spoken_arithmetic(self.question),
         }
         if side is not None and role in by_role:
-            return self._sided(self._free(by_role[role]), side)
+            values = by_role[role]
+            sided = self._sided(values, side)
+            if not sided and len(values) == 1 and _starts_span(parameter):
+                sided = values
+            return self._free(sided)
         mail_tool = bool(self.own_words & {"email", "mail"})
         if role in ("", "person", "origin", "destination") and mail_tool and r.emails:
             # A mail tool's bare `to`/`from`/`recipient` means an address, not a direction or a name.
@@ -590,6 +615,8 @@ class _Reader:
             names = [n for n in r.names if n not in find_places(r.text)]
             listed = [i for e in r.enumerations for i in e]
             return self._free(names) or self._free(listed)
+        if role == "letter":
+            return self._free([q for q in r.quotes if len(q) == 1])
         if role in ("title", "query", ""):
             return self._free(r.quotes)[:1] or self._labelled(parameter) or (
                 self._free(r.purposes)[:1] if role != "query" else [])
@@ -604,11 +631,11 @@ class _Reader:
 
     def _sided(self, values: list[str], side: int) -> list[str]:
         """The value on ``side`` (0 from, 1 to): by the word before it, else by order when there are two."""
+        markers = _TO_MARKERS if side else _FROM_MARKERS
         marked = []
         for value in values:
             before = re.findall(r"[a-z]+", self.read.text[: self.read.text.find(value)].lower())[-1:]
-            if before and (before[0] in ("to", "into", "in")) == bool(side) and before[0] in (
-                    "to", "into", "in", "from"):
+            if before and before[0] in markers:
                 marked.append(value)
         if marked:
             return marked[:1]

@@ -37,6 +37,7 @@ from .arguments import (
     CHINESE_CONCEPTS,
     concepts_of,
     fill,
+    measure_of,
     name_words,
     parameters_of,
     plan_arguments,
@@ -60,6 +61,7 @@ __all__ = [
     "fill_arguments",
     "stated_arguments",
     "match_score",
+    "value_fit",
     "BUILTIN_POLICIES",
     "POLICIES",
 ]
@@ -102,8 +104,14 @@ def using_policy(policy: Policy) -> Iterator[Policy]:
 # match, the best first. Its arguments are read from the question parameter by
 # parameter (see ``arguments``); a match whose required parameters the question
 # does not give is not called: the model names the missing parameter instead.
+# When only a few tools are offered, the question's values also count, as they
+# would for a person choosing among few: 1 point per required parameter that a
+# value of its own kind fits (a time for a `time`, 15% for a `percent`, two
+# quoted texts for two text parameters), so "Wake me up at 06:45" finds
+# set_alarm(time) although it never says "alarm".
 
 _MATCH_THRESHOLD = 2
+_FEW_TOOLS = 3
 _NAME_POINTS = 3
 _ENUM_POINTS = 3
 _GENERIC_NAME_WORDS = frozenset({"get", "set", "fetch", "run", "call", "tool", "make", "use", "do"})
@@ -111,7 +119,7 @@ _GENERIC_NAME_WORDS = frozenset({"get", "set", "fetch", "run", "call", "tool", "
 _CURRENCY = re.compile(
     r"[$€£¥]\s?\d|\b(?:USD|EUR|GBP|JPY|CNY|RMB|CHF|CAD|AUD|INR|KRW|HKD|SGD|dollars?|euros?|yen|yuan|rupees?)\b"
 )
-_DEGREE_SIGNS = {"°C": "celsius", "℃": "celsius", "°F": "fahrenheit", "℉": "fahrenheit"}
+_SIGNS = {"°C": "celsius", "℃": "celsius", "°F": "fahrenheit", "℉": "fahrenheit", "%": "percent"}
 # Arithmetic written with signs or "by" asks for the tool of that operation.
 _OPERATION_SIGNS = (
     (r"\bhow\s+many\s+[a-z]+\s+(?:is|are|in|make|equals?)\s+\d", "convert"),
@@ -142,7 +150,7 @@ def _enum_values(spec: ToolSpec) -> list[Any]:
 
 
 def _question_terms(question: str) -> set[str]:
-    signs = {word for sign, word in _DEGREE_SIGNS.items() if sign in question.replace("° ", "°")}
+    signs = {word for sign, word in _SIGNS.items() if sign in question.replace("° ", "°")}
     spoken = with_digits(question)
     currencies = {"currency"} if _CURRENCY.search(question) else set()
     operations = {operation for pattern, operation in _OPERATION_SIGNS if re.search(pattern, spoken)}
@@ -174,6 +182,19 @@ def _evidence(spec: ToolSpec, question: str) -> int:
     # "from A to B" and a tool with an origin and a destination: a route, a conversion, a transfer.
     sides = {side_of(p) for p in required} - {None}
     return typed + (len(sides) if read.pairs and sides == {0, 1} else 0)
+
+
+def value_fit(spec: ToolSpec, question: str) -> int:
+    """1 point per required parameter a value of the question fits by its kind (time, measured number, quote)."""
+    read = read_question(question)
+    required = [p for p in parameters_of(spec.parameters) if p.required]
+    measured = {concept for number in read.numbers for concept in number.concepts}
+    points = sum(1 for p in required if role_of(p) == "time" and read.times)
+    points += sum(1 for p in required if p.kind in ("integer", "number") and measure_of(p) & measured)
+    texts = [p for p in required if p.kind == "string" and "enum" not in p.schema
+             and role_of(p) in ("", "title", "query", "letter")]
+    # Quotes mark exactly what to send: as many quotes as text parameters is a fit.
+    return points + (len(texts) if texts and len(read.quotes) == len(texts) else 0)
 
 
 def fill_arguments(spec: ToolSpec, question: str) -> dict[str, Any] | None:
@@ -230,7 +251,9 @@ def _supplier(conversation: Conversation, spec: ToolSpec, missing: Sequence[str]
 def _plan(conversation: Conversation) -> _Plan:
     """Call the best-matching tool whose required arguments the question gives; else say what is missing."""
     question = conversation.question
-    scored = [(match_score(spec, question), spec) for spec in conversation.tools]
+    few = len(conversation.tools) <= _FEW_TOOLS
+    scored = [(match_score(spec, question) + (value_fit(spec, question) if few else 0), spec)
+              for spec in conversation.tools]
     # sorted() is stable, so the offer order breaks ties.
     ranked = [spec for score, spec in sorted(scored, key=lambda pair: -pair[0]) if score >= _MATCH_THRESHOLD]
     declined: tuple[str, tuple[Parameter, ...]] | None = None
