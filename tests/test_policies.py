@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -618,3 +619,175 @@ def test_a_mail_tools_bare_to_takes_the_address_and_only_the_missing_parameters_
     assert "subject, body" in declined.answer and " to," not in declined.answer
     sent = run("Send an email to bob@example.com with subject 'Hi' and body 'See you'", [send_email], api=api)
     assert sent.rounds == [[("send_email", {"to": "bob@example.com", "subject": "Hi", "body": "See you"})]]
+
+
+# -- rules that generalise beyond the suite's tools -----------------------------------------
+
+
+@tool
+def calories_spent(activity: str, minutes: int) -> int:
+    """Estimate the calories spent on an activity.
+
+    Args:
+        activity: the exercise, e.g. rowing
+        minutes: how long, in minutes
+    """
+    return minutes * 8
+
+
+@tool
+def find_books(topic: str, max_pages: int | None = None) -> list:
+    """Find books on a topic.
+
+    Args:
+        topic: what the book is about
+        max_pages: longest book, if the user gives one
+    """
+    return ["Roots"]
+
+
+@tool
+def set_heater(room: str, degrees: int) -> str:
+    """Set a room heater.
+
+    Args:
+        room: the room the heater is in
+        degrees: the temperature to reach
+    """
+    return "ok"
+
+
+@pytest.mark.parametrize(
+    ("question", "tool_", "arguments"),
+    [
+        ("How many calories do I spend swimming for 45 minutes?", calories_spent,
+         {"activity": "swimming", "minutes": 45}),
+        ("Books about gardening that have at most 200 pages", find_books, {"topic": "gardening", "max_pages": 200}),
+        ("Set the heater in the bedroom to 21", set_heater, {"room": "bedroom", "degrees": 21}),
+    ],
+)
+def test_free_text_is_one_contiguous_phrase_never_words_stitched_together(question, tool_, arguments):
+    assert run(question, [tool_], max_rounds=1).rounds == [[(tool_.name, arguments)]]
+
+
+@tool
+def get_bus_times(from_stop: str, to_stop: str) -> list:
+    """Today's buses between two stops.
+
+    Args:
+        from_stop: where you get on
+        to_stop: where you get off
+    """
+    return ["09:10"]
+
+
+def test_an_origin_is_only_what_the_question_says_it_leaves_from(api):
+    declined = run("When does the next bus to Leiden leave?", [get_bus_times], api=api)
+    assert declined.rounds == [] and "from_stop" in declined.answer
+    stated = run("Buses from Haarlem to Leiden", [get_bus_times], max_rounds=1, api=api)
+    assert stated.rounds == [[("get_bus_times", {"from_stop": "Haarlem", "to_stop": "Leiden"})]]
+
+
+@tool
+def alarm_clock(time: str) -> str:
+    """Ring at a time.
+
+    Args:
+        time: when, HH:MM
+    """
+    return "set"
+
+
+@tool
+def portion(percent: float, whole: float) -> float:
+    """A percentage of a whole.
+
+    Args:
+        percent: e.g. 15 for 15%
+        whole: the amount to take it of
+    """
+    return percent * whole / 100
+
+
+@tool
+def sale_price(price: float, percent_off: float) -> float:
+    """What an item costs after a reduction."""
+    return price * (1 - percent_off / 100)
+
+
+@tool
+def position_of(text: str, letter: str) -> int:
+    """Where a letter first occurs in a text."""
+    return text.find(letter)
+
+
+@tool
+def snooze_app(app: str, minutes: int) -> str:
+    """Snooze an app's notifications.
+
+    Args:
+        app: the app's name
+        minutes: for how long
+    """
+    return "snoozed"
+
+
+@pytest.mark.parametrize(
+    ("question", "tool_", "arguments"),
+    [
+        ("Wake me at 05:50", alarm_clock, {"time": "05:50"}),
+        ("What's 30% of 90?", portion, {"percent": 30, "whole": 90}),
+        ("Shoes cost 80 dollars with 10% off. What do I pay?", sale_price, {"price": 80, "percent_off": 10}),
+        ("Where is 'p' in 'apple'?", position_of, {"text": "apple", "letter": "p"}),
+        ("Snooze Teams for 15 minutes", snooze_app, {"app": "Teams", "minutes": 15}),
+    ],
+)
+def test_a_lone_tool_is_found_by_how_the_questions_values_fit_it(question, tool_, arguments):
+    assert run(question, [tool_], max_rounds=1).rounds == [[(tool_.name, arguments)]]
+
+
+@tool
+def nights_between(check_in: str, check_out: str) -> int:
+    """Nights of a hotel stay."""
+    return 7
+
+
+@tool
+def add_to_group(emails: list[str], group: str) -> str:
+    """Add people to a group by e-mail.
+
+    Args:
+        emails: the addresses to add
+        group: the group's name
+    """
+    return "added"
+
+
+def test_the_two_ends_of_a_span_and_a_list_of_addresses_are_filled():
+    stay = run("How many nights between 2026-05-02 and 2026-05-09?", [nights_between], max_rounds=1)
+    assert stay.rounds == [[("nights_between", {"check_in": "2026-05-02", "check_out": "2026-05-09"})]]
+    added = run("Add kim@example.org and lee@example.org to the hiking group", [add_to_group], max_rounds=1)
+    assert added.rounds == [[("add_to_group", {"emails": ["kim@example.org", "lee@example.org"], "group": "hiking"})]]
+
+
+@tool
+def power(base: float, exponent: float) -> float:
+    """Raise a number to a power."""
+    return base**exponent
+
+
+def test_chinese_powers_are_read():
+    assert run("3的4次方等于几?", [power], max_rounds=1).rounds == [[("power", {"base": 3, "exponent": 4})]]
+    assert run("5的平方是多少?", [calculate_expr], max_rounds=1).rounds == [[("calculate", {"expr": "5 ** 2"})]]
+
+
+@tool
+def city_report(city: str) -> dict:
+    """今天城市的天气报告。"""
+    return {"city": city, "temperature": 5, "conditions": "晴", "wind_speed": 3}
+
+
+def test_a_chinese_answer_shows_no_raw_english_keys():
+    answer = run("北京今天的天气报告", [city_report]).answer
+    assert "气温 5" in answer and "天气 晴" in answer
+    assert not re.search(r"[a-z]{3,}", answer), answer

@@ -39,6 +39,15 @@ _SUPERLATIVES: tuple[tuple[tuple[str, ...], str, str, tuple[str, ...]], ...] = (
     (("cheap", "cheaper", "cheapest", "便宜"), "the cheapest", "最便宜", ("price", "cost", "fare", "amount")),
     (("expensive", "贵"), "the most expensive", "最贵", ("price", "cost", "fare", "amount")),
 )
+# Chinese names for common result keys, so a Chinese answer shows no raw English key; a key not listed
+# is left out and its value shown alone.
+_CHINESE_KEYS = {
+    "temperature": "气温", "temp": "气温", "weather": "天气", "conditions": "天气", "condition": "天气",
+    "humidity": "湿度", "wind": "风", "wind_speed": "风速", "price": "价格", "cost": "费用", "total": "合计", "amount": "金额",
+    "currency": "货币", "rate": "汇率", "population": "人口", "distance": "距离", "duration": "时长",
+    "time": "时间", "date": "日期", "status": "状态", "rating": "评分", "count": "数量", "area": "面积",
+    "result": "结果", "name": "名称", "title": "标题", "city": "城市", "country": "国家", "score": "分数",
+}
 _LABEL_KEYS = ("name", "city", "location", "symbol", "ticker", "country", "title", "id")
 
 
@@ -136,6 +145,14 @@ def records(conversation: Conversation) -> list[Record]:
     return found
 
 
+def _key(key: str, language: Language) -> str:
+    """A result key as the answer shows it: as written in English; in Chinese its glossary name, else ""."""
+    if language == "en":
+        return key
+    parts = name_words(key)
+    return _CHINESE_KEYS.get(key.lower()) or next((_CHINESE_KEYS[w] for w in parts if w in _CHINESE_KEYS), "")
+
+
 def _value(value: Any) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
@@ -162,7 +179,8 @@ def _sentence(record: Record, language: Language) -> str:
         result = _amount(shown["result"], unit)
         return say(language, f"{record.label} 的结果是 {result}。", f"{record.label} returned {result}.")
     listed = say(language, ",", ", ").join(
-        f"{k} {_amount(v, unit) if isinstance(v, (int, float)) else _value(v)}" for k, v in shown.items()
+        f"{_key(k, language)} {_amount(v, unit) if isinstance(v, (int, float)) else _value(v)}".strip()
+        for k, v in shown.items()
     )
     return say(language, f"{record.label}:{listed}。", f"{record.label}: {listed}.")
 
@@ -194,18 +212,19 @@ def _comparison(found: Sequence[Record], question: str, language: Language) -> s
     unit = _with_unit(group[0].fields)[1]
     ordered = sorted(group, key=lambda r: r.fields[field], reverse=not lowest)
     best = ordered[0]
+    field_name = _key(field, language) or say(language, "数值", field)
     ties = [r.label for r in ordered if r.fields[field] == best.fields[field]]
     if len(ties) == len(ordered):
         shared = _amount(best.fields[field], unit)
-        return say(language, f"{'、'.join(ties)}的{field}相同,都是{shared}。",
+        return say(language, f"{'、'.join(ties)}的{field_name}相同,都是{shared}。",
                    f"{' and '.join(ties)} have the same {field}, {shared}.")
     others = say(language, ";", "; ").join(f"{r.label} {_amount(r.fields[field], unit)}" for r in ordered[len(ties):])
     names = say(language, "、", " and ").join(ties)
     value = _amount(best.fields[field], unit)
     if superlative:
-        return say(language, f"{names}{superlative[2]}({field} {value};{others})。",
+        return say(language, f"{names}{superlative[2]}({field_name} {value};{others})。",
                    f"{names} {'are' if len(ties) > 1 else 'is'} {superlative[1]} ({field} {value}; {others}).")
-    return say(language, f"{field}{'最低' if lowest else '最高'}的是{names}({value};{others})。",
+    return say(language, f"{field_name}{'最低' if lowest else '最高'}的是{names}({value};{others})。",
                f"{names} {'have' if len(ties) > 1 else 'has'} the {'lowest' if lowest else 'highest'} {field} "
                f"({value}; {others}).")
 

@@ -123,6 +123,10 @@ _SPOKEN = (
     (rf"\bmultiply\s+({_NUM})\s+(?:by|and|with)\s+({_NUM})", "{0} * {1}"),
     (rf"\bdivide\s+({_NUM})\s+by\s+({_NUM})", "{0} / {1}"),
     (rf"\bproduct\s+of\s+({_NUM})\s+and\s+({_NUM})", "{0} * {1}"),
+    # Chinese powers: "2的10次方" (2 to the 10th), "3的平方" (3 squared), "2的立方" (2 cubed).
+    (rf"({_NUM})\s*的\s*({_NUM})\s*次方", "{0} ** {1}"),
+    (rf"({_NUM})\s*的\s*平方(?!根)", "{0} ** 2"),
+    (rf"({_NUM})\s*的\s*立方(?!根)", "{0} ** 3"),
 )
 _SPOKEN_OPERATORS = (
     (r"加上?", "+"), (r"减去?", "-"), (r"乘以?", "*"), (r"除以", "/"),
@@ -683,14 +687,11 @@ class _Reader:
         )
 
     def _is_tool_word(self, word: str) -> bool:
-        """One of the tool's own words, also in another form of the same word ("burn" for "burned")."""
+        """One of the tool's own words, also in another form of it ("burn" for "burned", "spend" for "spent")."""
         if concepts_of(word) & self.own_words:
             return True
-        return any(
-            min(len(word), len(own)) >= 4 and abs(len(word) - len(own)) <= 3
-            and (own.startswith(word) or word.startswith(own))
-            for own in self.own_words
-        )
+        return any(len(commonprefix([word, own])) >= max(4, min(len(word), len(own)) - 1)
+                   for own in self.own_words)
 
     def _chinese_leftover(self) -> str | None:
         """What a Chinese question says besides the tool's words, particles and values used elsewhere."""
