@@ -791,3 +791,54 @@ def test_a_chinese_answer_shows_no_raw_english_keys():
     answer = run("北京今天的天气报告", [city_report]).answer
     assert "气温 5" in answer and "天气 晴" in answer
     assert not re.search(r"[a-z]{3,}", answer), answer
+
+
+@tool
+def list_jokes(topic: str, limit: int = 3) -> list:
+    """Jokes on a topic.
+
+    Args:
+        topic: what the jokes are about
+        limit: how many jokes, at most
+    """
+    return ["..."] * limit
+
+
+@tool
+def fx_rate(base: str, quote: str) -> float:
+    """Exchange rate between two currencies.
+
+    Args:
+        base: ISO code of the currency you have, e.g. GBP
+        quote: ISO code of the currency you want, e.g. JPY
+    """
+    return 190.0
+
+
+@tool
+def cinema_times(film: str, city: str) -> list:
+    """Screenings of a film.
+
+    Args:
+        film: the film's title
+        city: the city
+    """
+    return ["20:00"]
+
+
+@tool
+def translate_to(text: str, language: str = "english") -> str:
+    """Translate a text."""
+    return text
+
+
+def test_optional_numbers_codes_and_places_are_read_by_what_they_are():
+    jokes = run("Tell me 7 jokes about cats", [list_jokes], max_rounds=1)
+    assert jokes.rounds == [[("list_jokes", {"topic": "cats", "limit": 7})]]
+    rate = run("What's the GBP to CHF rate?", [fx_rate], max_rounds=1)
+    assert rate.rounds == [[("fx_rate", {"base": "GBP", "quote": "CHF"})]]
+    film = run("When is 'Alien' on in Lyon?", [cinema_times], max_rounds=1)
+    assert film.rounds == [[("cinema_times", {"film": "Alien", "city": "Lyon"})]]
+    chinese = run("把'早上好'翻译成英文", [translate_to], max_rounds=1)
+    assert chinese.rounds == [[("translate_to", {"text": "早上好"})]]
+

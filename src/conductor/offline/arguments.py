@@ -170,7 +170,8 @@ _NUMBER = re.compile(
     r"(?![A-Za-z0-9_:/]|-\d|\.\d)\s?(%|°\s?[CF]|℃|℉)?"
 )
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
-_QUOTE = re.compile(r'"[^"]+"|“[^”]+”|《[^》]+》|「[^」]+」|(?<!\w)\'[^\']+\'(?!\w)')
+# Single quotes only where they cannot be an apostrophe ("Luigi's"); Chinese text may touch them ("把'你好'翻译").
+_QUOTE = re.compile(r'"[^"]+"|“[^”]+”|《[^》]+》|「[^」]+」|(?<![A-Za-z0-9_])\'[^\']+\'(?![A-Za-z0-9_])')
 _PHONE = re.compile(r"(?<![\w+])\+?\d[\d ()-]{7,}\d(?!\w)")
 _PATH = re.compile(r"(?<![\w/.:])[A-Za-z0-9][\w.-]*/[\w.-]*[A-Za-z0-9](?![\w/])")
 _PURPOSE = re.compile(
@@ -254,9 +255,9 @@ _ROLE_WORDS: tuple[tuple[str, frozenset[str]], ...] = tuple(
 )
 
 
-# The two ends of a span: start_date/end_date, check_in/check_out, since/until.
-_START_WORDS = frozenset({"start", "begin", "since", "first", "checkin"})
-_END_WORDS = frozenset({"end", "until", "last", "checkout"})
+# The two ends of a span: start_date/end_date, check_in/check_out, since/until; a rate's base and quote.
+_START_WORDS = frozenset({"start", "begin", "since", "first", "checkin", "base"})
+_END_WORDS = frozenset({"end", "until", "last", "checkout", "quote"})
 
 
 def side_of(parameter: Parameter, role: str | None = None) -> int | None:
@@ -588,9 +589,11 @@ class _Reader:
         """Every value of the question of the parameter's kind (several mean several entities)."""
         r = self.read
         side = side_of(parameter, role)
+        # A code ("ISO code, e.g. USD") may be capitals without a digit: EUR, SFO.
+        codes = [*r.ids, *r.tickers] if "code" in parameter.terms else r.ids
         by_role = {
             "email": r.emails, "url": r.urls, "date": r.dates, "time": r.times, "timezone": r.zones,
-            "ticker": r.tickers, "id": r.ids, "phone": r.phones, "path": r.paths,
+            "ticker": r.tickers, "id": codes, "phone": r.phones, "path": r.paths,
             "expression": spoken_arithmetic(self.question),
         }
         if side is not None and role in by_role:
@@ -717,8 +720,13 @@ class _Reader:
             (i, n) for i, n in free
             if n.concepts & named or any(len(commonprefix([b, w])) >= 4 for b in n.beside for w in own)
         ]
+        # Or the noun beside the number is in its description: "3 headlines" for "limit: how many headlines".
+        described = {stem(w) for w in re.findall(r"[a-z]+", parameter.description.lower())
+                     if len(w) >= 3 and w not in STOPWORDS}
         by_description = [
-            (i, n) for i, n in free if n.concepts & wanted and not n.concepts & self.claimed_concepts
+            (i, n) for i, n in free
+            if (n.concepts & wanted and not n.concepts & self.claimed_concepts)
+            or {stem(b) for b in n.beside} & described
         ]
         # A number labelled for another concept is never taken by position.
         unlabelled = [(i, n) for i, n in free if not n.concepts]

@@ -175,11 +175,15 @@ def without_lesson_references(text: str) -> str:
     return _LESSON_ZH.sub(" ", _LESSONS_EN.sub(" ", text))
 
 
+# Single quotes only where they cannot be an apostrophe; Chinese text may touch them ("把'你好'翻译成英文").
+_QUOTES = re.compile(r'"([^"]+)"|“([^”]+)”|《([^》]+)》|「([^」]+)」|(?<![A-Za-z0-9_])\'([^\']+)\'(?![A-Za-z0-9_])')
+
+
 def quoted(text: str) -> list[str]:
     """Text inside quotes of any common kind: "...", '...', “...”, 《...》, 「...」."""
     return [
         next(group for group in match.groups() if group is not None).strip()
-        for match in re.finditer(r'"([^"]+)"|“([^”]+)”|《([^》]+)》|「([^」]+)」|(?<!\w)\'([^\']+)\'(?!\w)', text)
+        for match in re.finditer(_QUOTES, text)
     ]
 
 

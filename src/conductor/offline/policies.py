@@ -106,7 +106,7 @@ def using_policy(policy: Policy) -> Iterator[Policy]:
 # does not give is not called: the model names the missing parameter instead.
 # When only a few tools are offered, the question's values also count, as they
 # would for a person choosing among few: 1 point per required parameter that a
-# value of its own kind fits (a time for a `time`, 15% for a `percent`, two
+# value of its own kind fits (a time for a `time`, a place for a `city`, 15% for a `percent`, two
 # quoted texts for two text parameters), so "Wake me up at 06:45" finds
 # set_alarm(time) although it never says "alarm".
 
@@ -185,11 +185,12 @@ def _evidence(spec: ToolSpec, question: str) -> int:
 
 
 def value_fit(spec: ToolSpec, question: str) -> int:
-    """1 point per required parameter a value of the question fits by its kind (time, measured number, quote)."""
+    """1 point per required parameter a value of the question fits by kind (time, place, measured number, quote)."""
     read = read_question(question)
     required = [p for p in parameters_of(spec.parameters) if p.required]
     measured = {concept for number in read.numbers for concept in number.concepts}
-    points = sum(1 for p in required if role_of(p) == "time" and read.times)
+    stated = {"time": read.times, "place": read.places}
+    points = sum(1 for p in required if stated.get(role_of(p)))
     points += sum(1 for p in required if p.kind in ("integer", "number") and measure_of(p) & measured)
     texts = [p for p in required if p.kind == "string" and "enum" not in p.schema
              and role_of(p) in ("", "title", "query", "letter")]
