@@ -204,8 +204,8 @@ _SWITCH = re.compile(
 _SWITCH_ON = frozenset({"on", "yes", "true", "enable", "activate", "打开", "开启"})
 _DEGREE_WORDS = {"°c": "celsius", "° c": "celsius", "℃": "celsius", "摄氏": "celsius", "°f": "fahrenheit",
                  "° f": "fahrenheit", "℉": "fahrenheit", "华氏": "fahrenheit"}
-# Words that ask or bound ("how many", "at most"): never a value.
-_QUESTION_WORDS = frozenset("many much often long far most least more less".split())
+# Words that ask, bound or quantify ("how many", "at most", "some"): never a value.
+_QUESTION_WORDS = frozenset("many much often long far most least more less some another each every".split())
 # The word before a value that puts it on the "from" or the "to" side.
 _FROM_MARKERS = frozenset({"from", "since", "after"})
 _TO_MARKERS = frozenset({"to", "into", "in", "until", "till", "through"})
@@ -681,11 +681,16 @@ class _Reader:
         return phrases
 
     def _is_content(self, word: str, used: str) -> bool:
-        """A word that can be part of a value: not a stopword, number, unit, value used elsewhere or tool word."""
+        """A word that can be part of a value: not a stopword, number, unit, value used elsewhere or tool word.
+
+        A word of a capitalised name stays even if the tool uses it: "Central Station" is one value.
+        """
         folded = word.casefold()
+        in_name = any(word in name.split() for name in self.read.names)
         return (
             bool(re.match(r"\w", word)) and folded.replace("'", "") not in STOPWORDS and not word.isdigit()
-            and folded not in used and folded not in _QUESTION_WORDS and not self._is_tool_word(folded)
+            and folded not in used and folded not in _QUESTION_WORDS
+            and (in_name or not self._is_tool_word(folded))
             and not re.search(rf"\d\s*{re.escape(word)}\b", self.read.text)
         )
 
