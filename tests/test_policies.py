@@ -842,3 +842,50 @@ def test_optional_numbers_codes_and_places_are_read_by_what_they_are():
     chinese = run("把'早上好'翻译成英文", [translate_to], max_rounds=1)
     assert chinese.rounds == [[("translate_to", {"text": "早上好"})]]
 
+
+
+@tool
+def rename_tag(old_name: str, new_name: str) -> str:
+    """Rename a tag."""
+    return new_name
+
+
+@tool
+def years_between(birth_date: str, on_date: str) -> int:
+    """Someone's age on a date."""
+    return 30
+
+
+@tool
+def set_thermostat(temperature: float) -> str:
+    """Set the thermostat.
+
+    Args:
+        temperature: degrees Celsius
+    """
+    return "ok"
+
+
+@tool
+def post_to(channel: str, text: str) -> str:
+    """Post to a chat channel.
+
+    Args:
+        channel: the channel, e.g. general
+        text: the message
+    """
+    return "posted"
+
+
+@pytest.mark.parametrize(
+    ("question", "tool_", "arguments"),
+    [
+        ("Rename 'draft' to 'final'", rename_tag, {"old_name": "draft", "new_name": "final"}),
+        ("Age of someone born 1988-02-03 on 2026-02-03?", years_between,
+         {"birth_date": "1988-02-03", "on_date": "2026-02-03"}),
+        ("Make it 19 degrees", set_thermostat, {"temperature": 19}),
+        ("Post 'Standup moved' in the team channel", post_to, {"channel": "team", "text": "Standup moved"}),
+    ],
+)
+def test_pairs_of_values_and_a_full_fit_are_read(question, tool_, arguments):
+    assert run(question, [tool_], max_rounds=1).rounds == [[(tool_.name, arguments)]]

@@ -256,6 +256,7 @@ _ROLE_WORDS: tuple[tuple[str, frozenset[str]], ...] = tuple(
 
 
 # The two ends of a span: start_date/end_date, check_in/check_out, since/until; a rate's base and quote.
+_CHANGE_SIDES = {"old": 0, "current": 0, "original": 0, "new": 1, "replacement": 1}
 _START_WORDS = frozenset({"start", "begin", "since", "first", "checkin", "base"})
 _END_WORDS = frozenset({"end", "until", "last", "checkout", "quote"})
 
@@ -269,6 +270,12 @@ def side_of(parameter: Parameter, role: str | None = None) -> int | None:
     if role == "destination" or own & {"to", "target", "dest", "destination"} or own & _END_WORDS:
         return 1
     return None
+
+
+def _old_or_new(parameter: Parameter) -> int | None:
+    """0 for the old side of a change (old_name, current_value), 1 for the new one (new_name), else ``None``."""
+    sides = [_CHANGE_SIDES[w] for w in name_words(parameter.name) if w in _CHANGE_SIDES]
+    return sides[0] if sides else None
 
 
 def _starts_span(parameter: Parameter) -> bool:
@@ -618,6 +625,10 @@ class _Reader:
             return known or self._free(
                 [w for w in r.after_prepositions if w.lower() not in self.own_words and not w[0].isupper()][:1]
             )
+        quote_side = side if side is not None else _old_or_new(parameter)
+        if quote_side is not None and role in ("", "title", "query", "person") and len(r.quotes) == 2:
+            # Two quotes and a pair of parameters: "Rename 'a.txt' to 'b.txt'", "Replace 'x' with 'y'".
+            return self._free([r.quotes[quote_side]])
         if role == "person":
             names = [n for n in r.names if n not in find_places(r.text)]
             listed = [i for e in r.enumerations for i in e]
@@ -845,23 +856,28 @@ class _Reader:
             _CONCEPTS.get(stem(w), _CONCEPTS.get(w, w))
             for p in parameters if p.kind in ("integer", "number") for w in name_words(p.name)
         }
-        # Specific kinds first so that a generic string cannot take their values.
+        # Specific kinds first so that a generic string cannot take their values; a text or a query before
+        # a string of no known kind, as a quote is most often the text to send.
         order = sorted(parameters, key=lambda p: (p.kind == "string" and role_of(p) in ("", "title", "query"),
+                                                  p.kind == "string" and role_of(p) == "",
                                                   p.kind == "string" and role_of(p) == "person"))
+        # Two parameters of one kind (birth_date, on_date) share its values in order: no fan-out.
+        roles = [role_of(p) for p in parameters]
         for parameter in order:
-            value, several = self.fill(parameter, allow_fan_out=allow_fan_out and self.fan_out is None)
+            alone = roles.count(role_of(parameter)) == 1
+            value, several = self.fill(parameter, allow_fan_out=allow_fan_out and alone and self.fan_out is None)
             if several is not None:
                 self.fan_out = (parameter.name, several)
             if value is not None:
                 arguments[parameter.name] = value
-        # Leftover words only for a lone text parameter, and only when nothing was quoted (quotes mark
-        # exactly what to send); a title or a name is never made up from them.
+        # Leftover words only for a lone text parameter, and only when every quote went to another one
+        # (quotes mark exactly what to send); a title or a name is never made up from them.
         leftover_takers = [
             p for p in order
             if p.required and p.name not in arguments and p.kind == "string" and "enum" not in p.schema
             and role_of(p) in ("", "query", "place")
         ]
-        if len(leftover_takers) == 1 and not self.read.quotes and (rest := self.leftover()):
+        if len(leftover_takers) == 1 and not self._free(self.read.quotes) and (rest := self.leftover()):
             arguments[leftover_takers[0].name] = self.take(rest)
         numeric = [p for p in parameters if p.kind in ("integer", "number") and "enum" not in p.schema]
         if allow_fan_out and self.fan_out is None and len(numeric) == 1 and numeric[0].name in arguments:

@@ -107,8 +107,9 @@ def using_policy(policy: Policy) -> Iterator[Policy]:
 # When only a few tools are offered, the question's values also count, as they
 # would for a person choosing among few: 1 point per required parameter that a
 # value of its own kind fits (a time for a `time`, a place for a `city`, 15% for a `percent`, two
-# quoted texts for two text parameters), so "Wake me up at 06:45" finds
-# set_alarm(time) although it never says "alarm".
+# quoted texts for two text parameters), and 1 more when the question gives
+# every required parameter, so "Get me up at 06:45" finds set_alarm(time)
+# although it never says "alarm".
 
 _MATCH_THRESHOLD = 2
 _FEW_TOOLS = 3
@@ -195,7 +196,9 @@ def value_fit(spec: ToolSpec, question: str) -> int:
     texts = [p for p in required if p.kind == "string" and "enum" not in p.schema
              and role_of(p) in ("", "title", "query", "letter")]
     # Quotes mark exactly what to send: as many quotes as text parameters is a fit.
-    return points + (len(texts) if texts and len(read.quotes) == len(texts) else 0)
+    points += len(texts) if texts and len(read.quotes) == len(texts) else 0
+    # Every required parameter filled from what the question states is one point more ("Make it 21 degrees").
+    return points + (1 if points and not fill(spec, question).missing else 0)
 
 
 def fill_arguments(spec: ToolSpec, question: str) -> dict[str, Any] | None:
