@@ -889,3 +889,20 @@ def post_to(channel: str, text: str) -> str:
 )
 def test_pairs_of_values_and_a_full_fit_are_read(question, tool_, arguments):
     assert run(question, [tool_], max_rounds=1).rounds == [[(tool_.name, arguments)]]
+
+
+@tool
+def rain_chance(city: str) -> int:
+    """Chance of rain in a city today, in percent.
+
+    Args:
+        city: the city
+    """
+    return 40
+
+
+def test_a_place_is_a_name_or_a_phrase_after_a_preposition_never_a_stray_word():
+    declined = run("Is it going to rain later?", [rain_chance])
+    assert declined.rounds == [] and "city" in declined.answer
+    stated = run("Will it rain at the harbour?", [rain_chance], max_rounds=1)
+    assert stated.rounds == [[("rain_chance", {"city": "harbour"})]]

@@ -209,6 +209,7 @@ _QUESTION_WORDS = frozenset("many much often long far most least more less some 
 # The word before a value that puts it on the "from" or the "to" side.
 _FROM_MARKERS = frozenset({"from", "since", "after"})
 _TO_MARKERS = frozenset({"to", "into", "in", "until", "till", "through"})
+_ARTICLES = frozenset("the a an my your our his her their this these".split())
 _PREPOSITIONS = frozenset("with for about of on in at from to by into like called named".split())
 _CALENDAR_WORDS = frozenset(_MONTHS + "monday tuesday wednesday thursday friday saturday sunday".split())
 
@@ -659,36 +660,46 @@ class _Reader:
             return marked[:1]
         return [values[side]] if len(values) == 2 else []
 
-    def leftover(self) -> str | None:
+    def leftover(self, *, place: bool = False) -> str | None:
         """One contiguous phrase of the question's content words not used elsewhere and not the tool's own words.
 
         The phrase is the only one, else the only one right after a preposition ("recipes with salmon that
         take at most 30 minutes" -> "salmon"); words from different places are never stitched together.
+        A ``place`` is only a phrase after a preposition or an article, or a capitalised name ("in the
+        office", "the kitchen light", "Delhi"): in "Is it going to rain?" nothing names a place.
         """
         if _CJK.search(self.read.plain):
             return self._chinese_leftover()
-        phrases = self._phrases()
+        phrases = [
+            (before, phrase) for before, article, phrase in self._phrases()
+            if not place or before in _PREPOSITIONS or article or phrase[0].isupper()
+        ]
         if len(phrases) == 1:
             return phrases[0][1]
         after_preposition = [phrase for before, phrase in phrases if before in _PREPOSITIONS]
         return after_preposition[0] if len(after_preposition) == 1 else None
 
-    def _phrases(self) -> list[tuple[str, str]]:
-        """(word before, phrase) for each run of content words; any other word or a sign ends a run."""
+    def _phrases(self) -> list[tuple[str, bool, str]]:
+        """(word before, after an article?, phrase) for each run of content words; other words and signs end runs.
+
+        The word before looks past an article: in "in the office" it is "in".
+        """
         used = " ".join(self.used_strings)
-        phrases: list[tuple[str, str]] = []
+        phrases: list[tuple[str, bool, str]] = []
         run: list[str] = []
-        before = ""
+        before, article = "", False
         for token in re.findall(r"[^\W_][\w'.\-]*[^\W_]|[^\W_]|[^\w\s]", self.read.plain):
             if self._is_content(token, used):
                 run.append(token)
                 continue
             if run:
-                phrases.append((before, " ".join(run)))
+                phrases.append((before, article, " ".join(run)))
                 run = []
-            before = token.casefold()
+            article = token.casefold() in _ARTICLES
+            if not article:
+                before = token.casefold()
         if run:
-            phrases.append((before, " ".join(run)))
+            phrases.append((before, article, " ".join(run)))
         return phrases
 
     def _is_content(self, word: str, used: str) -> bool:
@@ -877,7 +888,8 @@ class _Reader:
             if p.required and p.name not in arguments and p.kind == "string" and "enum" not in p.schema
             and role_of(p) in ("", "query", "place")
         ]
-        if len(leftover_takers) == 1 and not self._free(self.read.quotes) and (rest := self.leftover()):
+        if len(leftover_takers) == 1 and not self._free(self.read.quotes) and (
+                rest := self.leftover(place=role_of(leftover_takers[0]) == "place")):
             arguments[leftover_takers[0].name] = self.take(rest)
         numeric = [p for p in parameters if p.kind in ("integer", "number") and "enum" not in p.schema]
         if allow_fan_out and self.fan_out is None and len(numeric) == 1 and numeric[0].name in arguments:
