@@ -906,3 +906,27 @@ def test_a_place_is_a_name_or_a_phrase_after_a_preposition_never_a_stray_word():
     assert declined.rounds == [] and "city" in declined.answer
     stated = run("Will it rain at the harbour?", [rain_chance], max_rounds=1)
     assert stated.rounds == [[("rain_chance", {"city": "harbour"})]]
+
+
+@tool
+def shift_length(start: str, end: str) -> float:
+    """Length of a work shift.
+
+    Args:
+        start: HH:MM
+        end: HH:MM
+    """
+    return 8.0
+
+
+@tool
+def remainder_of(a: int, b: int) -> int:
+    """a modulo b."""
+    return a % b
+
+
+def test_a_format_in_the_description_gives_the_kind_and_synonyms_are_data():
+    shift = run("How long is a shift from 07:00 to 15:30?", [shift_length], max_rounds=1)
+    assert shift.rounds == [[("shift_length", {"start": "07:00", "end": "15:30"})]]
+    assert run("What's 23 mod 4?", [remainder_of], max_rounds=1).rounds == [[("remainder_of", {"a": 23, "b": 4})]]
+    assert run("23除以4的余数", [remainder_of], max_rounds=1).rounds == [[("remainder_of", {"a": 23, "b": 4})]]

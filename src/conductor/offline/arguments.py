@@ -302,6 +302,7 @@ _SYNONYMS: dict[str, tuple[str, ...]] = {
     **dict.fromkeys("discount discounted off sale".split(), ("discount",)),
     **dict.fromkeys("price prices cost costs pay".split(), ("price",)),
     **dict.fromkeys("power exponent squared cubed".split(), ("power",)),
+    **dict.fromkeys("mod modulo remainder".split(), ("modulo",)),
     **dict.fromkeys("weather forecast rain raining snow snowing sunny windy".split(), ("weather",)),
     **dict.fromkeys("url link links website".split(), ("url",)),
     **dict.fromkeys("currency currencies exchange".split(), ("currency",)),
@@ -331,6 +332,7 @@ CHINESE_CONCEPTS: dict[str, str] = {
     **dict.fromkeys("新闻".split(), "news"),
     **dict.fromkeys("华氏 摄氏".split(), "temperature"),
     **dict.fromkeys("次方 乘方 幂".split(), "power"),
+    **dict.fromkeys("余数 取余 取模".split(), "modulo"),
     **dict.fromkeys("百分之".split(), "percent"),
     **dict.fromkeys("折扣 打折".split(), "discount"),
 }
@@ -411,6 +413,7 @@ def parameters_of(schema: dict[str, Any], root: dict[str, Any] | None = None) ->
 
 
 _GRAMMAR_WORDS = frozenset({"from", "to", "name", "names"})
+_FORMATS = {"HH:MM": "time", "YYYY-MM-DD": "date"}
 
 
 def role_of(parameter: Parameter) -> str:
@@ -422,6 +425,8 @@ def role_of(parameter: Parameter) -> str:
     # "from" and "to" in a description are grammar ("what to be reminded of"), not a direction; and
     # "name" there is whose name ("the team's name"), not a person.
     described = [w for w in re.findall(r"[a-z]+", parameter.description.lower()) if w not in _GRAMMAR_WORDS]
+    # A format in the description says the kind: "start: HH:MM" is a time, "YYYY-MM-DD" a date.
+    described = [kind for fmt, kind in _FORMATS.items() if fmt in parameter.description.upper()] + described
     order = (described, own) if own in (["to"], ["from"]) else (own, [stem(w) for w in own], described)
     for candidates in order:
         for role, role_words in _ROLE_WORDS:
