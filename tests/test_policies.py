@@ -930,3 +930,15 @@ def test_a_format_in_the_description_gives_the_kind_and_synonyms_are_data():
     assert shift.rounds == [[("shift_length", {"start": "07:00", "end": "15:30"})]]
     assert run("What's 23 mod 4?", [remainder_of], max_rounds=1).rounds == [[("remainder_of", {"a": 23, "b": 4})]]
     assert run("23除以4的余数", [remainder_of], max_rounds=1).rounds == [[("remainder_of", {"a": 23, "b": 4})]]
+
+
+@tool
+def share_info(symbol: str) -> dict:
+    """查询股票信息。"""
+    return {"symbol": symbol, "price": 189.5, "open": True}
+
+
+def test_ascii_values_touching_chinese_text_are_read_and_answered_in_chinese():
+    result = run("AAPL的股票信息", [share_info])
+    assert result.rounds == [[("share_info", {"symbol": "AAPL"})]]
+    assert "价格 189.5" in result.answer and "是" in result.answer and "yes" not in result.answer

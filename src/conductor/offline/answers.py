@@ -153,9 +153,16 @@ def _key(key: str, language: Language) -> str:
     return _CHINESE_KEYS.get(key.lower()) or next((_CHINESE_KEYS[w] for w in parts if w in _CHINESE_KEYS), "")
 
 
-def _value(value: Any) -> str:
+def _shown(value: Any, unit: str, language: Language) -> str:
+    """A field's value with its unit when it is a number; yes/no (是/否) in the question's language."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return _amount(value, unit)
+    return _value(value, language)
+
+
+def _value(value: Any, language: Language = "en") -> str:
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return say(language, "是" if value else "否", "yes" if value else "no")
     if isinstance(value, (int, float)):
         return format_number(value)
     if isinstance(value, str):
@@ -178,10 +185,8 @@ def _sentence(record: Record, language: Language) -> str:
     if list(shown) == ["result"]:
         result = _amount(shown["result"], unit)
         return say(language, f"{record.label} 的结果是 {result}。", f"{record.label} returned {result}.")
-    listed = say(language, ",", ", ").join(
-        f"{_key(k, language)} {_amount(v, unit) if isinstance(v, (int, float)) else _value(v)}".strip()
-        for k, v in shown.items()
-    )
+    listed = say(language, ",", ", ").join(f"{_key(k, language)} {_shown(v, unit, language)}".strip()
+                                           for k, v in shown.items())
     return say(language, f"{record.label}:{listed}。", f"{record.label}: {listed}.")
 
 

@@ -152,17 +152,21 @@ _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _URL = re.compile(r"https?://[^\s,;\"'<>)]+|www\.[^\s,;\"'<>)]+")
 _MONTHS = "january february march april may june july august september october november december".split()
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+# Values are ASCII (re.ASCII): Chinese text may touch them, as in "AAPL的股价" or "明天15:30提醒我".
 _DATE = re.compile(
     rf"\b\d{{4}}-\d{{2}}-\d{{2}}\b|\b\d{{1,2}}/\d{{1,2}}/\d{{4}}\b|\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}\b"
     rf"|\b\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH}\s+\d{{4}}\b|\d{{4}}年\d{{1,2}}月\d{{1,2}}日",
-    re.IGNORECASE,
+    re.IGNORECASE | re.ASCII,
 )
-_TIME = re.compile(r"\b\d{1,2}:\d{2}(?:\s?[ap]\.?m\.?)?(?![\w:])|\b\d{1,2}\s?[ap]\.?m\b\.?", re.IGNORECASE)
-_ZONE = re.compile(r"\b(?:[A-Z][a-z]+/[A-Z][A-Za-z_]+(?:/[A-Z][A-Za-z_]+)?|UTC|GMT)(?![\w/])")
+_TIME = re.compile(
+    r"\b\d{1,2}:\d{2}(?:\s?[ap]\.?m\.?)?(?![\w:])|\b\d{1,2}\s?[ap]\.?m\b\.?", re.IGNORECASE | re.ASCII
+)
+_ZONE = re.compile(r"\b(?:[A-Z][a-z]+/[A-Z][A-Za-z_]+(?:/[A-Z][A-Za-z_]+)?|UTC|GMT)(?![\w/])", re.ASCII)
 _ID = re.compile(
-    r"(?<![\w@.-])(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z][A-Za-z0-9_-]*\d[A-Za-z0-9_-]*\b|#(\d+)\b"
+    r"(?<![\w@.-])(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z][A-Za-z0-9_-]*\d[A-Za-z0-9_-]*\b|#(\d+)\b",
+    re.ASCII,
 )
-_TICKER = re.compile(r"(?<![\w$.-])\$?[A-Z]{2,5}(?:\.[A-Z])?(?![\w-])")
+_TICKER = re.compile(r"(?<![\w$.-])\$?[A-Z]{2,5}(?:\.[A-Z])?(?![\w-])", re.ASCII)
 _NOT_TICKERS = frozenset("AM PM OK ID URL API UTC GMT PDF CSV JSON HTTP FAQ ETA USA UK EU TV".split())
 # Letters around a number are ASCII here: "3加4" and "10分钟" hold numbers, "A1234" does not.
 _NUMBER = re.compile(
