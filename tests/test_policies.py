@@ -942,3 +942,28 @@ def test_ascii_values_touching_chinese_text_are_read_and_answered_in_chinese():
     result = run("AAPL的股票信息", [share_info])
     assert result.rounds == [[("share_info", {"symbol": "AAPL"})]]
     assert "价格 189.5" in result.answer and "是" in result.answer and "yes" not in result.answer
+
+
+@tool
+def road_distance(from_city: str, to_city: str) -> float:
+    """Distance by road between two cities.
+
+    Args:
+        from_city: start city
+        to_city: end city
+    """
+    return 1200.0
+
+
+@tool
+def square_root(x: float) -> float:
+    """Square root of a number."""
+    return x**0.5
+
+
+def test_chinese_from_to_markers_and_chinese_words_for_a_tools_subject():
+    both = run("从上海到北京有多远?", [road_distance], max_rounds=1)
+    assert both.rounds == [[("road_distance", {"from_city": "上海", "to_city": "北京"})]]
+    declined = run("到北京有多远?", [road_distance])
+    assert declined.rounds == [] and "from_city" in declined.answer
+    assert run("81的平方根", [square_root], max_rounds=1).rounds == [[("square_root", {"x": 81})]]

@@ -211,8 +211,8 @@ _DEGREE_WORDS = {"°c": "celsius", "° c": "celsius", "℃": "celsius", "摄氏"
 # Words that ask, bound or quantify ("how many", "at most", "some"): never a value.
 _QUESTION_WORDS = frozenset("many much often long far most least more less some another each every".split())
 # The word before a value that puts it on the "from" or the "to" side.
-_FROM_MARKERS = frozenset({"from", "since", "after"})
-_TO_MARKERS = frozenset({"to", "into", "in", "until", "till", "through"})
+_FROM_MARKERS = frozenset({"from", "since", "after", "从", "自"})
+_TO_MARKERS = frozenset({"to", "into", "in", "until", "till", "through", "到", "去", "往", "至"})
 _ARTICLES = frozenset("the a an my your our his her their this these".split())
 _PREPOSITIONS = frozenset("with for about of on in at from to by into like called named".split())
 _CALENDAR_WORDS = frozenset(_MONTHS + "monday tuesday wednesday thursday friday saturday sunday".split())
@@ -307,6 +307,7 @@ _SYNONYMS: dict[str, tuple[str, ...]] = {
     **dict.fromkeys("price prices cost costs pay".split(), ("price",)),
     **dict.fromkeys("power exponent squared cubed".split(), ("power",)),
     **dict.fromkeys("mod modulo remainder".split(), ("modulo",)),
+    **dict.fromkeys("distance far".split(), ("distance",)),
     **dict.fromkeys("weather forecast rain raining snow snowing sunny windy".split(), ("weather",)),
     **dict.fromkeys("url link links website".split(), ("url",)),
     **dict.fromkeys("currency currencies exchange".split(), ("currency",)),
@@ -337,6 +338,8 @@ CHINESE_CONCEPTS: dict[str, str] = {
     **dict.fromkeys("华氏 摄氏".split(), "temperature"),
     **dict.fromkeys("次方 乘方 幂".split(), "power"),
     **dict.fromkeys("余数 取余 取模".split(), "modulo"),
+    **dict.fromkeys("平方根 开方".split(), "root"),
+    **dict.fromkeys("距离 多远".split(), "distance"),
     **dict.fromkeys("百分之".split(), "percent"),
     **dict.fromkeys("折扣 打折".split(), "discount"),
 }
@@ -662,7 +665,9 @@ class _Reader:
         markers = _TO_MARKERS if side else _FROM_MARKERS
         marked = []
         for value in values:
-            before = re.findall(r"[a-z]+", self.read.text[: self.read.text.find(value)].lower())[-1:]
+            prefix = self.read.text[: self.read.text.find(value)].rstrip()
+            # In Chinese the marker is the character right before the value: "从北京到上海".
+            before = [prefix[-1]] if _CJK.match(prefix[-1:]) else re.findall(r"[a-z]+", prefix.lower())[-1:]
             if before and before[0] in markers:
                 marked.append(value)
         if marked:
