@@ -7,20 +7,26 @@ The rules, in the order they run (each value of the question is used once):
    03/01/2026, March 1, 2026), times (15:30, 3pm), IANA time zones
    (Europe/Paris), ids (A1234, ORD-77, #123), tickers (AAPL), phone numbers,
    places (known cities, and capitalised names where places go: "in Paris"),
-   "from X to Y" / "X to Y" pairs, enumerations ("alice and bob"), "remind me
+   "from X to Y" / "between X and Y" / "从X到Y" pairs ("X to Y" alone only for a
+   name, a code or a measured amount: "60 mph to kmh", never "the train to
+   Utrecht"), enumerations ("alice and bob"), "remind me
    to <task>", and numbers with the words beside them (15% -> percent, 80
    dollars -> money, in 15 minutes -> minutes). Chinese numerals beside an
    operator or a unit count too ("三加四", "十分钟").
-2. Give every parameter a role from its name, then its description: a city or
-   location, an origin or destination (from_/to_, source/target), an e-mail, a
-   date, an expression, an id, a ticker, a query, a title... A parameter takes
+2. Give every parameter a role from its name, then its description (a format
+   such as HH:MM or YYYY-MM-DD included): a city or location, an origin or
+   destination (from_/to_, source/target, start/end, check_in/check_out), an
+   e-mail, a date, an expression, an id, a ticker, a query, a title... A parameter takes
    only a value of its own kind: enums and Literals the value the question
    names, booleans from on/off, yes/no, enable/disable, arrays all the values
    of their item kind (or an enumeration), nested objects field by field,
-   numbers the number whose words match the parameter, else the next number in
-   order.
+   numbers the number whose words match the parameter (or whose noun its
+   description names: "3 headlines"), else the next number in order.
 3. Optional parameters are filled only when the question states them plainly
    (a value of their own kind; never leftover words or a number by position).
+   A lone text parameter with nothing of its kind takes one contiguous phrase
+   of the leftover words (the only one, or the only one after a preposition),
+   never words stitched from different places; no clean phrase, no value.
 4. A required parameter that nothing fills is reported as missing: the model
    then does not call the tool and says which parameter the question did not give.
 
