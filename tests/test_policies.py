@@ -967,3 +967,21 @@ def test_chinese_from_to_markers_and_chinese_words_for_a_tools_subject():
     declined = run("到北京有多远?", [road_distance])
     assert declined.rounds == [] and "from_city" in declined.answer
     assert run("81的平方根", [square_root], max_rounds=1).rounds == [[("square_root", {"x": 81})]]
+
+
+@tool
+def translate_into(text: str, target_language: str) -> str:
+    """Translate a text.
+
+    Args:
+        text: the text
+        target_language: the language to translate into
+    """
+    return text
+
+
+def test_a_capitalised_name_after_into_fills_the_to_side_and_nothing_fills_it_otherwise():
+    stated = run("Translate 'gracias' into German", [translate_into], max_rounds=1)
+    assert stated.rounds == [[("translate_into", {"text": "gracias", "target_language": "German"})]]
+    declined = run("Translate 'gracias'", [translate_into])
+    assert declined.rounds == [] and "target_language" in declined.answer

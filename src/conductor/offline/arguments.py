@@ -636,7 +636,7 @@ class _Reader:
         if side is not None:
             typed = r.places if role in ("origin", "destination", "place") else []
             sided = self._sided(self._free(typed), side)
-            return sided or self._free([pair[side] for pair in r.pairs][:1])
+            return sided or self._free([pair[side] for pair in r.pairs][:1]) or self._free(self._named_after(side))
         if role in by_role:
             return self._free(by_role[role]) or self._labelled(parameter)
         if role == "place":
@@ -665,6 +665,12 @@ class _Reader:
         phrase = r"[\s_-]*".join(re.escape(w) for w in own)
         match = re.search(rf"\b{phrase}s?\b\s*(?:is|:|=|#)?\s*([\w@.+-]*\d[\w@.+-]*)", self.read.text, re.I)
         return self._free([match.group(1).rstrip(".")]) if match else []
+
+    def _named_after(self, side: int) -> list[str]:
+        """A capitalised name right after a marker of the side: "into English", "from Spanish"."""
+        markers = "to|into" if side else "from"
+        match = re.search(rf"\b(?:{markers})\s+([A-Z][\w'-]*(?:\s[A-Z][\w'-]*)*)", self.read.plain)
+        return [match.group(1)] if match else []
 
     def _sided(self, values: list[str], side: int) -> list[str]:
         """The value on ``side`` (0 from, 1 to): by the word before it, else by order when there are two."""
