@@ -41,9 +41,10 @@ test: venv ## run the unit tests and strict nbval over notebooks/ and demos/
 notebooks: venv ## re-execute the notebooks in place on the offline default (before committing them)
 	$(VENV_PY) -m conductor refresh $(ARGS)
 
-bench: venv ## print the benchmarks: loop overhead and parallel speedup
+bench: venv ## print the benchmarks: loop overhead, parallel speedup, offline argument accuracy
 	$(VENV_PY) -m conductor bench loop
 	$(VENV_PY) -m conductor bench parallel
+	$(VENV_PY) -m conductor bench offline
 
 clean: ## remove build/ and test caches
 	rm -rf build .pytest_cache .hypothesis
