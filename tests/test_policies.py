@@ -985,3 +985,49 @@ def test_a_capitalised_name_after_into_fills_the_to_side_and_nothing_fills_it_ot
     assert stated.rounds == [[("translate_into", {"text": "gracias", "target_language": "German"})]]
     declined = run("Translate 'gracias'", [translate_into])
     assert declined.rounds == [] and "target_language" in declined.answer
+
+
+@tool
+def swap_cash(amount: float, from_currency: str, to_currency: str) -> float:
+    """Swap cash between currencies.
+
+    Args:
+        amount: how much
+        from_currency: currency code to sell
+        to_currency: currency code to buy
+    """
+    return amount
+
+
+@tool
+def dim_heating(level: int, room: str = "hall") -> str:
+    """Turn the heating up or down.
+
+    Args:
+        level: heating level
+        room: which room
+    """
+    return room
+
+
+@tool
+def book_train(origin: str, destination: str) -> str:
+    """Book a seat.
+
+    Args:
+        origin: city you leave from
+        destination: city you go to
+    """
+    return origin
+
+
+def test_currency_words_become_iso_codes_and_chinese_names_rooms_and_trains():
+    words = run("Swap 80 euros for dollars", [swap_cash], max_rounds=1)
+    assert words.rounds == [[("swap_cash", {"amount": 80, "from_currency": "EUR", "to_currency": "USD"})]]
+    chinese = run("把300欧元换成日元", [swap_cash], max_rounds=1)
+    assert chinese.rounds == [[("swap_cash", {"amount": 300, "from_currency": "EUR", "to_currency": "JPY"})]]
+    room = run("Turn the heating in the kitchen to level 3", [dim_heating], max_rounds=1)
+    assert room.rounds == [[("dim_heating", {"level": 3, "room": "kitchen"})]]
+    assert run("Set heating level 2", [dim_heating], max_rounds=1).rounds == [[("dim_heating", {"level": 2})]]
+    train = run("从广州到深圳的高铁", [book_train], max_rounds=1)
+    assert train.rounds == [[("book_train", {"origin": "广州", "destination": "深圳"})]]

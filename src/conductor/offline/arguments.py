@@ -44,7 +44,7 @@ from typing import Any
 
 from ..types import ToolSpec
 
-from .language import STOPWORDS, find_expressions, find_places, quoted, stem
+from .language import CURRENCY_CODES, ROOMS, STOPWORDS, find_expressions, find_phrases, find_places, quoted, stem
 
 __all__ = [
     "Parameter",
@@ -173,6 +173,8 @@ _ID = re.compile(
     re.ASCII,
 )
 _TICKER = re.compile(r"(?<![\w$.-])\$?[A-Z]{2,5}(?:\.[A-Z])?(?![\w-])", re.ASCII)
+# Currency codes a question may write as they are ("1200 SEK to NOK").
+_ISO_CURRENCIES = frozenset("USD EUR GBP JPY CNY CHF CAD AUD NZD INR KRW HKD SGD SEK NOK DKK PLN MXN BRL ZAR".split())
 _NOT_TICKERS = frozenset("AM PM OK ID URL API UTC GMT PDF CSV JSON HTTP FAQ ETA USA UK EU TV".split())
 # Letters around a number are ASCII here: "3加4" and "10分钟" hold numbers, "A1234" does not.
 _NUMBER = re.compile(
@@ -218,7 +220,7 @@ _DEGREE_WORDS = {"°c": "celsius", "° c": "celsius", "℃": "celsius", "摄氏"
 _QUESTION_WORDS = frozenset("many much often long far most least more less some another each every".split())
 # The word before a value that puts it on the "from" or the "to" side.
 _FROM_MARKERS = frozenset({"from", "since", "after", "从", "自"})
-_TO_MARKERS = frozenset({"to", "into", "in", "until", "till", "through", "到", "去", "往", "至"})
+_TO_MARKERS = frozenset({"to", "into", "in", "until", "till", "through", "到", "去", "往", "至", "成"})
 _ARTICLES = frozenset("the a an my your our his her their this these".split())
 _PREPOSITIONS = frozenset("with for about of on in at from to by into like called named".split())
 _CALENDAR_WORDS = frozenset(_MONTHS + "monday tuesday wednesday thursday friday saturday sunday".split())
@@ -228,11 +230,12 @@ _CONCEPTS: dict[str, str] = {
     **dict.fromkeys("% percent percentage pct tip rate discount tax".split(), "percent"),
     **dict.fromkeys("$ € £ ¥ dollar dollars usd eur euro euros bucks yuan rmb 元 bill amount price cost total "
                     "salary budget payment balance money subtotal fee".split(), "money"),
+    **dict.fromkeys(CURRENCY_CODES, "money"),
     **dict.fromkeys("minute minutes min mins 分钟".split(), "minute"),
     **dict.fromkeys("hour hours hr hrs 小时".split(), "hour"),
     **dict.fromkeys("second seconds sec secs 秒".split(), "second"),
     **dict.fromkeys("day days 天".split(), "day"),
-    **dict.fromkeys("°c ℃ celsius centigrade temperature temp degree degrees".split(), "celsius"),
+    **dict.fromkeys("°c ℃ celsius centigrade temperature temp degree degrees 度".split(), "celsius"),
     **dict.fromkeys("°f ℉ fahrenheit".split(), "fahrenheit"),
     **dict.fromkeys("people person persons guests guest diners party".split(), "people"),
     **dict.fromkeys("year years age old".split(), "year"),
@@ -325,29 +328,31 @@ _SYNONYMS: dict[str, tuple[str, ...]] = {
 }
 
 # Chinese words for the same groups, so a Chinese question finds a tool described in English.
-CHINESE_CONCEPTS: dict[str, str] = {
-    **dict.fromkeys("天气 气温 温度 下雨 下雪 暖和 冷 热 晴".split(), "weather"),
-    **dict.fromkeys("加 求和 相加".split(), "add"),
-    **dict.fromkeys("减".split(), "subtract"),
-    **dict.fromkeys("乘".split(), "multiply"),
-    **dict.fromkeys("除以".split(), "divide"),
-    **dict.fromkeys("换算 转换".split(), "convert"),
-    **dict.fromkeys("股票 股价".split(), "stock"),
-    **dict.fromkeys("航班 机票 飞机".split(), "flight"),
-    **dict.fromkeys("灯".split(), "light"),
-    **dict.fromkeys("会议 日程 活动".split(), "event"),
-    **dict.fromkeys("邮件".split(), "email"),
-    **dict.fromkeys("翻译".split(), "translate"),
-    **dict.fromkeys("计时器 提醒 闹钟".split(), "timer"),
-    **dict.fromkeys("汇率 货币".split(), "currency"),
-    **dict.fromkeys("新闻".split(), "news"),
-    **dict.fromkeys("华氏 摄氏".split(), "temperature"),
-    **dict.fromkeys("次方 乘方 幂".split(), "power"),
-    **dict.fromkeys("余数 取余 取模".split(), "modulo"),
-    **dict.fromkeys("平方根 开方".split(), "root"),
-    **dict.fromkeys("距离 多远".split(), "distance"),
-    **dict.fromkeys("百分之".split(), "percent"),
-    **dict.fromkeys("折扣 打折".split(), "discount"),
+CHINESE_CONCEPTS: dict[str, tuple[str, ...]] = {
+    **dict.fromkeys("天气 下雨 下雪 暖和 冷 热 晴".split(), ("weather",)),
+    **dict.fromkeys("气温 温度".split(), ("weather", "temperature")),
+    **dict.fromkeys("加 求和 相加".split(), ("add",)),
+    **dict.fromkeys("减".split(), ("subtract",)),
+    **dict.fromkeys("乘".split(), ("multiply",)),
+    **dict.fromkeys("除以".split(), ("divide",)),
+    **dict.fromkeys("换算 转换".split(), ("convert",)),
+    **dict.fromkeys("股票 股价".split(), ("stock",)),
+    **dict.fromkeys("航班 机票 飞机".split(), ("flight",)),
+    **dict.fromkeys("灯".split(), ("light",)),
+    **dict.fromkeys("会议 日程 活动".split(), ("event",)),
+    **dict.fromkeys("邮件".split(), ("email",)),
+    **dict.fromkeys("翻译".split(), ("translate",)),
+    **dict.fromkeys("计时器 提醒 闹钟".split(), ("timer",)),
+    **dict.fromkeys("汇率 货币 兑换 换成 人民币 美元 欧元 英镑 日元".split(), ("currency",)),
+    **dict.fromkeys("火车 列车 高铁 动车".split(), ("train",)),
+    **dict.fromkeys("新闻".split(), ("news",)),
+    **dict.fromkeys("华氏 摄氏".split(), ("temperature",)),
+    **dict.fromkeys("次方 乘方 幂".split(), ("power",)),
+    **dict.fromkeys("余数 取余 取模".split(), ("modulo",)),
+    **dict.fromkeys("平方根 开方".split(), ("root",)),
+    **dict.fromkeys("距离 多远".split(), ("distance",)),
+    **dict.fromkeys("百分之".split(), ("percent",)),
+    **dict.fromkeys("折扣 打折".split(), ("discount",)),
 }
 # Chinese words that carry no value: particles, pronouns, polite and question words.
 _CHINESE_FILLERS = re.compile(r"[把的了吗呢吧啊请帮我你他她它给是在和与及一下个什么怎么多少几哪]|现在|今天|一下|打开|关闭|关掉|开启")
@@ -480,6 +485,8 @@ class Question:
     phones: list[str]
     paths: list[str]
     purposes: list[str]  # what to do: "remind me to <call mom> at 6"
+    currencies: list[tuple[str, int]]  # (ISO code, position) of each currency named: "dollars", "EUR", "人民币"
+    rooms: list[str]  # rooms of a home: "bedroom", "卧室"
     plain: str  # the text with e-mails, URLs, paths, zones, times and quotes blanked out
 
 
@@ -497,6 +504,14 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Number]:
         beside = frozenset(w for w in [*before, *after] if len(w) >= 3 and w not in STOPWORDS)
         found.append(Number(float(match.group(2).replace(",", "")), match.start(2), concepts, beside))
     return found
+
+
+def _currencies(plain: str) -> list[tuple[str, int]]:
+    """(ISO code, position) of each currency the text names, as a word ("euros", "美元") or a code ("NOK")."""
+    words = [(CURRENCY_CODES[word], at) for word, at in find_phrases(plain, CURRENCY_CODES)]
+    codes = [(m.group(0), m.start()) for m in re.finditer(r"(?<![A-Za-z])[A-Z]{3}(?![A-Za-z])", plain)
+             if m.group(0) in _ISO_CURRENCIES]
+    return sorted(words + codes, key=lambda pair: pair[1])
 
 
 def _enumerations(text: str) -> list[list[str]]:
@@ -573,7 +588,8 @@ def read_question(question: str) -> Question:
         text=text, quotes=quoted(text), emails=emails, urls=urls, dates=dates, times=times, zones=zones, ids=ids,
         tickers=tickers, places=places, names=list(dict.fromkeys(capitalised)), pairs=pairs, enumerations=_enumerations(plain),
         numbers=_numbers(text, taken), after_prepositions=after, phones=_PHONE.findall(text),
-        paths=_PATH.findall(text), purposes=purpose, plain=plain,
+        paths=_PATH.findall(text), purposes=purpose, currencies=_currencies(plain),
+        rooms=[room for room, _ in find_phrases(text, ROOMS)], plain=plain,
     )
 
 
@@ -622,6 +638,12 @@ class _Reader:
             "ticker": r.tickers, "id": codes, "phone": r.phones, "path": r.paths,
             "expression": spoken_arithmetic(self.question),
         }
+        if {"currency", "code"} & parameter.terms and any(word for word, _ in r.currencies):
+            # A currency parameter takes ISO codes, a currency word included: "dollars" -> USD, "人民币" -> CNY.
+            # The currency of the stated amount is the one you have ("How many euros for 80 dollars?").
+            written = sorted(r.currencies, key=lambda pair: not re.search(r"\d\s*$", r.text[: pair[1]]))
+            codes = [code for code, _ in written]
+            return self._free(codes if side is None else self._sided(codes, side, [at for _, at in written]))
         if side is not None and role in by_role:
             values = by_role[role]
             sided = self._sided(values, side)
@@ -639,6 +661,8 @@ class _Reader:
             return sided or self._free([pair[side] for pair in r.pairs][:1]) or self._free(self._named_after(side))
         if role in by_role:
             return self._free(by_role[role]) or self._labelled(parameter)
+        if role == "place" and "room" in parameter.terms and self._free(r.rooms):
+            return self._free(r.rooms)
         if role == "place":
             known = self._free([p for p in r.places if stem(p.lower()) not in self.own_words])
             return known or self._free(
@@ -672,12 +696,15 @@ class _Reader:
         match = re.search(rf"\b(?:{markers})\s+([A-Z][\w'-]*(?:\s[A-Z][\w'-]*)*)", self.read.plain)
         return [match.group(1)] if match else []
 
-    def _sided(self, values: list[str], side: int) -> list[str]:
-        """The value on ``side`` (0 from, 1 to): by the word before it, else by order when there are two."""
+    def _sided(self, values: list[str], side: int, positions: list[int] | None = None) -> list[str]:
+        """The value on ``side`` (0 from, 1 to): by the word before it, else by order when there are two.
+
+        ``positions`` says where each value is written, when it is not written as itself ("dollars" for USD).
+        """
         markers = _TO_MARKERS if side else _FROM_MARKERS
         marked = []
-        for value in values:
-            prefix = self.read.text[: self.read.text.find(value)].rstrip()
+        for value, at in zip(values, positions or [self.read.text.find(v) for v in values]):
+            prefix = self.read.text[:at].rstrip()
             # In Chinese the marker is the character right before the value: "从北京到上海".
             before = [prefix[-1]] if _CJK.match(prefix[-1:]) else re.findall(r"[a-z]+", prefix.lower())[-1:]
             if before and before[0] in markers:
@@ -752,8 +779,8 @@ class _Reader:
     def _chinese_leftover(self) -> str | None:
         """What a Chinese question says besides the tool's words, particles and values used elsewhere."""
         text = re.sub(r"[\s\W\d_]+", " ", self.read.plain)
-        for phrase, concept in CHINESE_CONCEPTS.items():
-            if concept in self.own_words:
+        for phrase, concepts in CHINESE_CONCEPTS.items():
+            if set(concepts) & self.own_words:
                 text = text.replace(phrase, " ")
         for used in self.used_strings:
             text = text.replace(used, " ")

@@ -42,6 +42,24 @@ GAZETTEER: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("月球", ("the Moon",)),
 )
 
+# Rooms of a home, for a parameter that asks which room ("Set the bedroom to 19 degrees").
+ROOMS: tuple[str, ...] = (
+    "living room", "dining room", "bedroom", "kitchen", "bathroom", "office", "garage", "hallway", "basement",
+    "attic", "nursery", "客厅", "卧室", "主卧", "次卧", "厨房", "浴室", "卫生间", "书房", "餐厅", "车库",
+)
+
+# Currency words and the ISO codes they stand for ("dollars" -> USD, "人民币" -> CNY).
+CURRENCY_CODES: dict[str, str] = {
+    **dict.fromkeys("dollar dollars 美元 美金".split(), "USD"),
+    **dict.fromkeys("euro euros 欧元".split(), "EUR"),
+    **dict.fromkeys("sterling 英镑".split(), "GBP"),
+    **dict.fromkeys("yen 日元".split(), "JPY"),
+    **dict.fromkeys("yuan renminbi rmb 人民币".split(), "CNY"),
+    **dict.fromkeys("rupee rupees 卢比".split(), "INR"),
+    **dict.fromkeys("franc francs 瑞郎".split(), "CHF"),
+    **dict.fromkeys("韩元".split(), "KRW"),
+}
+
 # Function words and the verbs of a request ("please check ..."): never the subject of a question.
 STOPWORDS = frozenset(
     """a about after all also am an and any are as at be been before between both but by can check could
@@ -118,6 +136,17 @@ def find_places(text: str) -> list[str]:
             seen.add(name.casefold())
             places.append(name)
     return places
+
+
+def find_phrases(text: str, phrases: Iterable[str]) -> list[tuple[str, int]]:
+    """(phrase as listed, position) for each of the phrases in the text, in order; English ones as whole words."""
+    found = []
+    for phrase in phrases:
+        pattern = re.escape(phrase) if _CJK.search(phrase) else rf"(?<![A-Za-z]){re.escape(phrase)}(?![A-Za-z])"
+        found += [(phrase, m.start()) for m in re.finditer(pattern, text, flags=re.IGNORECASE)]
+    # A longer phrase wins over one inside it ("living room" over "room", "美元" inside nothing longer).
+    kept = [(p, i) for p, i in found if not any(j <= i and i + len(p) <= j + len(q) and q != p for q, j in found)]
+    return sorted(kept, key=lambda pair: pair[1])
 
 
 def find_expressions(text: str) -> list[str]:

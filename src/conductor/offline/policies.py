@@ -156,7 +156,7 @@ def _question_terms(question: str) -> set[str]:
     currencies = {"currency"} if _CURRENCY.search(question) else set()
     operations = {operation for pattern, operation in _OPERATION_SIGNS if re.search(pattern, spoken)}
     terms = {concept for w in [*words(question), *signs] if len(w) >= 3 for concept in _folded(w)}
-    chinese = {concept for phrase, concept in CHINESE_CONCEPTS.items() if phrase in question}
+    chinese = {concept for phrase, concepts in CHINESE_CONCEPTS.items() if phrase in question for concept in concepts}
     return terms | operations | currencies | chinese
 
 
