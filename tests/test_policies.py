@@ -1031,3 +1031,27 @@ def test_currency_words_become_iso_codes_and_chinese_names_rooms_and_trains():
     assert run("Set heating level 2", [dim_heating], max_rounds=1).rounds == [[("dim_heating", {"level": 2})]]
     train = run("从广州到深圳的高铁", [book_train], max_rounds=1)
     assert train.rounds == [[("book_train", {"origin": "广州", "destination": "深圳"})]]
+
+
+@tool
+def deliver_to(address: str) -> str:
+    """Schedule a delivery to an address."""
+    return address
+
+
+@tool
+def coach_times(from_stop: str, to_stop: str) -> str:
+    """Coach times between two stops.
+
+    Args:
+        from_stop: stop you leave from
+        to_stop: stop you go to
+    """
+    return from_stop
+
+
+def test_a_full_address_and_a_multi_word_name_stay_whole():
+    address = run("Schedule a delivery to 10 Downing Street, London, SW1A", [deliver_to], max_rounds=1)
+    assert address.rounds == [[("deliver_to", {"address": "10 Downing Street, London, SW1A"})]]
+    stops = run("Coach times to Oxford from Paris Bercy", [coach_times], max_rounds=1)
+    assert stops.rounds == [[("coach_times", {"from_stop": "Paris Bercy", "to_stop": "Oxford"})]]

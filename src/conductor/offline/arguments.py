@@ -191,6 +191,13 @@ _PURPOSE = re.compile(
     r"(?=\s+(?:at|in|on|by|tomorrow|today|tonight|every|before|after)\b|[?.!,]|$)",
     re.IGNORECASE,
 )
+# A street address: a house number, a capitalised street name ending in a street word, then ", Town, ST" parts.
+_STREET_WORDS = "Street St Road Rd Avenue Ave Boulevard Blvd Parkway Pkwy Lane Ln Drive Dr Way Court Ct Place Square " \
+                "Terrace Highway Hwy Close Crescent Row".split()
+_ADDRESS = re.compile(
+    rf"\b\d+[A-Za-z]?\s+(?:[A-Z][a-z]+\s)+(?:{'|'.join(_STREET_WORDS)})\b\.?"
+    r"(?:,\s*[A-Z][A-Za-z0-9]*(?:\s[A-Z0-9][A-Za-z0-9]*)*)*"
+)
 _CAPITALISED = re.compile(r"(?<![\w'])[A-Z][a-z]+(?:[ -][A-Z][a-z]+)*")
 _ENUMERATION = re.compile(
     r"([\w.@'-]+(?:\s*,\s*[\w.@'-]+)*)\s*,?\s+(?:and|or|&)\s+([\w.@'-]+)"
@@ -553,7 +560,8 @@ def read_question(question: str) -> Question:
     dates = [m.group(0) for m in _DATE.finditer(text)]
     times = [m.group(0) for m in _TIME.finditer(text)]
     zones = _ZONE.findall(text)
-    taken = [(m.start(), m.end()) for p in (_EMAIL, _URL, _DATE, _TIME, _ID, _PHONE) for m in p.finditer(text)]
+    taken = [(m.start(), m.end()) for p in (_EMAIL, _URL, _DATE, _TIME, _ID, _PHONE, _ADDRESS)
+             for m in p.finditer(text)]
     ids = [m.group(1) or m.group(0) for m in _ID.finditer(text) if not any(
         s <= m.start() < e for p in (_EMAIL, _URL, _DATE, _TIME, _PATH, _ZONE)
         for s, e in ((x.start(), x.end()) for x in p.finditer(text)))]
@@ -572,7 +580,9 @@ def read_question(question: str) -> Question:
         name for name in capitalised
         if re.search(rf"(?:\b(?:in|at|from|to|near|of|for|between|and|or|vs)|,)\s+{re.escape(name)}\b", plain)
     ]
-    places = list(dict.fromkeys([*find_places(plain), *placed]))
+    places = list(dict.fromkeys([*_ADDRESS.findall(text), *find_places(plain), *placed]))
+    # A place inside a longer one is part of it: "London" of "London Victoria", "Mountain View" of an address.
+    places = [p for p in places if not any(p != other and re.search(rf"\b{re.escape(p)}\b", other) for other in places)]
     pairs = [
         (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
         for m in _PAIR.finditer(plain) if m.group(1) or _is_stated_origin(m, plain, capitalised)
@@ -586,7 +596,8 @@ def read_question(question: str) -> Question:
     purpose = [m.group(1).strip() for m in _PURPOSE.finditer(plain)]
     return Question(
         text=text, quotes=quoted(text), emails=emails, urls=urls, dates=dates, times=times, zones=zones, ids=ids,
-        tickers=tickers, places=places, names=list(dict.fromkeys(capitalised)), pairs=pairs, enumerations=_enumerations(plain),
+        tickers=tickers, places=places, names=list(dict.fromkeys(capitalised)), pairs=pairs,
+        enumerations=_enumerations(plain),
         numbers=_numbers(text, taken), after_prepositions=after, phones=_PHONE.findall(text),
         paths=_PATH.findall(text), purposes=purpose, currencies=_currencies(plain),
         rooms=[room for room, _ in find_phrases(text, ROOMS)], plain=plain,
