@@ -1055,3 +1055,33 @@ def test_a_full_address_and_a_multi_word_name_stay_whole():
     assert address.rounds == [[("deliver_to", {"address": "10 Downing Street, London, SW1A"})]]
     stops = run("Coach times to Oxford from Paris Bercy", [coach_times], max_rounds=1)
     assert stops.rounds == [[("coach_times", {"from_stop": "Paris Bercy", "to_stop": "Oxford"})]]
+
+
+@tool
+def copy_file(source_file: str, target_file: str) -> str:
+    """Copy a file.
+
+    Args:
+        source_file: file to copy
+        target_file: name of the copy
+    """
+    return target_file
+
+
+@tool
+def convert_flow(value: float, from_unit: str, to_unit: str) -> float:
+    """Convert a flow rate between units.
+
+    Args:
+        value: the rate
+        from_unit: unit of value
+        to_unit: unit wanted
+    """
+    return value
+
+
+def test_file_names_with_an_extension_are_paths_and_a_slash_after_a_number_is_a_unit():
+    copied = run("Copy budget.xlsx to budget_backup.xlsx", [copy_file], max_rounds=1)
+    assert copied.rounds == [[("copy_file", {"source_file": "budget.xlsx", "target_file": "budget_backup.xlsx"})]]
+    flow = run("Convert flow of 30 l/min to gal/h", [convert_flow], max_rounds=1)
+    assert flow.rounds == [[("convert_flow", {"value": 30, "from_unit": "l/min", "to_unit": "gal/h"})]]

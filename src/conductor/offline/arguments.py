@@ -185,7 +185,15 @@ _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 # Single quotes only where they cannot be an apostrophe ("Luigi's"); Chinese text may touch them ("把'你好'翻译").
 _QUOTE = re.compile(r'"[^"]+"|“[^”]+”|《[^》]+》|「[^」]+」|(?<![A-Za-z0-9_])\'[^\']+\'(?![A-Za-z0-9_])')
 _PHONE = re.compile(r"(?<![\w+])\+?\d[\d ()-]{7,}\d(?!\w)")
-_PATH = re.compile(r"(?<![\w/.:])[A-Za-z0-9][\w.-]*/[\w.-]*[A-Za-z0-9](?![\w/])")
+# File extensions: "report_draft.docx" is a file name, a path of its own.
+_FILE_EXTENSIONS = "txt md pdf doc docx odt rtf xls xlsx ods ppt pptx csv tsv json xml yaml yml toml ini cfg log py " \
+                   "ipynb js ts html htm css png jpg jpeg gif svg webp mp3 mp4 wav mov avi zip tar gz 7z sh bat exe".split()
+# A slash after a number or between short words is a unit ("100 km/h", "6.5 l/100km", "in m/s"), not a path.
+_PATH = re.compile(
+    r"(?<![\w/.:])(?<!\d\s)(?![A-Za-z]{1,3}/\d*[A-Za-z]{1,3}(?![\w/]))"
+    r"[A-Za-z0-9][\w.-]*/[\w.-]*[A-Za-z0-9](?![\w/])"
+    rf"|(?<![\w/.@-])[\w-]+(?:\.[\w-]+)*\.(?:{'|'.join(_FILE_EXTENSIONS)})\b"
+)
 _PURPOSE = re.compile(
     r"\b(?:me|us|them|him|her)\s+to\s+(.+?)"
     r"(?=\s+(?:at|in|on|by|tomorrow|today|tonight|every|before|after)\b|[?.!,]|$)",
@@ -205,7 +213,7 @@ _ENUMERATION = re.compile(
 )
 _PAIR = re.compile(
     r"\b(?:from|between)\s+([\w.'-]+(?-i:\s[A-Z][\w.'-]+)?)\s+(?:to|into|and)\s+([\w.'-]+(?-i:\s[A-Z][\w.'-]+)?)"
-    r"|([\w.'-]+)\s+(?:to|into|in)\s+([\w.'-]+)",
+    r"|([\w.'/-]+)\s+(?:to|into|in)\s+([\w.'/-]+)",
     re.IGNORECASE,
 )
 # "How many pounds is 3 kilograms?": kilograms to pounds.
