@@ -1085,3 +1085,47 @@ def test_file_names_with_an_extension_are_paths_and_a_slash_after_a_number_is_a_
     assert copied.rounds == [[("copy_file", {"source_file": "budget.xlsx", "target_file": "budget_backup.xlsx"})]]
     flow = run("Convert flow of 30 l/min to gal/h", [convert_flow], max_rounds=1)
     assert flow.rounds == [[("convert_flow", {"value": 30, "from_unit": "l/min", "to_unit": "gal/h"})]]
+
+
+@tool
+def trip_energy(distance_km: float, usage_kwh_per_100km: float, price_per_kwh: float) -> float:
+    """Energy cost of an electric car trip.
+
+    Args:
+        distance_km: trip length
+        usage_kwh_per_100km: the car's usage
+        price_per_kwh: electricity price
+    """
+    return distance_km
+
+
+@tool
+def resize_order(item: str, original_quantity: int, new_quantity: int) -> str:
+    """Change the quantity of an order line.
+
+    Args:
+        item: what was ordered
+        original_quantity: quantity ordered now
+        new_quantity: quantity wanted
+    """
+    return item
+
+
+@tool
+def extend_trial(account_id: str, weeks: int = 1) -> str:
+    """Extend a free trial.
+
+    Args:
+        account_id: the account
+        weeks: how many weeks to add
+    """
+    return account_id
+
+
+def test_numbers_go_by_their_unit_by_instead_of_and_past_filler_words():
+    energy = run("Energy cost of a 250 km trip at 18 kWh/100km when power is 0.3 per kWh", [trip_energy], max_rounds=1)
+    assert energy.rounds == [[("trip_energy", {"distance_km": 250, "usage_kwh_per_100km": 18, "price_per_kwh": 0.3})]]
+    order = run("Change the quantity of pencils to 10 instead of 8", [resize_order], max_rounds=1)
+    assert order.rounds == [[("resize_order", {"item": "pencils", "original_quantity": 8, "new_quantity": 10})]]
+    trial = run("Extend the trial of ACC-12 by 2 extra weeks", [extend_trial], max_rounds=1)
+    assert trial.rounds == [[("extend_trial", {"account_id": "ACC-12", "weeks": 2})]]

@@ -186,8 +186,8 @@ _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _QUOTE = re.compile(r'"[^"]+"|“[^”]+”|《[^》]+》|「[^」]+」|(?<![A-Za-z0-9_])\'[^\']+\'(?![A-Za-z0-9_])')
 _PHONE = re.compile(r"(?<![\w+])\+?\d[\d ()-]{7,}\d(?!\w)")
 # File extensions: "report_draft.docx" is a file name, a path of its own.
-_FILE_EXTENSIONS = "txt md pdf doc docx odt rtf xls xlsx ods ppt pptx csv tsv json xml yaml yml toml ini cfg log py " \
-                   "ipynb js ts html htm css png jpg jpeg gif svg webp mp3 mp4 wav mov avi zip tar gz 7z sh bat exe".split()
+_FILE_EXTENSIONS = "txt md pdf doc docx odt rtf xls xlsx ods ppt pptx csv tsv json xml yaml yml toml ini cfg log " \
+                   "py ipynb js ts html htm css png jpg jpeg gif svg webp mp3 mp4 wav mov avi zip tar gz 7z sh".split()
 # A slash after a number or between short words is a unit ("100 km/h", "6.5 l/100km", "in m/s"), not a path.
 _PATH = re.compile(
     r"(?<![\w/.:])(?<!\d\s)(?![A-Za-z]{1,3}/\d*[A-Za-z]{1,3}(?![\w/]))"
@@ -252,7 +252,10 @@ _CONCEPTS: dict[str, str] = {
     **dict.fromkeys("day days 天".split(), "day"),
     **dict.fromkeys("°c ℃ celsius centigrade temperature temp degree degrees 度".split(), "celsius"),
     **dict.fromkeys("°f ℉ fahrenheit".split(), "fahrenheit"),
-    **dict.fromkeys("people person persons guests guest diners party".split(), "people"),
+    **dict.fromkeys("people person persons guests guest diners party serving servings portion portions".split(),
+                    "people"),
+    **dict.fromkeys("week weeks 周 星期".split(), "week"),
+    **dict.fromkeys("month months 个月".split(), "month"),
     **dict.fromkeys("year years age old".split(), "year"),
 }
 
@@ -476,6 +479,8 @@ class Number:
     start: int
     concepts: frozenset[str]
     beside: frozenset[str] = frozenset()  # the words right before and after it ("20-sided", "age 34")
+    unit: tuple[str, ...] = ()  # the unit written after it, in words: "km", ("l", "100km"), ("per", "litre")
+    replaced: bool = False  # the old value of a change: "for 6 people instead of 4"
 
 
 @dataclass(frozen=True)
@@ -505,19 +510,31 @@ class Question:
     plain: str  # the text with e-mails, URLs, paths, zones, times and quotes blanked out
 
 
+# Words between a number and its noun that say nothing of what it counts: "3 more weeks".
+_NUMBER_FILLERS = frozenset("more extra additional further other".split())
+# The unit right after a number: "l/100km", "per litre", "km".
+_UNIT = re.compile(r"\s?(?:(per)\s+([a-z]+)|([a-z]+)/(\d*[a-z]+)|([a-z]+)\b)", re.IGNORECASE)
+# The old value of a change comes after these words: "for 6 people instead of 4".
+_REPLACED = re.compile(r"\b(?:instead\s+of|rather\s+than|not)\s*$", re.IGNORECASE)
+
+
 def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Number]:
     found = []
     for match in _NUMBER.finditer(text):
         if any(start <= match.start(2) < end for start, end in taken):
             continue
         before = re.findall(r"[^\W\d_]+", text[max(0, match.start() - 20): match.start()].lower())[-1:]
-        after = re.findall(r"[^\W\d_]+|[%°℃℉元]", text[match.end(): match.end() + 20].lower())[:1]
+        after = [w for w in re.findall(r"[^\W\d_]+|[%°℃℉元]", text[match.end(): match.end() + 30].lower())
+                 if w not in _NUMBER_FILLERS][:1]
         marks = [m.lower().replace(" ", "") for m in (match.group(1), match.group(3)) if m]
         # A Chinese run after a number starts with its unit: "10分钟的计时器".
         after = [next((k for k in _CONCEPTS if w.startswith(k) and not k.isascii()), w) for w in after]
         concepts = frozenset(_CONCEPTS[w] for w in [*marks, *before, *after] if w in _CONCEPTS)
         beside = frozenset(w for w in [*before, *after] if len(w) >= 3 and w not in STOPWORDS)
-        found.append(Number(float(match.group(2).replace(",", "")), match.start(2), concepts, beside))
+        unit = _UNIT.match(text, match.end())
+        replaced = bool(_REPLACED.search(text[: match.start()]))
+        found.append(Number(float(match.group(2).replace(",", "")), match.start(2), concepts, beside,
+                            tuple(p.lower() for p in unit.groups() if p) if unit else (), replaced))
     return found
 
 
@@ -813,6 +830,13 @@ class _Reader:
         free = [(i, n) for i, n in enumerate(self.read.numbers) if i not in self.used_numbers]
         if parameter.kind == "integer":
             free = [(i, n) for i, n in free if n.value.is_integer()]
+        change_side = _old_or_new(parameter)
+        if change_side is not None and any(n.replaced for _, n in free):
+            # "for 6 people instead of 4": 4 is the old value, 6 the new one.
+            free = [(i, n) for i, n in free if n.replaced == (change_side == 0)]
+        # The unit written after the number is in the parameter's name: "6.5 l/100km" for consumption_l_per_100km.
+        own_stems = {stem(w) for w in name_words(parameter.name)}
+        by_unit = [(i, n) for i, n in free if n.unit and {stem(u) for u in n.unit} <= own_stems]
         # The parameter's name outranks its description ("bill_amount: the bill before the tip").
         own = [w for w in name_words(parameter.name) if len(w) >= 3]
         by_name = [
@@ -829,7 +853,7 @@ class _Reader:
         ]
         # A number labelled for another concept is never taken by position.
         unlabelled = [(i, n) for i, n in free if not n.concepts]
-        pick = by_name[:1] or by_description[:1] or (unlabelled[:1] if by_position else [])
+        pick = by_unit[:1] or by_name[:1] or by_description[:1] or (unlabelled[:1] if by_position else [])
         if not pick:
             return None
         index, number = pick[0]

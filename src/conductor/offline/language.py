@@ -63,8 +63,8 @@ CURRENCY_CODES: dict[str, str] = {
 # Function words and the verbs of a request ("please check ..."): never the subject of a question.
 STOPWORDS = frozenset(
     """a about after all also am an and any are as at be been before between both but by can check could
-    did do does doing find for from give had has have how i if in into is it its know let like look me my
-    need of on or our please say says show should so switch tell than that the their them then there these
+    did do does doing find for from give had has have how i if in instead into is it its know let like look me my
+    need of on or our please rather say says show should so switch tell than that the their them then there these
     they this those to today tomorrow turn up us want was we were what whats when where which who why will
     with would you your""".split()
 )
