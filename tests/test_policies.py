@@ -1129,3 +1129,34 @@ def test_numbers_go_by_their_unit_by_instead_of_and_past_filler_words():
     assert order.rounds == [[("resize_order", {"item": "pencils", "original_quantity": 8, "new_quantity": 10})]]
     trial = run("Extend the trial of ACC-12 by 2 extra weeks", [extend_trial], max_rounds=1)
     assert trial.rounds == [[("extend_trial", {"account_id": "ACC-12", "weeks": 2})]]
+
+
+@tool
+def shelve_book(title: str, shelf: str = "New arrivals") -> str:
+    """Put a book on a shelf.
+
+    Args:
+        title: the book's title
+        shelf: shelf name
+    """
+    return shelf
+
+
+@tool
+def pin_note(note: str, board: str) -> str:
+    """Pin a note to a board.
+
+    Args:
+        note: the note's text
+        board: board name
+    """
+    return board
+
+
+def test_a_name_beside_a_parameters_noun_fills_it_and_several_quotes_fan_out():
+    shelved = run("Put 'Dune' on the Science Fiction shelf", [shelve_book], max_rounds=1)
+    assert shelved.rounds == [[("shelve_book", {"title": "Dune", "shelf": "Science Fiction"})]]
+    assert run("Shelve 'Dune'", [shelve_book], max_rounds=1).rounds == [[("shelve_book", {"title": "Dune"})]]
+    pinned = run("Pin 'buy milk' and 'call Ana' to the Kitchen board", [pin_note], max_rounds=1)
+    assert pinned.rounds == [[("pin_note", {"note": "buy milk", "board": "Kitchen"}),
+                              ("pin_note", {"note": "call Ana", "board": "Kitchen"})]]

@@ -449,6 +449,8 @@ def parameters_of(schema: dict[str, Any], root: dict[str, Any] | None = None) ->
 
 
 _GRAMMAR_WORDS = frozenset({"from", "to", "name", "names"})
+# Parts of a parameter's name that say what kind of value it is, not what it names.
+_GENERIC_NAME_PARTS = frozenset({"name", "names", "id", "ids", "number", "code", "key", "value", "text", "the"})
 _FORMATS = {"HH:MM": "time", "YYYY-MM-DD": "date"}
 
 
@@ -715,7 +717,8 @@ class _Reader:
         if role == "letter":
             return self._free([q for q in r.quotes if len(q) == 1])
         if role in ("title", "query", ""):
-            return self._free(r.quotes)[:1] or self._labelled(parameter) or (
+            # Every quote: several for a lone text parameter mean one call each ("Add 'A' and 'B' to ...").
+            return self._free(r.quotes) or self._labelled(parameter) or (
                 self._free(r.purposes)[:1] if role != "query" else [])
         return self._labelled(parameter)
 
@@ -725,6 +728,18 @@ class _Reader:
         phrase = r"[\s_-]*".join(re.escape(w) for w in own)
         match = re.search(rf"\b{phrase}s?\b\s*(?:is|:|=|#)?\s*([\w@.+-]*\d[\w@.+-]*)", self.read.text, re.I)
         return self._free([match.group(1).rstrip(".")]) if match else []
+
+    def _named_beside(self, parameter: Parameter) -> str | None:
+        """A quote or a capitalised name right before the parameter's own noun: "the Eastside branch"."""
+        nouns = [w for w in name_words(parameter.name)
+                 if w not in _GENERIC_NAME_PARTS and w not in STOPWORDS and len(w) >= 3]
+        if not nouns:
+            return None
+        noun = rf"\s+(?:{'|'.join(map(re.escape, nouns))})s?\b"
+        for value in [*self._free(self.read.quotes), *self._free(self.read.names)]:
+            if re.search(rf"{re.escape(value)}['\"”》」]?{noun}", self.read.text):
+                return value
+        return None
 
     def _named_after(self, side: int) -> list[str]:
         """A capitalised name right after a marker of the side: "into English", "from Spanish"."""
@@ -968,9 +983,16 @@ class _Reader:
         order = sorted(parameters, key=lambda p: (p.kind == "string" and role_of(p) in ("", "title", "query"),
                                                   p.kind == "string" and role_of(p) == "",
                                                   p.kind == "string" and role_of(p) == "person"))
-        # Two parameters of one kind (birth_date, on_date) share its values in order: no fan-out.
-        roles = [role_of(p) for p in parameters]
+        # A value named beside a parameter's own noun is that parameter's ("on the Workout playlist").
         for parameter in order:
+            if parameter.kind == "string" and "enum" not in parameter.schema and (
+                    value := self._named_beside(parameter)):
+                arguments[parameter.name] = self.take(value)
+        # Two parameters of one kind (birth_date, on_date) share its values in order: no fan-out.
+        roles = [role_of(p) for p in parameters if p.name not in arguments]
+        for parameter in order:
+            if parameter.name in arguments:
+                continue
             alone = roles.count(role_of(parameter)) == 1
             value, several = self.fill(parameter, allow_fan_out=allow_fan_out and alone and self.fan_out is None)
             if several is not None:
