@@ -1160,3 +1160,23 @@ def test_a_name_beside_a_parameters_noun_fills_it_and_several_quotes_fan_out():
     pinned = run("Pin 'buy milk' and 'call Ana' to the Kitchen board", [pin_note], max_rounds=1)
     assert pinned.rounds == [[("pin_note", {"note": "buy milk", "board": "Kitchen"}),
                               ("pin_note", {"note": "call Ana", "board": "Kitchen"})]]
+
+
+@tool
+def flight_status(flight_number: str) -> str:
+    """Status of a flight."""
+    return flight_number
+
+
+@tool
+def waybill_status(waybill_number: str) -> str:
+    """Where a freight consignment is."""
+    return waybill_number
+
+
+def test_a_number_parameter_written_as_text_takes_ids_and_several_fan_out():
+    two = run("Status of flights BA117 and LH400?", [flight_status], max_rounds=1)
+    assert two.rounds == [[("flight_status", {"flight_number": "BA117"}), ("flight_status", {"flight_number": "LH400"})]]
+    long = run("Waybill status of 4KQ82736615XZ?", [waybill_status], max_rounds=1)
+    assert long.rounds == [[("waybill_status", {"waybill_number": "4KQ82736615XZ"})]]
+    assert run("Waybill status of my consignment?", [waybill_status]).rounds == []

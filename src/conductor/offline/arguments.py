@@ -168,8 +168,11 @@ _TIME = re.compile(
     r"\b\d{1,2}:\d{2}(?:\s?[ap]\.?m\.?)?(?![\w:])|\b\d{1,2}\s?[ap]\.?m\b\.?", re.IGNORECASE | re.ASCII
 )
 _ZONE = re.compile(r"\b(?:[A-Z][a-z]+/[A-Z][A-Za-z_]+(?:/[A-Z][A-Za-z_]+)?|UTC|GMT)(?![\w/])", re.ASCII)
+# An id: letters then digits (A1234, ORD-77), #123, or a long code that starts with a digit (1Z999AA1012345):
+# a short one such as "100km" or "2nd" is a measure or an ordinal.
 _ID = re.compile(
-    r"(?<![\w@.-])(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z][A-Za-z0-9_-]*\d[A-Za-z0-9_-]*\b|#(\d+)\b",
+    r"(?<![\w@.-])(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z][A-Za-z0-9_-]*\d[A-Za-z0-9_-]*\b|#(\d+)\b"
+    r"|(?<![\w@./-])(?=[A-Za-z0-9]{10,}\b)\d[A-Za-z0-9]*[A-Za-z][A-Za-z0-9]*\b",
     re.ASCII,
 )
 _TICKER = re.compile(r"(?<![\w$.-])\$?[A-Z]{2,5}(?:\.[A-Z])?(?![\w-])", re.ASCII)
@@ -470,7 +473,8 @@ def role_of(parameter: Parameter) -> str:
         for role, role_words in _ROLE_WORDS:
             if any(w in role_words for w in candidates):
                 return role
-    return ""
+    # A "number" written as text is a reference: tracking_number, order_number.
+    return "id" if parameter.kind == "string" and "number" in own else ""
 
 
 @dataclass(frozen=True)
