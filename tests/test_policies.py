@@ -1180,3 +1180,32 @@ def test_a_number_parameter_written_as_text_takes_ids_and_several_fan_out():
     long = run("Waybill status of 4KQ82736615XZ?", [waybill_status], max_rounds=1)
     assert long.rounds == [[("waybill_status", {"waybill_number": "4KQ82736615XZ"})]]
     assert run("Waybill status of my consignment?", [waybill_status]).rounds == []
+
+
+@tool
+def warranty_left(purchased: str, today: str) -> int:
+    """Days of warranty left.
+
+    Args:
+        purchased: purchase date, YYYY-MM-DD
+        today: the date to check on, YYYY-MM-DD
+    """
+    return 0
+
+
+@tool
+def make_reminder(note: str, time: str) -> str:
+    """Make a reminder.
+
+    Args:
+        note: what to remind about
+        time: HH:MM
+    """
+    return note
+
+
+def test_dates_go_by_the_words_before_them_and_a_reminder_says_its_task_after_to():
+    dates = run("Warranty left on 2027-05-01 if purchased on 2025-02-11?", [warranty_left], max_rounds=1)
+    assert dates.rounds == [[("warranty_left", {"purchased": "2025-02-11", "today": "2027-05-01"})]]
+    reminder = run("Make a reminder at 07:30 to water the plants", [make_reminder], max_rounds=1)
+    assert reminder.rounds == [[("make_reminder", {"note": "water the plants", "time": "07:30"})]]

@@ -198,7 +198,7 @@ _PATH = re.compile(
     rf"|(?<![\w/.@-])[\w-]+(?:\.[\w-]+)*\.(?:{'|'.join(_FILE_EXTENSIONS)})\b"
 )
 _PURPOSE = re.compile(
-    r"\b(?:me|us|them|him|her)\s+to\s+(.+?)"
+    r"\b(?:me|us|them|him|her|remind(?:er)?\b[^.?!]*?)\s+to\s+([A-Za-z].*?)"
     r"(?=\s+(?:at|in|on|by|tomorrow|today|tonight|every|before|after)\b|[?.!,]|$)",
     re.IGNORECASE,
 )
@@ -258,6 +258,7 @@ _CONCEPTS: dict[str, str] = {
     **dict.fromkeys("people person persons guests guest diners party serving servings portion portions".split(),
                     "people"),
     **dict.fromkeys("week weeks 周 星期".split(), "week"),
+    **dict.fromkeys("born birth birthday birthdate dob 出生 生日".split(), "birth"),
     **dict.fromkeys("month months 个月".split(), "month"),
     **dict.fromkeys("year years age old".split(), "year"),
 }
@@ -379,6 +380,13 @@ CHINESE_CONCEPTS: dict[str, tuple[str, ...]] = {
 _CHINESE_FILLERS = re.compile(r"[把的了吗呢吧啊请帮我你他她它给是在和与及一下个什么怎么多少几哪]|现在|今天|一下|打开|关闭|关掉|开启")
 
 
+def _word_concepts(words: list[str]) -> set[str]:
+    """The content words' concepts (numbers' concepts, else the word stemmed): "born" and "birthday" share one."""
+    content = [w.strip(",.()").lower() for w in words]
+    return {_CONCEPTS.get(w, _CONCEPTS.get(stem(w), stem(w))) for w in content
+            if len(w) >= 3 and w not in STOPWORDS and w not in _GENERIC_VALUE_WORDS}
+
+
 def concepts_of(word: str) -> set[str]:
     """A word's synonym groups ("plus" -> {"add"}), or the word stemmed: what matching compares."""
     word = word.lower()
@@ -453,6 +461,8 @@ def parameters_of(schema: dict[str, Any], root: dict[str, Any] | None = None) ->
 
 _GRAMMAR_WORDS = frozenset({"from", "to", "name", "names"})
 # Parts of a parameter's name that say what kind of value it is, not what it names.
+# Words that name a kind of value, not which one: they tie a value to no parameter in particular.
+_GENERIC_VALUE_WORDS = frozenset("date time day yyyy-mm-dd hh:mm value".split())
 _GENERIC_NAME_PARTS = frozenset({"name", "names", "id", "ids", "number", "code", "key", "value", "text", "the"})
 _FORMATS = {"HH:MM": "time", "YYYY-MM-DD": "date"}
 
@@ -658,6 +668,7 @@ class _Reader:
         self.used_numbers: set[int] = set()
         self.fan_out: tuple[str, list[Any]] | None = None
         self.claimed_concepts: set[str] = set()  # concepts other parameters' names claim
+        self.siblings: list[Parameter] = []  # the parameters being filled together
 
     # Strings of a kind, not yet used by another parameter.
     def _free(self, values: list[str]) -> list[str]:
@@ -702,7 +713,7 @@ class _Reader:
             sided = self._sided(self._free(typed), side)
             return sided or self._free([pair[side] for pair in r.pairs][:1]) or self._free(self._named_after(side))
         if role in by_role:
-            return self._free(by_role[role]) or self._labelled(parameter)
+            return self._by_words_before(parameter, self._free(by_role[role])) or self._labelled(parameter)
         if role == "place" and "room" in parameter.terms and self._free(r.rooms):
             return self._free(r.rooms)
         if role == "place":
@@ -725,6 +736,25 @@ class _Reader:
             return self._free(r.quotes) or self._labelled(parameter) or (
                 self._free(r.purposes)[:1] if role != "query" else [])
         return self._labelled(parameter)
+
+    def _by_words_before(self, parameter: Parameter, values: list[str]) -> list[str]:
+        """The values, those the words before them tie to another parameter of the same kind last.
+
+        "on 2030-01-01 if I was born on 1988-11-23": "born" ties the second date to ``birthday``, so
+        ``on_date`` takes the first one.
+        """
+        others = [p for p in self.siblings if p.name != parameter.name and role_of(p) == role_of(parameter)]
+        if len(values) < 2 or not others:
+            return values
+
+        def ties(value: str, to: Parameter) -> bool:
+            before = re.findall(r"[a-z]+", self.read.text[: self.read.text.find(value)].lower())[-3:]
+            return bool(_word_concepts(before) & _word_concepts([*name_words(to.name), *to.description.split()]))
+
+        def rank(value: str) -> int:
+            return -1 if ties(value, parameter) else 1 if any(ties(value, o) for o in others) else 0
+
+        return sorted(values, key=rank)
 
     def _labelled(self, parameter: Parameter) -> list[str]:
         """The value written right after the parameter's own name: "zip code 10115", "order A1234"."""
@@ -978,6 +1008,7 @@ class _Reader:
                  ) -> tuple[dict[str, Any], list[str]]:
         """Fill parameters: typed values first, leftover words last; (arguments, missing required names)."""
         arguments: dict[str, Any] = {}
+        self.siblings = parameters
         self.claimed_concepts |= {
             _CONCEPTS.get(stem(w), _CONCEPTS.get(w, w))
             for p in parameters if p.kind in ("integer", "number") for w in name_words(p.name)
