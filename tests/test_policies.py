@@ -1209,3 +1209,21 @@ def test_dates_go_by_the_words_before_them_and_a_reminder_says_its_task_after_to
     assert dates.rounds == [[("warranty_left", {"purchased": "2025-02-11", "today": "2027-05-01"})]]
     reminder = run("Make a reminder at 07:30 to water the plants", [make_reminder], max_rounds=1)
     assert reminder.rounds == [[("make_reminder", {"note": "water the plants", "time": "07:30"})]]
+
+
+@tool
+def tram_times(stop: str, line: str | None = None) -> str:
+    """Next trams at a stop.
+
+    Args:
+        stop: where you wait
+        line: only this tram line
+    """
+    return stop
+
+
+def test_a_number_labelled_by_a_text_parameters_noun_fills_it_as_text():
+    lined = run("When is the next 9 tram at Central Square?", [tram_times], max_rounds=1)
+    assert lined.rounds == [[("tram_times", {"stop": "Central Square", "line": "9"})]]
+    plain = run("When is the next tram at Central Square?", [tram_times], max_rounds=1)
+    assert plain.rounds == [[("tram_times", {"stop": "Central Square"})]]

@@ -985,6 +985,16 @@ class _Reader:
             return self.take(values[0]), None
         return None, None
 
+    def _numbered(self, parameter: Parameter) -> str | None:
+        """A whole number beside the text parameter's own noun, as text: "the next 42 bus" for "route: bus line"."""
+        nouns = _word_concepts([*name_words(parameter.name), *re.findall(r"[a-z]+", parameter.description.lower())])
+        for index, number in enumerate(self.read.numbers):
+            labelled = _word_concepts([*number.beside]) & nouns
+            if index not in self.used_numbers and number.value.is_integer() and labelled:
+                self.used_numbers.add(index)
+                return str(int(number.value))
+        return None
+
     def array(self, parameter: Parameter) -> list[Any] | None:
         items = _resolved(parameter.schema.get("items", {}), parameter.schema)
         singular = Parameter(parameter.name, items, parameter.required)
@@ -1044,6 +1054,11 @@ class _Reader:
         if len(leftover_takers) == 1 and not self._free(self.read.quotes) and (
                 rest := self.leftover(place=role_of(leftover_takers[0]) == "place")):
             arguments[leftover_takers[0].name] = self.take(rest)
+        # Last, a number labelled by a text parameter's noun: "the next 42 bus" for "route: bus line".
+        for parameter in order:
+            if parameter.name not in arguments and parameter.kind == "string" and "enum" not in parameter.schema \
+                    and role_of(parameter) == "" and (numbered := self._numbered(parameter)) is not None:
+                arguments[parameter.name] = numbered
         numeric = [p for p in parameters if p.kind in ("integer", "number") and "enum" not in p.schema]
         if allow_fan_out and self.fan_out is None and len(numeric) == 1 and numeric[0].name in arguments:
             more = self._more_numbers(numeric[0])
