@@ -1176,7 +1176,8 @@ def waybill_status(waybill_number: str) -> str:
 
 def test_a_number_parameter_written_as_text_takes_ids_and_several_fan_out():
     two = run("Status of flights BA117 and LH400?", [flight_status], max_rounds=1)
-    assert two.rounds == [[("flight_status", {"flight_number": "BA117"}), ("flight_status", {"flight_number": "LH400"})]]
+    assert two.rounds == [[("flight_status", {"flight_number": "BA117"}),
+                           ("flight_status", {"flight_number": "LH400"})]]
     long = run("Waybill status of 4KQ82736615XZ?", [waybill_status], max_rounds=1)
     assert long.rounds == [[("waybill_status", {"waybill_number": "4KQ82736615XZ"})]]
     assert run("Waybill status of my consignment?", [waybill_status]).rounds == []

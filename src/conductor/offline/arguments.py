@@ -5,14 +5,21 @@ The rules, in the order they run (each value of the question is used once):
 1. Read the question. Word numbers become digits ("six by seven" -> "6 by 7");
    then it finds quoted text, e-mail addresses, URLs, dates (2026-03-01,
    03/01/2026, March 1, 2026), times (15:30, 3pm), IANA time zones
-   (Europe/Paris), ids (A1234, ORD-77, #123), tickers (AAPL), phone numbers,
-   places (known cities, and capitalised names where places go: "in Paris"),
+   (Europe/Paris), ids (A1234, ORD-77, #123, 1Z999AA10123456784), tickers
+   (AAPL), phone numbers, paths and file names (docs/a.md, report.docx; but
+   "km/h" after a number is a unit), currencies (EUR, "dollars" -> USD,
+   "人民币" -> CNY), rooms (bedroom, 卧室), street addresses ("1600
+   Amphitheatre Parkway, Mountain View, CA"), places (known cities, and
+   capitalised names where places go: "in Paris"; a place inside a longer
+   name is part of it: "London Victoria"),
    "from X to Y" / "between X and Y" / "从X到Y" pairs ("X to Y" alone only for a
    name, a code or a measured amount: "60 mph to kmh", never "the train to
    Utrecht"), enumerations ("alice and bob"), "remind me
-   to <task>", and numbers with the words beside them (15% -> percent, 80
-   dollars -> money, in 15 minutes -> minutes). Chinese numerals beside an
-   operator or a unit count too ("三加四", "十分钟").
+   to <task>" ("a reminder ... to <task>"), and numbers with the words beside
+   them (15% -> percent, 80 dollars -> money, in 15 minutes -> minutes, "3
+   more weeks" -> weeks), the unit after them ("6.5 l/100km", "1.79 per
+   litre") and "instead of" before them (the old value of a change).
+   Chinese numerals beside an operator or a unit count too ("三加四", "十分钟").
 2. Give every parameter a role from its name, then its description (a format
    such as HH:MM or YYYY-MM-DD included): a city or location, an origin or
    destination (from_/to_, source/target, start/end, check_in/check_out), an
@@ -20,18 +27,27 @@ The rules, in the order they run (each value of the question is used once):
    only a value of its own kind: enums and Literals the value the question
    names, booleans from on/off, yes/no, enable/disable, arrays all the values
    of their item kind (or an enumeration), nested objects field by field,
-   numbers the number whose words match the parameter (or whose noun its
-   description names: "3 headlines"), else the next number in order.
+   numbers the number whose unit or words match the parameter (or whose noun
+   its description names: "3 headlines"), else the next number in order. A
+   currency or code parameter takes the currency codes the question names, a
+   text parameter named *_number takes ids (tracking_number). A quote or a capitalised
+   name right before a parameter's own noun is that parameter's ("the
+   Eastside branch", "the Workout playlist"). Two parameters of one kind
+   take its values in order, unless the words before a value tie it to one
+   ("born on 1988-11-23" -> birthday; "6 instead of 4" -> new and original).
 3. Optional parameters are filled only when the question states them plainly
    (a value of their own kind; never leftover words or a number by position).
    A lone text parameter with nothing of its kind takes one contiguous phrase
    of the leftover words (the only one, or the only one after a preposition),
    never words stitched from different places; no clean phrase, no value.
+   Last, a text parameter may take a whole number labelled by its own noun
+   ("the next 42 bus" for "route: bus line").
 4. A required parameter that nothing fills is reported as missing: the model
    then does not call the tool and says which parameter the question did not give.
 
 One tool parameter and several entities of its kind (two tickers, three
-cities) means one call per entity: :func:`plan_arguments` returns a list.
+cities, two quoted songs, two tracking numbers) means one call per entity:
+:func:`plan_arguments` returns a list.
 """
 
 from __future__ import annotations
