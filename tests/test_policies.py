@@ -1228,3 +1228,22 @@ def test_a_number_labelled_by_a_text_parameters_noun_fills_it_as_text():
     assert lined.rounds == [[("tram_times", {"stop": "Central Square", "line": "9"})]]
     plain = run("When is the next tram at Central Square?", [tram_times], max_rounds=1)
     assert plain.rounds == [[("tram_times", {"stop": "Central Square"})]]
+
+
+@tool
+def weigh_in(value: float, from_unit: str, to_unit: str) -> float:
+    """Convert a weight between units.
+
+    Args:
+        value: the weight
+        from_unit: unit of value
+        to_unit: unit wanted
+    """
+    return value
+
+
+def test_pounds_are_a_currency_only_for_a_currency_parameter():
+    money = run("Swap 50 pounds to dollars", [swap_cash], max_rounds=1)
+    assert money.rounds == [[("swap_cash", {"amount": 50, "from_currency": "GBP", "to_currency": "USD"})]]
+    weight = run("Convert 5 pounds to kg", [weigh_in], max_rounds=1)
+    assert weight.rounds == [[("weigh_in", {"value": 5, "from_unit": "pounds", "to_unit": "kg"})]]

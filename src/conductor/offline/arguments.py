@@ -264,7 +264,8 @@ _CONCEPTS: dict[str, str] = {
     **dict.fromkeys("% percent percentage pct tip rate discount tax".split(), "percent"),
     **dict.fromkeys("$ € £ ¥ dollar dollars usd eur euro euros bucks yuan rmb 元 bill amount price cost total "
                     "salary budget payment balance money subtotal fee".split(), "money"),
-    **dict.fromkeys(CURRENCY_CODES, "money"),
+    # "pounds" is a weight as often as money.
+    **dict.fromkeys(set(CURRENCY_CODES) - {"pound", "pounds"}, "money"),
     **dict.fromkeys("minute minutes min mins 分钟".split(), "minute"),
     **dict.fromkeys("hour hours hr hrs 小时".split(), "hour"),
     **dict.fromkeys("second seconds sec secs 秒".split(), "second"),
@@ -712,7 +713,9 @@ class _Reader:
             # The currency of the stated amount is the one you have ("How many euros for 80 dollars?").
             written = sorted(r.currencies, key=lambda pair: not re.search(r"\d\s*$", r.text[: pair[1]]))
             codes = [code for code, _ in written]
-            return self._free(codes if side is None else self._sided(codes, side, [at for _, at in written]))
+            found = self._free(codes if side is None else self._sided(codes, side, [at for _, at in written]))
+            if found:
+                return found
         if side is not None and role in by_role:
             values = by_role[role]
             sided = self._sided(values, side)

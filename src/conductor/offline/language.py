@@ -52,7 +52,7 @@ ROOMS: tuple[str, ...] = (
 CURRENCY_CODES: dict[str, str] = {
     **dict.fromkeys("dollar dollars 美元 美金".split(), "USD"),
     **dict.fromkeys("euro euros 欧元".split(), "EUR"),
-    **dict.fromkeys("sterling 英镑".split(), "GBP"),
+    **dict.fromkeys("pound pounds sterling 英镑".split(), "GBP"),
     **dict.fromkeys("yen 日元".split(), "JPY"),
     **dict.fromkeys("yuan renminbi rmb 人民币".split(), "CNY"),
     **dict.fromkeys("rupee rupees 卢比".split(), "INR"),
