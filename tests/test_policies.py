@@ -1247,3 +1247,22 @@ def test_pounds_are_a_currency_only_for_a_currency_parameter():
     assert money.rounds == [[("swap_cash", {"amount": 50, "from_currency": "GBP", "to_currency": "USD"})]]
     weight = run("Convert 5 pounds to kg", [weigh_in], max_rounds=1)
     assert weight.rounds == [[("weigh_in", {"value": 5, "from_unit": "pounds", "to_unit": "kg"})]]
+
+
+@tool
+def cook_for(dish: str, people: int) -> str:
+    """Plan a dish (recipe) for a number of people.
+
+    Args:
+        dish: the dish
+        people: how many people
+    """
+    return dish
+
+
+def test_chinese_numerals_before_units_and_currencies_and_one_chinese_phrase_only():
+    assert run("三百欧元换成日元", [swap_cash], max_rounds=1).rounds == [
+        [("swap_cash", {"amount": 300, "from_currency": "EUR", "to_currency": "JPY"})]]
+    assert fill_arguments(cook_for.spec, "宫保鸡丁,六人") == {"dish": "宫保鸡丁", "people": 6}
+    # Words from two places are never stitched into one value.
+    assert fill_arguments(cook_for.spec, "红烧肉的菜谱从4人改成6人") is None

@@ -107,9 +107,11 @@ def _digits(match: re.Match[str], text: str) -> str:
 
 
 _CHINESE_DIGITS = {"零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+# Chinese measure words and units, longest first: "4人份" is four servings.
+_CHINESE_UNITS = "人民币|美元|欧元|英镑|日元|分钟|小时|星期|公里|千米|公斤|人份|秒|天|周|个|位|人|份|度|次|年|岁|元|块|米|克|升"
 # Chinese numerals next to an operator, a measure word or a unit ("三加四", "十分钟"): a bare "一" is too common.
 _CHINESE_NUMBER = re.compile(
-    r"[零一二两三四五六七八九十百]+(?=\s*(?:加|减|乘|除|分钟|小时|秒|天|个|位|度|次|年|岁|元|块))"
+    rf"[零一二两三四五六七八九十百]+(?=\s*(?:加|减|乘|除|{_CHINESE_UNITS}))"
     r"|(?<=加|减|乘|以)\s*[零一二两三四五六七八九十百]+"
 )
 
@@ -882,14 +884,17 @@ class _Reader:
 
     def _chinese_leftover(self) -> str | None:
         """What a Chinese question says besides the tool's words, particles and values used elsewhere."""
-        text = re.sub(r"[\s\W\d_]+", " ", self.read.plain)
+        # A number's unit goes with the number: "6人份" leaves nothing behind.
+        text = re.sub(rf"\d+(?:\.\d+)?\s*(?:{_CHINESE_UNITS})?", " ", self.read.plain)
+        text = re.sub(r"[\s\W\d_]+", " ", text)
         for phrase, concepts in CHINESE_CONCEPTS.items():
             if set(concepts) & self.own_words:
                 text = text.replace(phrase, " ")
         for used in self.used_strings:
             text = text.replace(used, " ")
         kept = _CHINESE_FILLERS.sub(" ", text).split()
-        return " ".join(kept) or None
+        # One contiguous phrase, as in English: pieces from different places are never stitched together.
+        return kept[0] if len(kept) == 1 else None
 
     def number(self, parameter: Parameter, *, by_position: bool) -> float | None:
         """The number whose words match the parameter, else (``by_position``) the next unused one."""
