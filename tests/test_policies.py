@@ -1266,3 +1266,8 @@ def test_chinese_numerals_before_units_and_currencies_and_one_chinese_phrase_onl
     assert fill_arguments(cook_for.spec, "宫保鸡丁,六人") == {"dish": "宫保鸡丁", "people": 6}
     # Words from two places are never stitched into one value.
     assert fill_arguments(cook_for.spec, "红烧肉的菜谱从4人改成6人") is None
+
+
+def test_a_parameters_own_noun_labels_a_value_and_is_never_part_of_the_leftover_phrase():
+    lined = run("Next trams at Old Market for line 4", [tram_times], max_rounds=1)
+    assert lined.rounds == [[("tram_times", {"stop": "Old Market", "line": "4"})]]

@@ -870,10 +870,14 @@ class _Reader:
         in_name = any(word in name.split() for name in self.read.names)
         return (
             bool(re.match(r"\w", word)) and folded.replace("'", "") not in STOPWORDS and not word.isdigit()
-            and folded not in used and folded not in _QUESTION_WORDS
+            and folded not in used and folded not in _QUESTION_WORDS and stem(folded) not in self._label_words()
             and (in_name or not self._is_tool_word(folded))
             and not re.search(rf"\d\s*{re.escape(word)}\b", self.read.text)
         )
+
+    def _label_words(self) -> set[str]:
+        """The parameters' own nouns: labels of values ("route 7"), never values themselves."""
+        return {stem(w) for p in self.siblings for w in name_words(p.name) if len(w) >= 3 and w not in STOPWORDS}
 
     def _is_tool_word(self, word: str) -> bool:
         """One of the tool's own words, also in another form of it ("burn" for "burned", "spend" for "spent")."""
