@@ -1271,3 +1271,8 @@ def test_chinese_numerals_before_units_and_currencies_and_one_chinese_phrase_onl
 def test_a_parameters_own_noun_labels_a_value_and_is_never_part_of_the_leftover_phrase():
     lined = run("Next trams at Old Market for line 4", [tram_times], max_rounds=1)
     assert lined.rounds == [[("tram_times", {"stop": "Old Market", "line": "4"})]]
+
+
+def test_a_capitalised_name_keeps_its_small_inner_words():
+    stops = run("Coach times from Gare de Lyon to Porta di Roma", [coach_times], max_rounds=1)
+    assert stops.rounds == [[("coach_times", {"from_stop": "Gare de Lyon", "to_stop": "Porta di Roma"})]]

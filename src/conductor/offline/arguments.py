@@ -227,7 +227,9 @@ _ADDRESS = re.compile(
     rf"\b\d+[A-Za-z]?\s+(?:[A-Z][a-z]+\s)+(?:{'|'.join(_STREET_WORDS)})\b\.?"
     r"(?:,\s*[A-Z][A-Za-z0-9]*(?:\s[A-Z0-9][A-Za-z0-9]*)*)*"
 )
-_CAPITALISED = re.compile(r"(?<![\w'])[A-Z][a-z]+(?:[ -][A-Z][a-z]+)*")
+# A capitalised name, with the small words names hold inside: "Gare du Nord", "Ludwig van Beethoven".
+_NAME_PARTICLES = "du de des la le del della von van der den di da"
+_CAPITALISED = re.compile(rf"(?<![\w'])[A-Z][a-z]+(?:[ -](?:(?:{_NAME_PARTICLES.replace(' ', '|')})\s)?[A-Z][a-z]+)*")
 _ENUMERATION = re.compile(
     r"([\w.@'-]+(?:\s*,\s*[\w.@'-]+)*)\s*,?\s+(?:and|or|&)\s+([\w.@'-]+)"
     r"|([^\s、和,，]+(?:、[^\s、和,，]+)*)(?:、|和|与)([^\s、和,，?？。]+)"
