@@ -1276,3 +1276,21 @@ def test_a_parameters_own_noun_labels_a_value_and_is_never_part_of_the_leftover_
 def test_a_capitalised_name_keeps_its_small_inner_words():
     stops = run("Coach times from Gare de Lyon to Porta di Roma", [coach_times], max_rounds=1)
     assert stops.rounds == [[("coach_times", {"from_stop": "Gare de Lyon", "to_stop": "Porta di Roma"})]]
+
+
+@tool
+def plan_meeting(title: str, date: str, location: str | None = None) -> str:
+    """Plan a meeting.
+
+    Args:
+        title: meeting title
+        date: YYYY-MM-DD
+        location: where it happens
+    """
+    return title
+
+
+def test_a_capitalised_name_after_in_the_is_a_place():
+    planned = run("Plan the 'Budget review' meeting on 2026-06-01 in the Green Room", [plan_meeting], max_rounds=1)
+    assert planned.rounds == [[("plan_meeting", {"title": "Budget review", "date": "2026-06-01",
+                                                 "location": "Green Room"})]]

@@ -637,10 +637,11 @@ def read_question(question: str) -> Question:
         name for name in (_without_first_word(m, first_word) for m in _CAPITALISED.finditer(plain))
         if name and name.lower() not in _CALENDAR_WORDS and name.lower() not in STOPWORDS
     ]
-    # A capitalised name is a place only where places go: "in Paris", "of France, Germany and Italy".
+    # A capitalised name is a place only where places go: "in Paris", "in the Blue Room", "of France and Italy".
     placed = [
         name for name in capitalised
-        if re.search(rf"(?:\b(?:in|at|from|to|near|of|for|between|and|or|vs)|,)\s+{re.escape(name)}\b", plain)
+        if re.search(rf"(?:\b(?:in|at|from|to|near|of|for|between|and|or|vs)(?:\s+the)?|,)\s+{re.escape(name)}\b",
+                     plain)
     ]
     places = list(dict.fromkeys([*_ADDRESS.findall(text), *find_places(plain), *placed]))
     # A place inside a longer one is part of it: "London" of "London Victoria", "Mountain View" of an address.
