@@ -10,7 +10,8 @@ The rules, in the order they run (each value of the question is used once):
    "km/h" after a number is a unit), currencies (EUR, "dollars" -> USD,
    "人民币" -> CNY), rooms (bedroom, 卧室), street addresses ("1600
    Amphitheatre Parkway, Mountain View, CA"), places (known cities, and
-   capitalised names where places go: "in Paris"; a place inside a longer
+   capitalised names where places go: "in Paris", "in the Blue Room"; a name
+   keeps its small inner words, "Gare du Nord", and a place inside a longer
    name is part of it: "London Victoria"),
    "from X to Y" / "between X and Y" / "从X到Y" pairs ("X to Y" alone only for a
    name, a code or a measured amount: "60 mph to kmh", never "the train to
@@ -39,7 +40,9 @@ The rules, in the order they run (each value of the question is used once):
    (a value of their own kind; never leftover words or a number by position).
    A lone text parameter with nothing of its kind takes one contiguous phrase
    of the leftover words (the only one, or the only one after a preposition),
-   never words stitched from different places; no clean phrase, no value.
+   never words stitched from different places (in Chinese too); a
+   parameter's own noun is a label, never part of the phrase ("route 7");
+   no clean phrase, no value.
    Last, a text parameter may take a whole number labelled by its own noun
    ("the next 42 bus" for "route: bus line").
 4. A required parameter that nothing fills is reported as missing: the model
