@@ -1294,3 +1294,20 @@ def test_a_capitalised_name_after_in_the_is_a_place():
     planned = run("Plan the 'Budget review' meeting on 2026-06-01 in the Green Room", [plan_meeting], max_rounds=1)
     assert planned.rounds == [[("plan_meeting", {"title": "Budget review", "date": "2026-06-01",
                                                  "location": "Green Room"})]]
+
+
+@tool
+def wire_funds(amount: float, to_account: str) -> str:
+    """Wire funds to an account.
+
+    Args:
+        amount: how much
+        to_account: IBAN
+    """
+    return to_account
+
+
+def test_a_value_after_a_sided_parameters_own_words_beats_the_pair():
+    wired = run("Wire 90 dollars to account NL91ABNA0417164300", [wire_funds], max_rounds=1)
+    assert wired.rounds == [[("wire_funds", {"amount": 90, "to_account": "NL91ABNA0417164300"})]]
+    assert run("Wire 90 dollars to my account", [wire_funds], max_rounds=1).rounds == []

@@ -738,7 +738,9 @@ class _Reader:
         if side is not None:
             typed = r.places if role in ("origin", "destination", "place") else []
             sided = self._sided(self._free(typed), side)
-            return sided or self._free([pair[side] for pair in r.pairs][:1]) or self._free(self._named_after(side))
+            # A value written after the parameter's own words comes before a pair ("to account DE89...").
+            paired = [pair[side] for pair in r.pairs if stem(pair[side].casefold()) not in self._label_words()]
+            return sided or self._labelled(parameter) or self._free(paired[:1]) or self._free(self._named_after(side))
         if role in by_role:
             return self._by_words_before(parameter, self._free(by_role[role])) or self._labelled(parameter)
         if role == "place" and "room" in parameter.terms and self._free(r.rooms):
