@@ -35,11 +35,6 @@ def install_url(repo: str = COURSE_REPO, ref: str = COURSE_REF) -> str:
     return f"git+https://github.com/{repo}@{ref}"
 
 
-def colab_url(path: str, repo: str = COURSE_REPO, ref: str = COURSE_REF) -> str:
-    """The Colab address that opens ``path`` (relative to the repository root) at ``ref``."""
-    return f"https://colab.research.google.com/github/{repo}/blob/{ref}/{path}"
-
-
 def bootstrap_source(repo: str = COURSE_REPO, ref: str = COURSE_REF) -> str:
     """The first code cell of every notebook: inside Colab, install the course package; elsewhere nothing.
 
