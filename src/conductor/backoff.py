@@ -70,8 +70,8 @@ def backoff_delay(
         rng: where the randomness comes from; seed it for a reproducible schedule.
     """
     _check(jitter, retry, base, cap, previous)
-    # 2 ** (retry - 1) overflows a float near retry 1025; any retry that far is at the cap anyway.
-    exponential = float(cap if retry > 64 else min(cap, base * 2 ** (retry - 1)))
+    # 2.0 ** (retry - 1) overflows past retry 1025: stop doubling long after any base reaches any cap.
+    exponential = float(min(cap, base * 2.0 ** min(retry - 1, 1000)))
     if jitter == "none":
         return exponential
     if jitter == "full":
