@@ -119,7 +119,7 @@ class LLM:
         settings = RequestSettings(
             self.model, registry, system, max_tokens, parallel_tool_calls, options, tool_choice=choice
         )
-        return Conversation(
+        conversation = Conversation(
             adapter=self.adapter,
             settings=settings,
             question=question,
@@ -127,6 +127,8 @@ class LLM:
             max_rounds=max_rounds,
             price=self.cost_split,
         )
+        conversation.provider = self.provider
+        return conversation
 
     def _result(self, conversation: Conversation) -> RunResult:
         return conversation.result(
@@ -169,16 +171,7 @@ class LLM:
         conversation = self._conversation(
             question, tools, max_rounds, system, history, max_tokens, parallel_tool_calls, tool_choice, options
         )
-        while (request := conversation.next_request()) is not None:
-            started = time.perf_counter()
-            response = self.adapter.create(self.client, request)
-            calls = conversation.receive(response, started, time.perf_counter())
-            if calls:
-                records = execute(
-                    calls, conversation.tools, parallel=parallel, max_workers=max_workers, origin=conversation.origin
-                )
-                conversation.add_results(records)
-        return self._result(conversation)
+        return self._drive(conversation, parallel=parallel, max_workers=max_workers)
 
     async def arun(
         self,
@@ -199,12 +192,37 @@ class LLM:
         conversation = self._conversation(
             question, tools, max_rounds, system, history, max_tokens, parallel_tool_calls, tool_choice, options
         )
+        return await self._adrive(conversation, parallel=parallel, max_workers=max_workers)
+
+    # -- the loop ------------------------------------------------------------------
+    # run/arun (and resume) build or restore a Conversation, then drive it here:
+    # one request per step, the calls it asks for, their results, until it says stop.
+
+    def _create(self, conversation: Conversation, request: dict[str, Any]) -> Any:
+        """Send one request; a model fallback overrides this to try the next model."""
+        return self.adapter.create(self.client, request)
+
+    async def _acreate(self, conversation: Conversation, request: dict[str, Any]) -> Any:
+        if self.is_async:
+            return await self.adapter.acreate(self.client, request)
+        return await asyncio.to_thread(self.adapter.create, self.client, request)
+
+    def _drive(self, conversation: Conversation, *, parallel: bool, max_workers: int) -> RunResult:
         while (request := conversation.next_request()) is not None:
             started = time.perf_counter()
-            if self.is_async:
-                response = await self.adapter.acreate(self.client, request)
-            else:
-                response = await asyncio.to_thread(self.adapter.create, self.client, request)
+            response = self._create(conversation, request)
+            calls = conversation.receive(response, started, time.perf_counter())
+            if calls:
+                records = execute(
+                    calls, conversation.tools, parallel=parallel, max_workers=max_workers, origin=conversation.origin
+                )
+                conversation.add_results(records)
+        return self._result(conversation)
+
+    async def _adrive(self, conversation: Conversation, *, parallel: bool, max_workers: int) -> RunResult:
+        while (request := conversation.next_request()) is not None:
+            started = time.perf_counter()
+            response = await self._acreate(conversation, request)
             calls = conversation.receive(response, started, time.perf_counter())
             if calls:
                 records = await aexecute(

@@ -67,6 +67,9 @@ class RunResult:
     ignored_tool_calls: tuple[ToolCall, ...] = ()  # calls asked for when tools were forbidden; never run
     max_rounds: int | None = None
     conversation: tuple[Message, ...] = field(default=(), repr=False)  # the neutral form of ``messages``
+    # Why the run ended before the model finished: "loop", "validation", "budget", "deadline",
+    # "approval" (paused: see ``pending``), or None when the model wrote its answer.
+    stopped_by: str | None = None
 
     @property
     def hit_round_limit(self) -> bool:
@@ -234,6 +237,8 @@ class Conversation:
         self.model_calls: list[ModelCall] = []
         self.rounds: list[Round] = []
         self.final: Turn | None = None
+        self.stopped_by: str | None = None
+        self.provider = ""  # set by the LLM driving the run; recorded on each ModelCall
         self._pending: tuple[Turn, ModelCall] | None = None
 
     @property
@@ -274,6 +279,8 @@ class Conversation:
             native_stop_reason=turn.native_stop_reason,
             tools_allowed=self.tools_allowed,
             cost_split=split,
+            model=self.settings.model,
+            provider=self.provider,
         )
         self.model_calls.append(call)
         if not turn.tool_calls or not self.tools_allowed or not len(self.tools):
@@ -292,6 +299,16 @@ class Conversation:
         self.neutral.append(turn)
         self._pending = (turn, call)
         return list(turn.tool_calls)
+
+    def stop(self, reason: str, answer: str) -> None:
+        """End the run before the model finished: ``result.stopped_by`` is ``reason``.
+
+        ``answer`` becomes the final text (the best answer the run has, or a
+        sentence saying why it stopped); no further request is made.
+        """
+        self.stopped_by = reason
+        self.final = Turn(text_blocks=(answer,) if answer else ())
+        logger.info("run stopped by %s", reason)
 
     def add_results(self, records: Sequence[ToolCallRecord]) -> None:
         """Answer every pending call with its record, paired by position, and close the round."""
@@ -337,4 +354,5 @@ class Conversation:
             ignored_tool_calls=final.tool_calls,
             max_rounds=self.max_rounds,
             conversation=tuple(self.neutral),
+            stopped_by=self.stopped_by,
         )

@@ -29,10 +29,23 @@ class ModelCall:
     native_stop_reason: str | None = None
     tools_allowed: bool = True  # False on the forced final request
     cost_split: CostSplit | None = None  # ``cost`` by part, as priced when the response came
+    model: str = ""  # the model that answered (a run with a model fallback may switch mid-way)
+    provider: str = ""  # "openai", "anthropic" or "offline"
 
     @property
     def seconds(self) -> float:
         return self.ended - self.started
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """One try at a tool call: the primary tool's, a retry's, or a fallback's."""
+
+    tool: str  # the name of the tool or fallback that ran
+    error: str | None  # None when this attempt produced the output
+    waited: float  # seconds slept before it (backoff)
+    started: float
+    ended: float
 
 
 @dataclass(frozen=True)
@@ -46,6 +59,9 @@ class ToolCallRecord:
     is_error: bool
     started: float
     ended: float
+    attempts: tuple[Attempt, ...] = ()  # every try in order (empty for a tool without a retry policy)
+    fallback: str | None = None  # the fallback that produced ``output``, or None
+    blocked: str | None = None  # why the call was not run ("allowlist", "loop", "denied", ...), or None
 
     @property
     def seconds(self) -> float:
