@@ -31,6 +31,9 @@ _LAZY = {
     "pricing": None,
     "offline": None,
     "exercises": None,
+    "backoff": None,
+    "simulation": None,
+    "widgets": None,
 }
 
 __all__ = [

@@ -283,9 +283,9 @@ def simulation_table(clients: int = 50, *, server: Server = "occ", trials: int =
 
 def chart(results: Sequence[StrategyResult], *, title: str | None = None) -> Figure:
     """Calls and completion time per strategy: lines against clients for a sweep, bars for one set-up."""
-    from matplotlib.figure import Figure
+    from .charts import _figure  # the course's figure set-up: shown inline in Jupyter, CJK fonts
 
-    figure = Figure(figsize=(10, 4), layout="constrained")
+    figure = _figure((10, 4))
     calls_axes, time_axes = figure.subplots(1, 2)
     strategies = list(dict.fromkeys(r.strategy for r in results))
     client_counts = sorted({r.clients for r in results})

@@ -1,0 +1,201 @@
+"""ipywidgets controls for the lessons; each function stands alone.
+
+``retry_explorer()``: sliders for a tool's failure rate, the attempts allowed,
+the base delay and the jitter, and what they buy: the share of calls that
+succeed and the time a call takes on average.
+
+A widget needs a live frontend to draw it. Run headless (papermill, nbval, the
+course runner) or outside Jupyter, each function draws a static figure for its
+default values instead, so the executed notebook still shows the result and
+nbval compares its printed figures.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import statistics
+import sys
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from typing import TYPE_CHECKING, Any
+
+from .backoff import JITTERS, Jitter, schedule
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+__all__ = ["RetryOutcome", "retry_outcome", "expected_waits", "retry_figure", "retry_explorer", "has_frontend"]
+
+MAX_ATTEMPTS = 8  # the explorer's slider and figure span 1..MAX_ATTEMPTS
+DECORRELATED_DRAWS = 4000  # seeded schedules averaged for decorrelated jitter's expected waits
+
+
+@dataclass(frozen=True)
+class RetryOutcome:
+    """What a retry policy buys against independent failures (times in seconds)."""
+
+    failure_rate: float
+    attempts: int
+    base: float
+    cap: float
+    jitter: Jitter
+    call_seconds: float
+    success_rate: float  # share of calls that succeed within the attempts
+    expected_latency: float  # mean time of a call, successes and give-ups together
+    give_up_latency: float  # mean time of a call whose every attempt failed
+
+    def summary(self) -> str:
+        """One line for the notebook, e.g. ``3 attempts at 30 % failures: 97.3 % succeed, ...``."""
+        return (
+            f"{self.attempts} attempt(s) at {self.failure_rate:.0%} failures, base {self.base:g} s, "
+            f"{self.jitter} jitter: {self.success_rate:.1%} succeed; a call takes {self.expected_latency:.2f} s "
+            f"on average, {self.give_up_latency:.2f} s when it gives up"
+        )
+
+
+def expected_waits(jitter: Jitter, retries: int, *, base: float, cap: float) -> list[float]:
+    """The mean wait before each retry 1..``retries``.
+
+    Exact for ``"none"`` (``e``), ``"full"`` (``e / 2``) and ``"equal"`` (``3e / 4``);
+    decorrelated jitter depends on the delay before, so its mean is taken over
+    :data:`DECORRELATED_DRAWS` seeded schedules (the same figures every run).
+    """
+    if jitter == "decorrelated":
+        return list(_decorrelated_means(max(retries, MAX_ATTEMPTS - 1), base, cap)[:retries])
+    share = {"none": 1.0, "full": 0.5, "equal": 0.75}[jitter]
+    return [share * e for e in schedule("none", retries, base=base, cap=cap)]
+
+
+@lru_cache(maxsize=256)  # the explorer redraws on every slider move: draw each (base, cap)'s schedules once
+def _decorrelated_means(retries: int, base: float, cap: float) -> tuple[float, ...]:
+    draws = [schedule("decorrelated", retries, base=base, cap=cap, seed=s) for s in range(DECORRELATED_DRAWS)]
+    return tuple(statistics.fmean(column) for column in zip(*draws)) if retries else ()
+
+
+def retry_outcome(
+    failure_rate: float,
+    attempts: int,
+    base: float,
+    jitter: Jitter = "full",
+    *,
+    cap: float = 8.0,
+    call_seconds: float = 0.2,
+) -> RetryOutcome:
+    """Success rate and mean latency of ``attempts`` tries against failures of probability ``failure_rate``.
+
+    Computed, not sampled: attempt ``k`` happens when the ``k - 1`` before it
+    failed (probability ``failure_rate ** (k - 1)``) and costs ``call_seconds``
+    plus the mean wait before it (:func:`expected_waits`). Failures are taken
+    as independent, which is the case retries help with: an outage that fails
+    every attempt is no better for retrying.
+    """
+    if not 0 <= failure_rate <= 1:
+        raise ValueError(f"failure_rate is a probability from 0 to 1, got {failure_rate!r}")
+    if isinstance(attempts, bool) or not isinstance(attempts, int) or attempts < 1:
+        raise ValueError(f"attempts counts the first try too: a whole number >= 1, got {attempts!r}")
+    if jitter not in JITTERS:
+        raise ValueError(f"unknown jitter {jitter!r}; choose one of: {', '.join(map(repr, JITTERS))}")
+    if call_seconds < 0:
+        raise ValueError(f"call_seconds must be >= 0, got {call_seconds!r}")
+    waits = [0.0, *expected_waits(jitter, attempts - 1, base=base, cap=cap)]
+    expected = sum(failure_rate**k * (call_seconds + waits[k]) for k in range(attempts))
+    return RetryOutcome(
+        failure_rate=failure_rate,
+        attempts=attempts,
+        base=base,
+        cap=cap,
+        jitter=jitter,
+        call_seconds=call_seconds,
+        success_rate=1 - failure_rate**attempts,
+        expected_latency=expected,
+        give_up_latency=attempts * call_seconds + sum(waits),
+    )
+
+
+def retry_figure(failure_rate: float = 0.3, attempts: int = 3, base: float = 0.5, jitter: Jitter = "full",
+                 *, cap: float = 8.0, call_seconds: float = 0.2) -> Figure:
+    """Success rate and mean latency against the attempts allowed, the chosen policy marked."""
+    from .charts import _figure  # the course's figure set-up: shown inline in Jupyter, CJK fonts
+
+    counts = range(1, max(MAX_ATTEMPTS, attempts) + 1)
+    figure = _figure((10, 3.6))
+    rate_axes, time_axes = figure.subplots(1, 2)
+    rates = [retry_outcome(failure_rate, n, base, jitter, cap=cap, call_seconds=call_seconds) for n in counts]
+    rate_axes.plot(counts, [r.success_rate * 100 for r in rates], marker="o", color="#4C72B0")
+    rate_axes.plot([attempts], [rates[attempts - 1].success_rate * 100], marker="o", markersize=12,
+                   color="#C44E52", linestyle="none", label="chosen")
+    rate_axes.set(xlabel="attempts allowed", ylabel="calls that succeed (%)", ylim=(0, 101),
+                  title=f"{failure_rate:.0%} of attempts fail")
+    rate_axes.legend(loc="lower right", fontsize=8)
+    for name in JITTERS:
+        times = [retry_outcome(failure_rate, n, base, name, cap=cap, call_seconds=call_seconds) for n in counts]
+        chosen = name == jitter
+        time_axes.plot(counts, [t.expected_latency for t in times], marker="o" if chosen else ".",
+                       linewidth=2.5 if chosen else 1, label=f"{name} jitter" if name != "none" else "no jitter")
+        if chosen:
+            time_axes.plot([attempts], [times[attempts - 1].expected_latency], marker="o", markersize=12,
+                           color="#C44E52", linestyle="none")
+    time_axes.set(xlabel="attempts allowed", ylabel="mean seconds per call",
+                  title=f"base {base:g} s, cap {cap:g} s, {call_seconds:g} s per attempt")
+    time_axes.legend(fontsize=8)
+    return figure
+
+
+def has_frontend() -> bool:
+    """Is a live notebook frontend there to draw widgets?
+
+    True in a kernel that JupyterLab or Jupyter Notebook started (jupyter_server
+    gives each kernel a ``JPY_SESSION_NAME``) and in Colab; False headless
+    (papermill, nbval) and outside IPython. ``CONDUCTOR_WIDGETS=static`` or
+    ``=interactive`` overrides the guess.
+    """
+    choice = os.environ.get("CONDUCTOR_WIDGETS", "").strip().lower()
+    if choice in ("static", "interactive"):
+        return choice == "interactive"
+    if "ipykernel" not in sys.modules:
+        return False
+    return "JPY_SESSION_NAME" in os.environ or "google.colab" in sys.modules
+
+
+@cache
+def _ipywidgets() -> Any:
+    try:
+        import ipywidgets
+    except ImportError as exc:
+        raise ImportError("the explorer needs ipywidgets: run `pip install -r requirements.txt`") from exc
+    return ipywidgets
+
+
+def retry_explorer(failure_rate: float = 0.3, attempts: int = 3, base: float = 0.5, jitter: Jitter = "full",
+                   *, cap: float = 8.0, call_seconds: float = 0.2, interactive: bool | None = None) -> Any:
+    """Sliders for a retry policy, and what it buys: success rate and mean latency per call.
+
+    With a frontend (or ``interactive=True``) returns the widget; otherwise prints
+    the default policy's figures and returns its static figure. The figures are
+    computed exactly (see :func:`retry_outcome`), so they are the same each run.
+    """
+    retry_outcome(failure_rate, attempts, base, jitter, cap=cap, call_seconds=call_seconds)  # check the defaults
+    if not (has_frontend() if interactive is None else interactive):
+        print(retry_outcome(failure_rate, attempts, base, jitter, cap=cap, call_seconds=call_seconds).summary())
+        return retry_figure(failure_rate, attempts, base, jitter, cap=cap, call_seconds=call_seconds)
+    w = _ipywidgets()
+    controls = {
+        "failure_rate": w.FloatSlider(value=failure_rate, min=0.0, max=0.95, step=0.05, description="failure rate",
+                                      readout_format=".0%"),
+        "attempts": w.IntSlider(value=attempts, min=1, max=MAX_ATTEMPTS, description="attempts"),
+        "base": w.FloatSlider(value=base, min=0.1, max=4.0, step=0.1, description="base delay (s)"),
+        "jitter": w.Dropdown(options=list(JITTERS), value=jitter, description="jitter"),
+    }
+    for control in controls.values():
+        control.style.description_width = "110px"
+
+    def draw(**values: Any) -> None:
+        from IPython.display import display
+
+        print(retry_outcome(cap=cap, call_seconds=call_seconds, **values).summary())
+        display(retry_figure(cap=cap, call_seconds=call_seconds, **values))
+
+    output = w.interactive_output(draw, controls)
+    return w.VBox([w.HBox([controls["failure_rate"], controls["attempts"]]),
+                   w.HBox([controls["base"], controls["jitter"]]), output])
