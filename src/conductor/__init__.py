@@ -31,6 +31,8 @@ _LAZY = {
     "pricing": None,
     "offline": None,
     "exercises": None,
+    "catalogue": None,
+    "assistant": None,
     "backoff": None,
     "simulation": None,
     "widgets": None,

@@ -48,6 +48,7 @@ from .arguments import (
     with_digits,
 )
 from .conversation import CallTools, Conversation, Decision, PlannedCall, Policy, Reply
+from .course_policy import catalogue_policy
 from .evidence import arguments_of, data_of, error_of
 from .language import STOPWORDS, Language, cjk_bigrams, language_of, mentions, say, stem, words
 from .scenario_policies import SCENARIO_POLICIES
@@ -396,7 +397,7 @@ POLICIES: tuple[tuple[str, str], ...] = tuple(
 
 def decide(conversation: Conversation, policies: Iterable[Policy] = ()) -> Decision:
     """The offline model's decision for one request, within the request's constraints."""
-    chain = [*policies, *_REGISTERED, *SCENARIO_POLICIES]
+    chain = [*policies, *_REGISTERED, catalogue_policy, *SCENARIO_POLICIES]
     decision = next((d for d in (policy(conversation) for policy in chain) if d is not None), None)
     return _constrain(conversation, decision if decision is not None else generic_policy(conversation))
 
