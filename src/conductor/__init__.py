@@ -36,6 +36,14 @@ _LAZY = {
     "backoff": None,
     "simulation": None,
     "widgets": None,
+    # lesson 03: tool-level retries, timeouts and fallbacks
+    "Retry": "retry",
+    "TransientError": "retry",
+    "ToolTimeout": "retry",
+    "SimulatedClock": "retry",
+    "cancelled": "retry",
+    "run_killable": "retry",
+    "retry": None,
 }
 
 __all__ = [

@@ -10,6 +10,13 @@ since models do repeat ids or leave them empty.
 A call's ``started`` is when it starts running, not when it was queued behind
 the ``max_workers`` cap: each call measures its own start in the thread or task
 that runs it.
+
+A tool with a retry, timeout or fallbacks runs under :mod:`conductor.retry`,
+which records every attempt; a tool without one takes the plain path. A run's
+``deadline`` (an absolute ``time.perf_counter()``) bounds every call: a call
+still running at it becomes an error result (a sync tool's thread cannot be
+stopped; it finishes on its own and its result is discarded), and a call not
+started by then is not started.
 """
 
 from __future__ import annotations
@@ -23,7 +30,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from .tools import Tool, ToolArgumentsError, ToolOutputError, ToolRegistry, render_output
-from .trace import ToolCallRecord
+from .trace import Attempt, ToolCallRecord
 from .types import ToolCall, ToolResult
 
 logger = logging.getLogger(__name__)
@@ -50,7 +57,16 @@ def _error_text(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
 
 
-def _record(call: ToolCall, output: str, is_error: bool, started: float, ended: float, origin: float) -> ToolCallRecord:
+def _record(
+    call: ToolCall,
+    output: str,
+    is_error: bool,
+    started: float,
+    ended: float,
+    origin: float,
+    attempts: tuple[Attempt, ...] = (),
+    fallback: str | None = None,
+) -> ToolCallRecord:
     if is_error:
         logger.info("tool call %s(%s) failed: %s", call.name, call.arguments, output)
     return ToolCallRecord(
@@ -61,25 +77,65 @@ def _record(call: ToolCall, output: str, is_error: bool, started: float, ended: 
         is_error=is_error,
         started=started - origin,
         ended=ended - origin,
+        attempts=attempts,
+        fallback=fallback,
     )
 
 
-def run_call(call: ToolCall, registry: ToolRegistry, origin: float) -> ToolCallRecord:
+def _not_started(call: ToolCall, origin: float) -> ToolCallRecord:
+    """The record of a call the run's deadline came before."""
+    now = time.perf_counter()
+    return _record(
+        call,
+        f"{call.name} was not run: the run's deadline had passed before it could start",
+        True, now, now, origin,
+    )
+
+
+def _from_outcome(call: ToolCall, tool: Tool, outcome: Any, started: float, origin: float) -> ToolCallRecord:
+    """The record of a call run under :mod:`conductor.retry`, with its attempts."""
+    if outcome.error is not None:
+        output, is_error = outcome.error, True
+    else:
+        try:
+            output, is_error = render_output(outcome.value, tool=tool.name), False
+        except ToolOutputError as exc:
+            output, is_error = str(exc), True
+    return _record(call, output, is_error, started, time.perf_counter(), origin, outcome.attempts, outcome.fallback)
+
+
+def run_call(call: ToolCall, registry: ToolRegistry, origin: float, deadline: float | None = None) -> ToolCallRecord:
     """Run one call in this thread (an async tool gets an event loop of its own)."""
     started = time.perf_counter()
+    if deadline is not None and started >= deadline:
+        return _not_started(call, origin)
     try:
         tool, arguments = _prepare(call, registry)
+        if tool.guarded or deadline is not None:
+            from . import retry  # tenacity loads with the first call that needs it
+
+            outcome = retry.run_policy(tool, arguments, origin=origin, deadline=deadline)
+            return _from_outcome(call, tool, outcome, started, origin)
         output, is_error = render_output(tool.invoke(arguments), tool=tool.name), False
     except Exception as exc:  # noqa: BLE001 - any tool failure is reported to the model
         output, is_error = _error_text(exc), True
     return _record(call, output, is_error, started, time.perf_counter(), origin)
 
 
-async def arun_call(call: ToolCall, registry: ToolRegistry, origin: float) -> ToolCallRecord:
+async def arun_call(
+    call: ToolCall, registry: ToolRegistry, origin: float, deadline: float | None = None
+) -> ToolCallRecord:
     """Run one call on the event loop (a sync tool runs in a worker thread)."""
     started = time.perf_counter()
+    if deadline is not None and started >= deadline:
+        return _not_started(call, origin)
     try:
         tool, arguments = _prepare(call, registry)
+        if tool.guarded or deadline is not None:
+            from . import retry
+
+            outcome = await retry.arun_policy(tool, arguments, origin=origin, deadline=deadline)
+            return _from_outcome(call, tool, outcome, started, origin)
         output, is_error = render_output(await tool.ainvoke(arguments), tool=tool.name), False
     except Exception as exc:  # noqa: BLE001 - any tool failure is reported to the model
         output, is_error = _error_text(exc), True
@@ -109,17 +165,20 @@ def execute(
     parallel: bool = False,
     max_workers: int = DEFAULT_MAX_WORKERS,
     origin: float = 0.0,
+    deadline: float | None = None,
 ) -> list[ToolCallRecord]:
     """Run a turn's calls and return their records in call order.
 
     ``parallel=True`` runs independent calls in threads, at most ``max_workers`` at once.
+    ``deadline`` (an absolute ``time.perf_counter()``): no call runs past it.
     """
     if not parallel or len(calls) < 2:
-        return [run_call(c, registry, origin) for c in calls]
+        return [run_call(c, registry, origin, deadline) for c in calls]
     records: list[ToolCallRecord] = []
+    # Under a deadline each call's attempts are cut at it, so the pool's threads are free by then.
     with ThreadPoolExecutor(max_workers=max(1, min(max_workers, len(calls))), thread_name_prefix="tool") as pool:
         for batch in _batches(calls, registry):
-            records += pool.map(lambda c: run_call(c, registry, origin), batch)
+            records += pool.map(lambda c: run_call(c, registry, origin, deadline), batch)
     return records
 
 
@@ -134,6 +193,7 @@ async def aexecute(
     parallel: bool = False,
     max_workers: int = DEFAULT_MAX_WORKERS,
     origin: float = 0.0,
+    deadline: float | None = None,
 ) -> list[ToolCallRecord]:
     """The async twin of :func:`execute`: at most ``max_workers`` calls at once.
 
@@ -150,10 +210,10 @@ async def aexecute(
     async def one(call: ToolCall) -> ToolCallRecord:
         async with limit:
             if _is_async_call(call, registry):
-                return await arun_call(call, registry, origin)
+                return await arun_call(call, registry, origin, deadline)
             # The context goes along, as asyncio.to_thread would take it (logging, tracing).
             context = contextvars.copy_context()
-            return await loop.run_in_executor(pool, context.run, run_call, call, registry, origin)
+            return await loop.run_in_executor(pool, context.run, run_call, call, registry, origin, deadline)
 
     try:
         if not parallel or len(calls) < 2:

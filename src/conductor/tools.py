@@ -317,6 +317,9 @@ class Tool:
         description: str | None = None,
         exclusive: bool = False,
         parameters: dict[str, Any] | None = None,
+        retry: Any = None,
+        timeout: float | None = None,
+        fallbacks: Iterable[Any] = (),
     ) -> None:
         name = _check_callable(func, name)
         # Not the wrapped object's __dict__: a callable instance's attributes would overwrite the tool's.
@@ -328,6 +331,13 @@ class Tool:
         self.name = name
         self.exclusive = exclusive
         self.is_async = inspect.iscoroutinefunction(func) or inspect.iscoroutinefunction(_target(func))
+        self.retry, self.timeout, self.fallbacks = None, None, ()
+        if retry is not None or timeout is not None or fallbacks:
+            from .retry import check_policy  # tenacity loads only for a tool that has a policy
+
+            self.retry, self.timeout, self.fallbacks = check_policy(name, retry, timeout, fallbacks)
+        # Lesson 03's policy (conductor.retry); a tool without one takes execution's fast path.
+        self.guarded = self.retry is not None or self.timeout is not None or bool(self.fallbacks)
         doc_description, param_docs = _parse_docstring(doc, name)
         self.description = description or doc_description
         self.arguments_model: type[pydantic.BaseModel] | None = None
@@ -473,6 +483,9 @@ def tool(
     description: str | None = None,
     exclusive: bool = False,
     parameters: dict[str, Any] | None = None,
+    retry: Any = None,
+    timeout: float | None = None,
+    fallbacks: Iterable[Any] = (),
 ) -> Any:
     """Decorate a function as a tool: ``@tool`` or ``@tool(name=..., exclusive=True)``.
 
@@ -481,12 +494,24 @@ def tool(
     ``parameters=`` gives the tool's JSON schema explicitly (a tool defined
     elsewhere); arguments are then checked against it with ``jsonschema``.
     A ``functools.partial`` or a callable object needs ``name=``.
+    ``retry=cd.Retry(...)``, ``timeout=`` seconds and ``fallbacks=[...]`` (tools or
+    functions taking the same arguments) make transient failures retried, a slow
+    call an error result, and a spent tool answered from elsewhere (see :mod:`conductor.retry`).
     """
 
     def wrap(f: Callable[..., Any]) -> Tool:
         if isinstance(f, Tool):
             return f
-        return Tool(f, name=name, description=description, exclusive=exclusive, parameters=parameters)
+        return Tool(
+            f,
+            name=name,
+            description=description,
+            exclusive=exclusive,
+            parameters=parameters,
+            retry=retry,
+            timeout=timeout,
+            fallbacks=fallbacks,
+        )
 
     return wrap if func is _MISSING else wrap(func)
 

@@ -1,0 +1,647 @@
+"""Tool-level resilience: retries with backoff, per-attempt timeouts, fallbacks.
+
+``@cd.tool(retry=cd.Retry(...), timeout=2.0, fallbacks=[cached])`` gives a tool
+a policy. :func:`run_policy` (sync) and :func:`arun_policy` (on the event loop)
+carry it out for one call and report every attempt:
+
+1. The primary tool is tried up to ``Retry.attempts`` times. Only *transient*
+   failures are retried: :class:`TransientError`, ``TimeoutError`` (a timed-out
+   attempt included), ``ConnectionError`` and what ``Retry.retry_on`` adds.
+   Anything else (a city that does not exist, a bad value) is the model's to
+   hear at once: retrying it would fail the same way.
+2. Before each retry the policy waits a backoff from :mod:`conductor.backoff`
+   (full jitter by default). ``Retry.deadline`` bounds the whole call: a wait
+   that would cross it is not started, the call stops there instead.
+3. When the primary's last failure is transient, the fallbacks are tried once
+   each, in order. The first that answers gives the output, marked with where
+   it came from so the model can say the data may be stale: a dict output gets
+   ``"source": "<fallback name>"`` added (unless it has a ``"source"`` key of its
+   own), any other output is wrapped as ``{"source": ..., "result": ...}``.
+
+The retry loop is tenacity's (``Retrying`` / ``AsyncRetrying``); the wait, the
+stop and the attempt records are this module's, plugged into it.
+
+Timeouts. An async tool that runs past its timeout is cancelled for real. A sync
+tool cannot be: Python has no way to kill a thread, so the call becomes an error
+result at the timeout and the thread is left to finish, its late result thrown
+away. For a sync tool that must really stop, two remedies:
+
+* :func:`cancelled` -- a cooperative cancel: a long loop inside the tool asks
+  ``cd.cancelled()`` now and then and returns early once its time is up;
+* :func:`run_killable` -- run the work in a child process, killed at the timeout.
+
+Waits. The policy sleeps on a :class:`Clock`. The default one really sleeps;
+:class:`SimulatedClock` only advances its own time, so a lesson notebook can show
+a schedule of 0.5 s, 1 s, 2 s waits in no time: ``set_clock(SimulatedClock())``
+for every policy, or ``Retry(clock=SimulatedClock())`` for one. Records keep the
+wait the policy chose (``Attempt.waited``) either way; their start and end times
+are always real.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextvars
+import functools
+import inspect
+import logging
+import math
+import multiprocessing
+import queue
+import random
+import threading
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import tenacity
+
+from .backoff import JITTERS, Jitter, backoff_delay
+from .trace import Attempt
+
+__all__ = [
+    "TransientError",
+    "ToolTimeout",
+    "RunDeadlineExceeded",
+    "Retry",
+    "Clock",
+    "RealClock",
+    "SimulatedClock",
+    "set_clock",
+    "get_clock",
+    "Outcome",
+    "run_policy",
+    "arun_policy",
+    "is_transient",
+    "mark_source",
+    "cancelled",
+    "run_killable",
+    "check_policy",
+]
+
+logger = logging.getLogger(__name__)
+
+class TransientError(Exception):
+    """Raised by a tool for a failure worth retrying (a service briefly down, a 503): always retried."""
+
+
+class ToolTimeout(TimeoutError):
+    """An attempt ran past its timeout; transient, so a retry policy retries it."""
+
+
+class RunDeadlineExceeded(Exception):
+    """A call was cut off by the whole run's deadline; not transient: nothing is retried after it."""
+
+
+RETRIED_BY_DEFAULT: tuple[type[BaseException], ...] = (TransientError, TimeoutError, ConnectionError)
+
+
+# -- clocks ------------------------------------------------------------------------------
+
+
+class Clock(Protocol):
+    """Where a policy reads the time and waits its backoff."""
+
+    def now(self) -> float: ...
+
+    def sleep(self, seconds: float) -> None: ...
+
+    async def asleep(self, seconds: float) -> None: ...
+
+
+class RealClock:
+    """Real time: ``time.perf_counter``, ``time.sleep`` and ``asyncio.sleep``."""
+
+    def now(self) -> float:
+        return time.perf_counter()
+
+    def sleep(self, seconds: float) -> None:
+        time.sleep(seconds)
+
+    async def asleep(self, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+
+    def __repr__(self) -> str:
+        return "RealClock()"
+
+
+class SimulatedClock:
+    """Waits take no time: each one only moves this clock's time forward.
+
+    ``now()`` is real time plus every wait taken so far, so deadlines still count
+    the waits. ``waited`` is the total. Thread-safe (parallel calls share it).
+    """
+
+    def __init__(self) -> None:
+        self.waited = 0.0
+        self._lock = threading.Lock()
+
+    def now(self) -> float:
+        return time.perf_counter() + self.waited
+
+    def sleep(self, seconds: float) -> None:
+        with self._lock:
+            self.waited += seconds
+
+    async def asleep(self, seconds: float) -> None:
+        self.sleep(seconds)
+
+    def __repr__(self) -> str:
+        return f"SimulatedClock(waited={self.waited:.3f})"
+
+
+_clock: Clock = RealClock()
+
+
+def set_clock(clock: Clock | None) -> Clock:
+    """Make ``clock`` the one every policy without ``clock=`` uses (None: real time); returns the old one.
+
+    A lesson notebook calls ``cd.retry.set_clock(cd.SimulatedClock())`` once, so that
+    backoff waits are recorded but not slept.
+    """
+    global _clock
+    previous, _clock = _clock, clock if clock is not None else RealClock()
+    return previous
+
+
+def get_clock() -> Clock:
+    """The clock policies use when theirs is not set."""
+    return _clock
+
+
+# -- the policy ----------------------------------------------------------------------------
+
+
+def _seconds(name: str, value: Any, *, allow_zero: bool = True) -> None:
+    ok = not isinstance(value, bool) and isinstance(value, int | float) and math.isfinite(value)
+    if not ok or value < 0 or (value == 0 and not allow_zero):
+        bound = ">= 0" if allow_zero else "> 0"
+        raise ValueError(f"{name} must be a finite number of seconds {bound}, got {value!r}")
+
+
+@dataclass(frozen=True)
+class Retry:
+    """How to retry a tool's transient failures.
+
+    Args:
+        attempts: tries in all, the first included (``attempts=1``: no retry).
+        base: the first backoff, in seconds; each later one doubles, up to ``cap``.
+        cap: the longest single wait, in seconds.
+        jitter: ``"full"`` (default), ``"equal"``, ``"decorrelated"`` or ``"none"``
+            (see :mod:`conductor.backoff`).
+        deadline: total seconds for the call, from its first attempt; a wait that
+            would cross it is not started. It also shortens an attempt's ``timeout``
+            when less time is left; without a ``timeout`` an attempt itself is not cut.
+        retry_on: more exception types to retry, besides :class:`TransientError`,
+            ``TimeoutError`` and ``ConnectionError``.
+        seed: seeds the jitter, for the same waits on every run (None: fresh randomness).
+        clock: where to wait (None: the clock of :func:`set_clock`, real time by default).
+    """
+
+    attempts: int = 3
+    base: float = 0.5
+    cap: float = 8.0
+    jitter: Jitter = "full"
+    deadline: float | None = None
+    retry_on: tuple[type[BaseException], ...] = ()
+    seed: int | None = None
+    clock: Clock | None = field(default=None, compare=False)
+    _rng: random.Random = field(init=False, repr=False, compare=False)
+    _lock: threading.Lock = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.attempts, bool) or not isinstance(self.attempts, int) or self.attempts < 1:
+            raise ValueError(f"attempts counts tries, the first included: a whole number >= 1, got {self.attempts!r}")
+        _seconds("base", self.base)
+        _seconds("cap", self.cap)
+        if self.cap < self.base:
+            raise ValueError(f"cap ({self.cap!r} s) is below base ({self.base!r} s); pass a cap of at least base")
+        if self.jitter not in JITTERS:
+            raise ValueError(f"unknown jitter {self.jitter!r}; choose one of: {', '.join(map(repr, JITTERS))}")
+        if self.deadline is not None:
+            _seconds("deadline", self.deadline, allow_zero=False)
+        retry_on = self.retry_on if isinstance(self.retry_on, tuple | list) else (self.retry_on,)
+        for kind in retry_on:
+            if not (isinstance(kind, type) and issubclass(kind, BaseException)):
+                raise ValueError(f"retry_on takes exception classes, e.g. retry_on=(KeyError,), got {kind!r}")
+        object.__setattr__(self, "retry_on", tuple(retry_on))
+        # One generator per policy, drawn under a lock: parallel calls of one tool get different
+        # waits (the point of jitter), and a seeded run repeats them in the same call order.
+        object.__setattr__(self, "_rng", random.Random(self.seed))
+        object.__setattr__(self, "_lock", threading.Lock())
+
+    def wait(self, retry: int, previous: float | None) -> float:
+        """Seconds to wait before retry number ``retry`` (1 = the first retry)."""
+        with self._lock:
+            return backoff_delay(self.jitter, retry, base=self.base, cap=self.cap, previous=previous, rng=self._rng)
+
+    def retries(self, error: BaseException) -> bool:
+        """True when ``error`` is transient for this policy."""
+        return isinstance(error, RETRIED_BY_DEFAULT + self.retry_on)
+
+
+NO_RETRY = Retry(attempts=1)
+
+
+def is_transient(error: BaseException, retry: Retry | None = None) -> bool:
+    """True for what a retry (or a fallback) may fix: see :class:`Retry`'s ``retry_on``."""
+    return (retry or NO_RETRY).retries(error)
+
+
+def check_policy(name: str, retry: Any, timeout: Any, fallbacks: Any) -> tuple[Retry | None, float | None, tuple]:
+    """Validate ``@tool``'s policy arguments; raise ``ValueError`` / ``TypeError`` naming the fix."""
+    if retry is not None and not isinstance(retry, Retry):
+        raise TypeError(f"tool {name!r}: retry= takes a cd.Retry(...), e.g. retry=cd.Retry(attempts=3), got {retry!r}")
+    if timeout is not None:
+        _seconds(f"tool {name!r}: timeout", timeout, allow_zero=False)
+    if callable(fallbacks) or isinstance(fallbacks, str):
+        fallbacks = [fallbacks]  # a lone fallback is taken as a list of one
+    fallbacks = tuple(fallbacks or ())
+    for fallback in fallbacks:
+        if not callable(fallback):
+            raise TypeError(f"tool {name!r}: each fallback must be a tool or a function taking the same arguments, "
+                            f"got {fallback!r}")
+    return retry, (float(timeout) if timeout is not None else None), fallbacks
+
+
+# -- running one attempt -----------------------------------------------------------------------
+
+_cancel: contextvars.ContextVar[threading.Event | None] = contextvars.ContextVar("conductor_cancel", default=None)
+
+
+def cancelled() -> bool:
+    """True once the tool call running in this thread has been given up (timeout or run deadline).
+
+    A sync tool cannot be stopped from outside; a long one checks this between
+    steps and returns early. Outside a call with a timeout it is always False.
+    """
+    event = _cancel.get()
+    return event is not None and event.is_set()
+
+
+class _Workers:
+    """Daemon threads that run sync tools under a timeout, reused between calls.
+
+    Not a ThreadPoolExecutor on purpose: its workers are joined when the
+    interpreter exits, so one hung tool would keep Python from exiting, and a hung
+    worker keeps its slot forever, queueing later calls behind it. Here a busy
+    worker never delays a call (a new thread starts when none is idle), and idle
+    workers are reused: a thread start costs ~0.1 ms, a hand-over a fraction.
+    """
+
+    def __init__(self) -> None:
+        self._idle: queue.SimpleQueue[tuple[Callable[[], Any], concurrent.futures.Future] | None] = queue.SimpleQueue()
+        self._lock = threading.Lock()
+        self._free = 0
+
+    def submit(self, func: Callable[[], Any]) -> concurrent.futures.Future:
+        future: concurrent.futures.Future = concurrent.futures.Future()
+        with self._lock:
+            spawn = self._free == 0
+            if not spawn:
+                self._free -= 1
+        self._idle.put((func, future))
+        if spawn:
+            threading.Thread(target=self._work, name="tool-timeout", daemon=True).start()
+        return future
+
+    def _work(self) -> None:
+        while True:
+            func, future = self._idle.get()  # type: ignore[misc]
+            if future.set_running_or_notify_cancel():
+                try:
+                    future.set_result(func())
+                except BaseException as exc:  # noqa: BLE001 - handed to the waiting caller
+                    future.set_exception(exc)
+            with self._lock:
+                self._free += 1
+
+
+_workers = _Workers()
+
+
+def _call_sync(func: Callable[..., Any], arguments: dict[str, Any]) -> Any:
+    """Call a tool's function in this thread; an async one gets a loop of its own."""
+    result = func(**arguments)
+    if inspect.isawaitable(result):
+        return asyncio.run(_awaited(result))
+    return result
+
+
+async def _awaited(awaitable: Awaitable[Any]) -> Any:
+    return await awaitable
+
+
+@dataclass(frozen=True)
+class _Limit:
+    """How long one attempt may run, and what to say when it runs out."""
+
+    seconds: float | None
+    by_run_deadline: bool = False
+
+    def error(self, name: str, granted: float | None) -> Exception:
+        if self.by_run_deadline:
+            return RunDeadlineExceeded(
+                f"{name} was abandoned at the run's deadline (still running after {self.seconds:.1f} s); "
+                f"its result, if it comes, is discarded"
+            )
+        return ToolTimeout(f"{name} timed out after {granted if granted is not None else self.seconds:.1f} s")
+
+
+def _limit(timeout: float | None, until: float | None, run_deadline: float | None, clock: Clock) -> _Limit:
+    """The tightest of the tool's timeout, the policy's deadline and the run's deadline."""
+    seconds, by_run = timeout, False
+    if until is not None:
+        left = max(0.0, until - clock.now())
+        seconds = left if seconds is None else min(seconds, left)
+    if run_deadline is not None:
+        left = max(0.0, run_deadline - time.perf_counter())
+        if seconds is None or left < seconds:
+            seconds, by_run = left, True
+    return _Limit(seconds, by_run)
+
+
+def attempt_sync(name: str, func: Callable[..., Any], arguments: dict[str, Any], limit: _Limit) -> Any:
+    """One try, in this thread when nothing limits it, else in a daemon worker waited on for ``limit``."""
+    if limit.seconds is None:
+        return _call_sync(func, arguments)
+    event = threading.Event()
+    context = contextvars.copy_context()
+    context.run(_cancel.set, event)
+    future = _workers.submit(functools.partial(context.run, _call_sync, func, arguments))
+    try:
+        return future.result(timeout=limit.seconds)
+    except concurrent.futures.TimeoutError:
+        event.set()  # a cooperative tool sees cd.cancelled() and can stop
+        future.cancel()
+        raise limit.error(name, limit.seconds) from None
+
+
+async def attempt_async(name: str, func: Callable[..., Any], arguments: dict[str, Any], limit: _Limit, is_async: bool) -> Any:
+    """One try on the event loop: an async tool is cancelled at its limit, a sync one abandoned in its thread."""
+    if is_async:
+        try:
+            return await asyncio.wait_for(func(**arguments), limit.seconds)
+        except TimeoutError:
+            raise limit.error(name, limit.seconds) from None
+    if limit.seconds is None:
+        return await asyncio.to_thread(_call_sync, func, arguments)
+    event = threading.Event()
+    context = contextvars.copy_context()
+    context.run(_cancel.set, event)
+    future = _workers.submit(functools.partial(context.run, _call_sync, func, arguments))
+    try:
+        return await asyncio.wait_for(asyncio.wrap_future(future), limit.seconds)
+    except TimeoutError:
+        event.set()
+        raise limit.error(name, limit.seconds) from None
+
+
+# -- one call: the primary's attempts, then the fallbacks ------------------------------------------
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a call under a policy came to: a value, or the error for the model; every attempt."""
+
+    value: Any
+    error: str | None
+    attempts: tuple[Attempt, ...]
+    fallback: str | None = None
+
+
+def error_text(exc: BaseException) -> str:
+    """The model's view of a failure; a timeout's message says it all by itself."""
+    if isinstance(exc, ToolTimeout | RunDeadlineExceeded):
+        return str(exc)
+    return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+
+
+def mark_source(value: Any, source: str) -> Any:
+    """A fallback's output, marked with where it came from (see the module's docstring)."""
+    if isinstance(value, dict) and "source" not in value:
+        return {**value, "source": source}
+    return {"source": source, "result": value}
+
+
+def _fallback_name(fallback: Any) -> str:
+    return getattr(fallback, "name", None) or getattr(fallback, "__name__", None) or repr(fallback)
+
+
+def _fallback_func(fallback: Any) -> tuple[Callable[..., Any], bool]:
+    func = getattr(fallback, "func", fallback)  # a Tool's function; a plain function as it is
+    is_async = getattr(fallback, "is_async", None)
+    if is_async is None:
+        is_async = inspect.iscoroutinefunction(func)
+    return func, bool(is_async)
+
+
+class _Book:
+    """The attempts of one call as they happen, in times relative to ``origin``."""
+
+    def __init__(self, origin: float) -> None:
+        self.origin = origin
+        self.attempts: list[Attempt] = []
+        self.pending_wait = 0.0  # chosen by the policy before the next attempt
+        self.previous_wait: float | None = None
+
+    def add(self, name: str, started: float, error: BaseException | None) -> None:
+        self.attempts.append(Attempt(
+            tool=name,
+            error=None if error is None else error_text(error),
+            waited=self.pending_wait,
+            started=started - self.origin,
+            ended=time.perf_counter() - self.origin,
+        ))
+        self.pending_wait = 0.0
+
+    def slept(self, seconds: float) -> None:
+        self.pending_wait = seconds
+        self.previous_wait = seconds
+
+
+@dataclass
+class _Plan:
+    """Everything one call's policy needs, worked out once."""
+
+    name: str
+    func: Callable[..., Any]
+    is_async: bool
+    retry: Retry
+    timeout: float | None
+    fallbacks: tuple[Any, ...]
+    clock: Clock
+    until: float | None  # the policy's deadline on ``clock``
+    run_deadline: float | None  # the run's, on perf_counter
+    book: _Book
+
+
+def _plan(tool: Any, origin: float, run_deadline: float | None) -> _Plan:
+    retry = tool.retry or NO_RETRY
+    clock = retry.clock or _clock
+    until = clock.now() + retry.deadline if retry.deadline is not None else None
+    return _Plan(tool.name, tool.func, tool.is_async, retry, tool.timeout, tool.fallbacks, clock, until,
+                 run_deadline, _Book(origin))
+
+
+def _tenacity_options(plan: _Plan) -> dict[str, Any]:
+    """The wait, stop and retry rules of ``plan`` in tenacity's terms."""
+    retry = plan.retry
+
+    def wait(state: tenacity.RetryCallState) -> float:
+        if state.attempt_number >= retry.attempts:
+            return 0.0  # stopping anyway: draw nothing, so the next call's waits stay as seeded
+        return retry.wait(state.attempt_number, plan.book.previous_wait)
+
+    def crosses_a_deadline(state: tenacity.RetryCallState) -> bool:
+        # Stop *before* a wait that would cross a deadline (tenacity's stop_after_delay would sleep through it).
+        wake = state.upcoming_sleep
+        if plan.until is not None and plan.clock.now() + wake >= plan.until:
+            return True
+        return plan.run_deadline is not None and time.perf_counter() + wake >= plan.run_deadline
+
+    return {
+        "stop": tenacity.stop_after_attempt(retry.attempts) | crosses_a_deadline,
+        "wait": wait,
+        "retry": tenacity.retry_if_exception(retry.retries),
+        "before_sleep": lambda state: plan.book.slept(state.upcoming_sleep),
+        "reraise": True,
+    }
+
+
+def _final_error(plan: _Plan, primary: BaseException, fallback_errors: Sequence[str]) -> str:
+    tries = sum(1 for a in plan.book.attempts if a.tool == plan.name)
+    text = error_text(primary) + (f" ({tries} attempts)" if tries > 1 else "")
+    if fallback_errors:
+        text += "; the fallbacks failed too: " + "; ".join(fallback_errors)
+    return text
+
+
+def run_policy(tool: Any, arguments: dict[str, Any], *, origin: float = 0.0, deadline: float | None = None) -> Outcome:
+    """Call ``tool`` with ``arguments`` under its retry, timeout and fallbacks, in this thread.
+
+    ``deadline`` is the run's, an absolute ``time.perf_counter()``: no attempt
+    runs past it and no wait crosses it.
+    """
+    plan = _plan(tool, origin, deadline)
+
+    def attempt() -> Any:
+        started = time.perf_counter()
+        try:
+            value = attempt_sync(plan.name, plan.func, arguments, _limit(plan.timeout, plan.until, deadline, plan.clock))
+        except Exception as exc:
+            plan.book.add(plan.name, started, exc)
+            raise
+        plan.book.add(plan.name, started, None)
+        return value
+
+    try:
+        value = tenacity.Retrying(sleep=plan.clock.sleep, **_tenacity_options(plan))(attempt)
+        return Outcome(value, None, tuple(plan.book.attempts))
+    except Exception as exc:  # noqa: BLE001 - the model hears of it
+        primary = exc
+    if not plan.retry.retries(primary):
+        return Outcome(None, _final_error(plan, primary, ()), tuple(plan.book.attempts))
+    errors = []
+    for fallback in plan.fallbacks:
+        name, (func, is_async) = _fallback_name(fallback), _fallback_func(fallback)
+        started = time.perf_counter()
+        try:
+            limit = _limit(getattr(fallback, "timeout", None) or plan.timeout, plan.until, deadline, plan.clock)
+            value = attempt_sync(name, func, arguments, limit)
+        except Exception as exc:  # noqa: BLE001 - on to the next fallback
+            plan.book.add(name, started, exc)
+            errors.append(f"{name}: {error_text(exc)}")
+            continue
+        plan.book.add(name, started, None)
+        logger.info("%s answered from fallback %s after: %s", plan.name, name, error_text(primary))
+        return Outcome(mark_source(value, name), None, tuple(plan.book.attempts), fallback=name)
+    return Outcome(None, _final_error(plan, primary, errors), tuple(plan.book.attempts))
+
+
+async def arun_policy(tool: Any, arguments: dict[str, Any], *, origin: float = 0.0,
+                      deadline: float | None = None) -> Outcome:
+    """The event-loop twin of :func:`run_policy`: waits are ``await``-ed, async tools cancelled at their limit."""
+    plan = _plan(tool, origin, deadline)
+
+    async def attempt() -> Any:
+        started = time.perf_counter()
+        limit = _limit(plan.timeout, plan.until, deadline, plan.clock)
+        try:
+            value = await attempt_async(plan.name, plan.func, arguments, limit, plan.is_async)
+        except Exception as exc:
+            plan.book.add(plan.name, started, exc)
+            raise
+        plan.book.add(plan.name, started, None)
+        return value
+
+    try:
+        value = await tenacity.AsyncRetrying(sleep=plan.clock.asleep, **_tenacity_options(plan))(attempt)
+        return Outcome(value, None, tuple(plan.book.attempts))
+    except Exception as exc:  # noqa: BLE001 - the model hears of it
+        primary = exc
+    if not plan.retry.retries(primary):
+        return Outcome(None, _final_error(plan, primary, ()), tuple(plan.book.attempts))
+    errors = []
+    for fallback in plan.fallbacks:
+        name, (func, is_async) = _fallback_name(fallback), _fallback_func(fallback)
+        started = time.perf_counter()
+        try:
+            limit = _limit(getattr(fallback, "timeout", None) or plan.timeout, plan.until, deadline, plan.clock)
+            value = await attempt_async(name, func, arguments, limit, is_async)
+        except Exception as exc:  # noqa: BLE001 - on to the next fallback
+            plan.book.add(name, started, exc)
+            errors.append(f"{name}: {error_text(exc)}")
+            continue
+        plan.book.add(name, started, None)
+        logger.info("%s answered from fallback %s after: %s", plan.name, name, error_text(primary))
+        return Outcome(mark_source(value, name), None, tuple(plan.book.attempts), fallback=name)
+    return Outcome(None, _final_error(plan, primary, errors), tuple(plan.book.attempts))
+
+
+# -- a hard stop: a child process -------------------------------------------------------------
+
+
+def _child(conn: Any, func: Callable[..., Any], args: tuple, kwargs: dict[str, Any]) -> None:
+    try:
+        conn.send((True, func(*args, **kwargs)))
+    except BaseException as exc:  # noqa: BLE001 - sent back to the parent, raised there
+        conn.send((False, exc))
+    finally:
+        conn.close()
+
+
+def run_killable(func: Callable[..., Any], /, *args: Any, timeout: float, **kwargs: Any) -> Any:
+    """Run ``func(*args, **kwargs)`` in a child process and kill it if it runs past ``timeout`` seconds.
+
+    The remedy for a sync tool that must really stop (a thread cannot be killed).
+    Raises :class:`ToolTimeout` after killing the child, and re-raises an exception
+    the function raised. Arguments and the result cross a pipe, so they must
+    pickle. On Linux the child is forked (a function defined in a notebook works);
+    where fork is unavailable it is spawned and ``func`` must be importable.
+    """
+    _seconds("timeout", timeout, allow_zero=False)
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    context = multiprocessing.get_context(method)
+    receive, send = context.Pipe(duplex=False)
+    process = context.Process(target=_child, args=(send, func, args, kwargs), daemon=True)
+    process.start()
+    send.close()
+    try:
+        if not receive.poll(timeout):
+            process.kill()
+            process.join()
+            name = getattr(func, "__name__", "the function")
+            raise ToolTimeout(f"{name} timed out after {timeout:.1f} s (its process was killed)")
+        ok, payload = receive.recv()
+    except EOFError:
+        process.join()
+        raise RuntimeError(f"the child process died (exit code {process.exitcode}) before it answered") from None
+    finally:
+        receive.close()
+    process.join()
+    if ok:
+        return payload
+    raise payload
