@@ -31,6 +31,7 @@ _LAZY = {
     "pricing": None,
     "offline": None,
     "exercises": None,
+    "relevance": None,
     "catalogue": None,
     "assistant": None,
     "backoff": None,
