@@ -260,6 +260,26 @@ class Conversation:
             rendering.done = len(self.neutral)
         return rendering.messages
 
+    def switch(
+        self,
+        *,
+        adapter: OpenAIAdapter | AnthropicAdapter,
+        model: str,
+        price: Callable[[Usage], CostSplit],
+        provider: str,
+    ) -> None:
+        """Send the next requests to another model (a model fallback), maybe on another API.
+
+        The neutral conversation is rendered for ``adapter``'s API by the next
+        :meth:`next_request`, with ``model``; responses are priced with ``price``
+        and recorded under ``model`` and ``provider``. Requests built before the
+        switch are stale: build the next one again.
+        """
+        self.adapter = adapter
+        self.settings = replace(self.settings, model=model)
+        self.price = price
+        self.provider = provider
+
     def next_request(self) -> dict[str, Any] | None:
         if self.final is not None:
             return None

@@ -157,6 +157,7 @@ class Trace:
                     "cached_usd": split.cached if split else None,
                     "output_usd": split.output if split else None,
                     "stop": call.stop_reason.value,
+                    "model": call.model,
                 }
             )
         return rows
@@ -166,7 +167,9 @@ class Trace:
 
         Token counts billed at their own rates (cached, written to the cache,
         reasoning, web searches) get a column only when a request reported some;
-        each is part of the column to its left ("in tok" or "out tok").
+        each is part of the column to its left ("in tok" or "out tok"). A run
+        answered by several models (a model fallback) names each request's model,
+        and each request's cost is at that model's prices.
         """
         usage = self.usage
         # (title, width, row key, total): the optional ones only when the run has any.
@@ -191,13 +194,18 @@ class Trace:
         titles = " ".join(f"{title:>{w}}" for title, w, _, _ in counts)
         # Times carry an "s" so the course's sanitize rules turn them into a stable token.
         header = f"{'step':<9} {'calls':>5} {'model':>8} {'tools':>8} {titles} {'cost $':>9}  stop"
+        mixed = len({call.model for call in self.model_calls}) > 1
+        column = display.width(header) + 8  # past the longest stop reason ("max_tokens")
+        if mixed:
+            header = f"{header:<{column}}answered by"
         lines = [header, "-" * display.width(header)]
         for row in self.rows():
             figures = " ".join(f"{row[key]:>{w}}" for _, w, key, _ in counts)
-            lines.append(
+            line = (
                 f"{row['step']:<9} {row['tool_calls']:>5} {row['model_s']:>7.3f}s {row['tools_s']:>7.3f}s "
                 f"{figures} {row['cost_usd']:>9.6f}  {row['stop']}"
             )
+            lines.append(f"{line:<{column}}{row['model']}" if mixed else line)
         lines.append("-" * display.width(header))
         totals = " ".join(f"{total:>{w}}" for _, w, _, total in counts)
         lines.append(
