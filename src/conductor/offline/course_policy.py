@@ -274,13 +274,17 @@ def _topic_answer(conversation: Conversation, topic: str, missing: Sequence[Plan
 # -- the policy -----------------------------------------------------------------------------------
 
 
-def _related(conversation: Conversation, tools: _Tools, numbers: list[int]) -> Decision | None:
+def _outline_for(conversation: Conversation, tools: _Tools, numbers: list[int]) -> _Outline | Decision | None:
+    """The outline of the course the question names (or, naming none, the one discussed before); else what to do."""
     question = conversation.question
-    if tools.outline is None:
-        return None
     first_clause = re.split(r",?\s*\b(?:and|;)\s+(?:which|what|is|are|does|do)\b", question, maxsplit=1)[0]
     course = course_phrase(question) or course_hint(first_clause)
     if not course:
+        # "that course": the one an earlier turn looked up; with none, ask rather than guess.
+        return _earlier_outline(conversation) or Reply(
+            f"Which course do you mean? Please name the course of lesson {numbers[0]}: I do not guess course names."
+        )
+    if tools.outline is None:
         return None
     outlines = conversation.results_of("get_course_outline")
     if not outlines:
@@ -290,6 +294,13 @@ def _related(conversation: Conversation, tools: _Tools, numbers: list[int]) -> D
     outline = _as_outline(data_of(result))
     if error_of(result) is not None or outline is None:
         return Reply(f'I could not find the course "{course}": {error_of(result) or result.content}')
+    return outline
+
+
+def _related(conversation: Conversation, tools: _Tools, numbers: list[int]) -> Decision | None:
+    outline = _outline_for(conversation, tools, numbers)
+    if not isinstance(outline, _Outline):
+        return outline
     planned: list[PlannedCall] = []
     for number in numbers:
         if number in outline.lessons:
