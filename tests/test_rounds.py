@@ -102,7 +102,8 @@ def test_two_rounds_third_request_forbids_tools(api, weather, clothing, rec):
 @pytest.mark.parametrize("max_rounds", [0, 1, 3])
 def test_round_limit_enforced(api, max_rounds, weather, rec):
     llm, model = offline(api, scripted([("get_weather", {"city": "上海"})]))
-    result = llm.run("Keep checking 上海", tools=[weather], max_rounds=max_rounds)
+    # The same call every round: loop detection (max_repeats, lesson 04) is off to test the round limit alone.
+    result = llm.run("Keep checking 上海", tools=[weather], max_rounds=max_rounds, max_repeats=None)
     assert len(model.requests) == max_rounds + 1
     assert len(result.rounds) == max_rounds == len(rec.calls)
     assert tool_use_forbidden(api, model.requests[-1].body)

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from .adapters import ApiName, RequestSettings, adapter_for, tool_choice_from
 from .execution import DEFAULT_MAX_WORKERS, aexecute, execute
+from .guards import DEFAULT_MAX_REPEATS, Approver, Guards, check_allowed_tools
 from .rounds import Conversation, RunResult, check_max_rounds
 from .tools import Tool, ToolRegistry
 from .types import CostSplit, Usage
@@ -107,12 +108,16 @@ class LLM:
         parallel_tool_calls: bool | None,
         tool_choice: Any,
         options: dict[str, Any],
+        guards: dict[str, Any] | None = None,
     ) -> Conversation:
         if not isinstance(question, str) or not question.strip():
             raise ValueError("the question must be a non-empty string")
         check_max_rounds(max_rounds)
         _check_options(options)
         registry = ToolRegistry(_check_tools(tools))
+        guards = dict(guards or {})
+        allowed = check_allowed_tools(guards.pop("allowed_tools", None), registry)
+        policy = Guards(allowed_tools=allowed, **guards)
         choice, one_call = tool_choice_from(tool_choice, registry)
         if parallel_tool_calls is None:
             parallel_tool_calls = one_call
@@ -126,6 +131,7 @@ class LLM:
             history=history,
             max_rounds=max_rounds,
             price=self.cost_split,
+            guards=policy,
         )
         conversation.provider = self.provider
         return conversation
@@ -150,6 +156,9 @@ class LLM:
         parallel_tool_calls: bool | None = None,
         max_tokens: int | None = None,
         tool_choice: Any = None,
+        allowed_tools: Iterable[str | Tool] | None = None,
+        max_repeats: int | None = DEFAULT_MAX_REPEATS,
+        approve: Approver | None = None,
         **options: Any,
     ) -> RunResult:
         """Answer ``question``, letting the model call ``tools`` for up to ``max_rounds`` rounds.
@@ -165,12 +174,22 @@ class LLM:
         applies while rounds remain; the final forced request always forbids tools.
         Other keyword arguments (``temperature``, ``metadata``, ...) go to the SDK's
         create call; the ones ``run`` sets itself are refused with what to use instead.
+
+        Guards (:mod:`conductor.guards`): only ``allowed_tools`` may run (default: all of
+        ``tools``); the ``max_repeats``-th identical call is not run, and one more ends the
+        run (``None`` turns this off); a tool with ``requires_approval`` runs when
+        ``approve(call)`` returns True, or, with ``approve=None``, the run pauses
+        (``result.stopped_by == "approval"``, ``result.pending``) until you decide
+        (``result.approve(id)`` / ``result.reject(id, reason=...)``) and call
+        ``llm.resume(result)``.
         """
         if self.is_async:
             raise ProviderError("this LLM holds an async client: use `await llm.arun(...)`")
         conversation = self._conversation(
-            question, tools, max_rounds, system, history, max_tokens, parallel_tool_calls, tool_choice, options
+            question, tools, max_rounds, system, history, max_tokens, parallel_tool_calls, tool_choice, options,
+            guards={"allowed_tools": allowed_tools, "max_repeats": max_repeats, "approve": approve},
         )
+        conversation.run_options = {"parallel": parallel, "max_workers": max_workers}
         return self._drive(conversation, parallel=parallel, max_workers=max_workers)
 
     async def arun(
@@ -186,13 +205,43 @@ class LLM:
         parallel_tool_calls: bool | None = None,
         max_tokens: int | None = None,
         tool_choice: Any = None,
+        allowed_tools: Iterable[str | Tool] | None = None,
+        max_repeats: int | None = DEFAULT_MAX_REPEATS,
+        approve: Approver | None = None,
         **options: Any,
     ) -> RunResult:
         """:meth:`run` on the event loop: async tools run as tasks, sync ones in threads."""
         conversation = self._conversation(
-            question, tools, max_rounds, system, history, max_tokens, parallel_tool_calls, tool_choice, options
+            question, tools, max_rounds, system, history, max_tokens, parallel_tool_calls, tool_choice, options,
+            guards={"allowed_tools": allowed_tools, "max_repeats": max_repeats, "approve": approve},
         )
+        conversation.run_options = {"parallel": parallel, "max_workers": max_workers}
         return await self._adrive(conversation, parallel=parallel, max_workers=max_workers)
+
+    def resume(self, result: RunResult) -> RunResult:
+        """Continue a run paused for approval, with the decisions recorded on ``result``.
+
+        Approved calls run (only with exactly the arguments approved), denied and
+        undecided ones are answered as not run, and the same conversation goes on.
+        A paused result can be resumed once; a call that ran never runs again.
+        """
+        if self.is_async:
+            raise ProviderError("this LLM holds an async client: use `await llm.aresume(result)`")
+        conversation = _paused_conversation(result)
+        calls = conversation.resume(result.paused.decisions)  # type: ignore[union-attr]
+        options = conversation.run_options
+        if calls:
+            conversation.add_results(execute(calls, conversation.tools, origin=conversation.origin, **options))
+        return self._drive(conversation, **options)
+
+    async def aresume(self, result: RunResult) -> RunResult:
+        """:meth:`resume` on the event loop."""
+        conversation = _paused_conversation(result)
+        calls = conversation.resume(result.paused.decisions)  # type: ignore[union-attr]
+        options = conversation.run_options
+        if calls:
+            conversation.add_results(await aexecute(calls, conversation.tools, origin=conversation.origin, **options))
+        return await self._adrive(conversation, **options)
 
     # -- the loop ------------------------------------------------------------------
     # run/arun (and resume) build or restore a Conversation, then drive it here:
@@ -230,6 +279,25 @@ class LLM:
                 )
                 conversation.add_results(records)
         return self._result(conversation)
+
+
+def _paused_conversation(result: Any) -> Conversation:
+    """The conversation of a paused result, marked as resumed; an error saying what to pass otherwise."""
+    if not isinstance(result, RunResult):
+        raise TypeError(f"resume() takes the RunResult of a paused run, got {type(result).__name__}")
+    paused = result.paused
+    if result.stopped_by != "approval" or paused is None:
+        raise ValueError(
+            f"this run is not paused for approval (stopped_by={result.stopped_by!r}); only a result with "
+            f"stopped_by == 'approval' can be resumed: run with approve=None and a tool that requires approval"
+        )
+    if paused.resumed:
+        raise RuntimeError(
+            "this paused result was already resumed (its approved calls have run); continue from the result "
+            "that resume returned"
+        )
+    paused.resumed = True
+    return paused.conversation
 
 
 def _check_options(options: dict[str, Any]) -> None:

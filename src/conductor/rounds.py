@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import display
 from .adapters import history_to_neutral
+from .guards import Decision, Guards, PendingCall, Screened, provenance
 from .trace import ModelCall, Round, ToolCallRecord, Trace
 from .types import CostSplit, Message, StopReason, SystemMessage, ToolCall, ToolResult, Turn, Usage, UserMessage
 
@@ -70,6 +71,38 @@ class RunResult:
     # Why the run ended before the model finished: "loop", "validation", "budget", "deadline",
     # "approval" (paused: see ``pending``), or None when the model wrote its answer.
     stopped_by: str | None = None
+    # Calls awaiting a person's decision when stopped_by == "approval" (see approve / reject / llm.resume).
+    pending: tuple[PendingCall, ...] = ()
+    paused: PausedRun | None = field(default=None, repr=False, compare=False)
+
+    def approve(self, call_id: str) -> None:
+        """Approve the pending call ``call_id`` with exactly the arguments shown in :attr:`pending`.
+
+        This records the decision on this paused result and runs nothing (it returns
+        nothing either); ``llm.resume(result)`` then runs the approved calls and goes on.
+        """
+        self._decide(call_id, Decision(approved=True, digest=self._pending_call(call_id).digest))
+
+    def reject(self, call_id: str, reason: str = "") -> None:
+        """Deny the pending call ``call_id``; the model is told, with ``reason``, when the run resumes.
+
+        A pending call left undecided is denied by default when the run resumes.
+        """
+        self._decide(call_id, Decision(approved=False, digest=self._pending_call(call_id).digest, reason=reason))
+
+    def _pending_call(self, call_id: str) -> PendingCall:
+        for call in self.pending:
+            if call.id == call_id:
+                return call
+        waiting = ", ".join(f"{c.id} ({c.name})" for c in self.pending) or "none: this run is not paused"
+        raise KeyError(f"no pending call has id {call_id!r}; the calls awaiting a decision are: {waiting}")
+
+    def _decide(self, call_id: str, decision: Decision) -> None:
+        assert self.paused is not None  # pending is non-empty only on a paused result
+        if self.paused.resumed:
+            raise RuntimeError("this paused run was already resumed; decide on the result llm.resume returned")
+        self.paused.decisions[call_id] = decision
+        logger.info("%s %s", "approved" if decision.approved else "denied", self._pending_call(call_id))
 
     @property
     def hit_round_limit(self) -> bool:
@@ -125,7 +158,13 @@ class RunResult:
         for r in self.rounds:
             for c in r.tool_calls:
                 mark = "error" if c.is_error else "ok"
+                if c.blocked and c.blocked != "invalid":  # an invalid call reads as the error it always was
+                    mark = f"not run: {c.blocked}"
                 lines.append(display.clip(f"round {r.index}: {c.name}({c.arguments}) -> [{mark}] {c.output}", width))
+                if c.provenance:
+                    lines.append(display.clip(f"    asked for after a tool result: {c.provenance}", width))
+        for p in self.pending:
+            lines.append(display.clip(f"waiting for approval: {p.id} {p}", width))
         notes = [
             note
             for note, on in (
@@ -198,6 +237,19 @@ class _Rendering:
         self.done = 0  # neutral messages rendered so far
 
 
+@dataclass
+class PausedRun:
+    """What ``llm.resume`` needs to continue a run paused for approval: the live conversation.
+
+    ``decisions`` fills as ``result.approve`` / ``result.reject`` are called; ``resumed``
+    makes a paused result usable once, so a call can never run twice.
+    """
+
+    conversation: Conversation
+    decisions: dict[str, Decision] = field(default_factory=dict)
+    resumed: bool = False
+
+
 class Conversation:
     """The state of one run and the decision of what to do next.
 
@@ -219,8 +271,10 @@ class Conversation:
         history: Sequence[Any] | None,
         max_rounds: int,
         price: Callable[[Usage], CostSplit],
+        guards: Guards | None = None,
     ) -> None:
         self.max_rounds = check_max_rounds(max_rounds)
+        self.guards = guards or Guards()
         self.adapter = adapter
         self.price = price
         neutral = history_to_neutral(history)
@@ -240,6 +294,9 @@ class Conversation:
         self.stopped_by: str | None = None
         self.provider = ""  # set by the LLM driving the run; recorded on each ModelCall
         self._pending: tuple[Turn, ModelCall] | None = None
+        self._screened: Screened | None = None  # the guards' verdicts on the pending turn's calls
+        self.paused: tuple[PendingCall, ...] = ()  # calls awaiting a person's decision
+        self.run_options: dict[str, Any] = {}  # how the driver executes calls (parallel, ...), kept for resume
 
     @property
     def tools(self) -> ToolRegistry:
@@ -281,7 +338,7 @@ class Conversation:
         self.provider = provider
 
     def next_request(self) -> dict[str, Any] | None:
-        if self.final is not None:
+        if self.final is not None or self.paused:
             return None
         return self.adapter.request(self.settings, self.messages, tools_allowed=self.tools_allowed)
 
@@ -318,7 +375,37 @@ class Conversation:
         turn = unique_call_ids(turn, self.call_ids, call.index)
         self.neutral.append(turn)
         self._pending = (turn, call)
-        return list(turn.tool_calls)
+        self._screened = self.guards.screen(turn.tool_calls, self.tools, self.origin)
+        return self._take_runnable()
+
+    def _take_runnable(self) -> list[ToolCall]:
+        """The screened calls to run now; settles the turn at once when there are none."""
+        assert self._pending is not None and self._screened is not None
+        calls = [self._pending[0].tool_calls[i] for i in self._screened.run]
+        if not calls:
+            self._settle()
+        return calls
+
+    def resume(self, decisions: dict[str, Decision]) -> list[ToolCall]:
+        """Apply a person's decisions to the paused calls; return the approved calls to run now.
+
+        Denied calls (and undecided ones: denied by default) are answered without
+        running; an approved call whose arguments differ from the approved ones is refused.
+        """
+        if not self.paused or self._pending is None or self._screened is None:
+            raise RuntimeError("resume() called on a run that is not paused for approval")
+        turn, screened = self._pending[0], self._screened
+        screened.run = []
+        for position, pending in list(screened.pending.items()):
+            call = turn.tool_calls[position]
+            record = self.guards.decide(call, pending, decisions.get(pending.id), self.origin)
+            if record is None:
+                screened.run.append(position)
+            else:
+                screened.answered[position] = record
+        screened.pending.clear()
+        self.paused = ()
+        return self._take_runnable()
 
     def stop(self, reason: str, answer: str) -> None:
         """End the run before the model finished: ``result.stopped_by`` is ``reason``.
@@ -331,23 +418,68 @@ class Conversation:
         logger.info("run stopped by %s", reason)
 
     def add_results(self, records: Sequence[ToolCallRecord]) -> None:
-        """Answer every pending call with its record, paired by position, and close the round."""
-        if self._pending is None:
+        """Take the records of the calls :meth:`receive` (or :meth:`resume`) returned, in that order.
+
+        Once no call awaits a decision, every call of the turn is answered (run or
+        not, in call order) and the round closes; otherwise the run pauses.
+        """
+        if self._pending is None or self._screened is None:
             raise RuntimeError("add_results() called with no tool calls pending")
+        screened = self._screened
+        if len(records) != len(screened.run):
+            raise RuntimeError(f"{len(records)} results for {len(screened.run)} tool calls; pass one per call, in order")
+        for position, record in zip(screened.run, records):
+            screened.answered[position] = record
+            self.guards.ran.add(record.id)
+        screened.run = []
+        self._settle()
+
+    def _settle(self) -> None:
+        """Pause when calls await a decision; else answer the turn, close the round, maybe stop."""
+        assert self._pending is not None and self._screened is not None
         turn, call = self._pending
-        if len(records) != len(turn.tool_calls):
-            raise RuntimeError(
-                f"{len(records)} results for {len(turn.tool_calls)} tool calls; pass one per call, in order"
-            )
+        screened = self._screened
+        if screened.pending:
+            self.paused = tuple(screened.pending[i] for i in sorted(screened.pending))
+            logger.info("run paused: %d call(s) await approval", len(self.paused))
+            return
+        records = [self._traced(c, screened.answered[i]) for i, c in enumerate(turn.tool_calls)]
         self.neutral += [ToolResult(c.id, c.name, r.output, r.is_error) for c, r in zip(turn.tool_calls, records)]
         self.rounds.append(Round(index=len(self.rounds) + 1, model=call, tool_calls=tuple(records), text=turn.text))
-        self._pending = None
+        self._pending = self._screened = None
         logger.info("round %d: %s", len(self.rounds), ", ".join(c.name for c in turn.tool_calls))
+        self._stop_if_guarded(screened, turn)
+
+    def _traced(self, call: ToolCall, record: ToolCallRecord) -> ToolCallRecord:
+        """``record`` with where the call came from, when an earlier tool result named its tool."""
+        source = provenance(call, self.neutral)
+        return replace(record, provenance=source) if source and record.provenance is None else record
+
+    def _stop_if_guarded(self, screened: Screened, turn: Turn) -> None:
+        if screened.stop == "loop":
+            repeated = sorted({c.name for c in turn.tool_calls})
+            self.stop(
+                "loop",
+                f"Stopped: the model kept calling {', '.join(repeated)} with the same arguments after being "
+                f"told it was repeating itself.",
+            )
+            return
+        usable = [n for n in self.tools.names if self.guards.allowed_tools is None or n in self.guards.allowed_tools]
+        if self.guards.withdrawn and usable and all(n in self.guards.withdrawn for n in usable):
+            self.stop(
+                "validation",
+                f"Stopped: every tool was withdrawn after repeated invalid calls "
+                f"({', '.join(f'{n}: {k}' for n, k in self.guards.withdrawn.items())}).",
+            )
 
     def result(self, *, model_name: str, priced_as: str, prices: tuple[float, float]) -> RunResult:
-        if self.final is None:
+        if self.paused:
+            waiting = "; ".join(str(p) for p in self.paused)
+            final = Turn(text_blocks=(f"Paused: waiting for approval of {waiting}",))
+        elif self.final is None:
             raise RuntimeError("result() called before the run ended")
-        final = self.final
+        else:
+            final = self.final
         text = final.refusal if final.stop_reason is StopReason.REFUSAL and final.refusal else final.text
         trace = Trace(
             model_calls=tuple(self.model_calls),
@@ -374,5 +506,7 @@ class Conversation:
             ignored_tool_calls=final.tool_calls,
             max_rounds=self.max_rounds,
             conversation=tuple(self.neutral),
-            stopped_by=self.stopped_by,
+            stopped_by="approval" if self.paused else self.stopped_by,
+            pending=self.paused,
+            paused=PausedRun(self) if self.paused else None,
         )

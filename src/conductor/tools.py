@@ -301,6 +301,26 @@ def _schema_validator(parameters: Any, func: Callable[..., Any], name: str) -> j
     return cls(parameters, format_checker=cls.FORMAT_CHECKER)
 
 
+def _check_requires_approval(rule: Any, name: str) -> bool | Callable[[dict[str, Any]], bool]:
+    if isinstance(rule, bool) or callable(rule):
+        return rule
+    raise ToolDefinitionError(
+        f"tool {name!r}: requires_approval must be True/False or a function of the arguments dict, "
+        f"e.g. requires_approval=lambda args: args['amount'] > 100; got {rule!r:.60}"
+    )
+
+
+def _check_max_invalid(budget: Any, name: str) -> int | None:
+    if budget is None:
+        return None
+    if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
+        raise ToolDefinitionError(
+            f"tool {name!r}: max_invalid must be a whole number of invalid calls (1 or more), or None "
+            f"for no limit; got {budget!r}"
+        )
+    return budget
+
+
 class Tool:
     """A Python function plus what a model needs to call it.
 
@@ -317,6 +337,8 @@ class Tool:
         description: str | None = None,
         exclusive: bool = False,
         parameters: dict[str, Any] | None = None,
+        requires_approval: bool | Callable[[dict[str, Any]], bool] = False,
+        max_invalid: int | None = None,
         retry: Any = None,
         timeout: float | None = None,
         fallbacks: Iterable[Any] = (),
@@ -330,6 +352,11 @@ class Tool:
         self.func = func
         self.name = name
         self.exclusive = exclusive
+        # Lesson 04's guards (conductor.guards) read these: a person approves a call first
+        # (always, or when the predicate says so for the call's arguments), and the model may
+        # send invalid arguments ``max_invalid`` times in a row before the tool is withdrawn.
+        self.requires_approval = _check_requires_approval(requires_approval, name)
+        self.max_invalid = _check_max_invalid(max_invalid, name)
         self.is_async = inspect.iscoroutinefunction(func) or inspect.iscoroutinefunction(_target(func))
         self.retry, self.timeout, self.fallbacks = None, None, ()
         if retry is not None or timeout is not None or fallbacks:
@@ -354,6 +381,20 @@ class Tool:
                 "add a docstring or pass description=",
                 name,
             )
+
+    def needs_approval(self, arguments: dict[str, Any]) -> bool:
+        """Whether a person must approve a call with these (validated) arguments.
+
+        A predicate that raises counts as "yes": when in doubt, ask.
+        """
+        rule = self.requires_approval
+        if not callable(rule):
+            return bool(rule)
+        try:
+            return bool(rule(arguments))
+        except Exception:  # noqa: BLE001 - a broken predicate must not wave a call through
+            logger.warning("tool %s: requires_approval raised for %r; asking for approval", self.name, arguments)
+            return True
 
     def _build_model(self, param_docs: dict[str, str]) -> type[pydantic.BaseModel]:
         params = _parameters(self.func, self.name)
@@ -483,6 +524,8 @@ def tool(
     description: str | None = None,
     exclusive: bool = False,
     parameters: dict[str, Any] | None = None,
+    requires_approval: bool | Callable[[dict[str, Any]], bool] = False,
+    max_invalid: int | None = None,
     retry: Any = None,
     timeout: float | None = None,
     fallbacks: Iterable[Any] = (),
@@ -494,6 +537,10 @@ def tool(
     ``parameters=`` gives the tool's JSON schema explicitly (a tool defined
     elsewhere); arguments are then checked against it with ``jsonschema``.
     A ``functools.partial`` or a callable object needs ``name=``.
+    ``requires_approval=True`` (or a predicate on the validated arguments, e.g.
+    ``lambda args: args["amount"] > 100``) makes a run pause for a person's decision
+    before the call runs; ``max_invalid=2`` withdraws the tool for the rest of a run
+    after two invalid calls in a row (see :mod:`conductor.guards`).
     ``retry=cd.Retry(...)``, ``timeout=`` seconds and ``fallbacks=[...]`` (tools or
     functions taking the same arguments) make transient failures retried, a slow
     call an error result, and a spent tool answered from elsewhere (see :mod:`conductor.retry`).
@@ -508,6 +555,8 @@ def tool(
             description=description,
             exclusive=exclusive,
             parameters=parameters,
+            requires_approval=requires_approval,
+            max_invalid=max_invalid,
             retry=retry,
             timeout=timeout,
             fallbacks=fallbacks,

@@ -1,0 +1,328 @@
+"""Lesson 04's defences inside the loop: what may run, and what a person must approve first.
+
+Every tool call the model asks for is screened here before anything runs, in this order:
+
+1. **allowlist**: ``allowed_tools=`` names the tools that may run in this run (a
+   user's role, say); any other call gets an error result naming the allowed tools.
+2. **withdrawn**: a tool with ``max_invalid=N`` that got N invalid calls in a row is
+   withdrawn for the rest of the run; later calls get an error result saying so.
+3. **validation**: the arguments are checked against the tool's schema (pydantic);
+   the model gets the validation message and may correct itself. A valid call
+   resets the tool's count of invalid calls.
+4. **repeats**: the ``max_repeats``-th call of one tool with the same arguments is
+   not run, and the model is told it is repeating itself; one more and the run ends
+   (``stopped_by="loop"``).
+5. **approval**: a tool with ``requires_approval`` (``True``, or a predicate on the
+   arguments) runs only once a person said yes: ``approve=`` decides at once
+   (headless), or the run pauses (``stopped_by="approval"``) until
+   ``result.approve(id)`` / ``result.reject(id)`` and ``llm.resume(result)``.
+
+A call that is not run is answered by a record with ``blocked`` set (``"allowlist"``,
+``"withdrawn"``, ``"invalid"``, ``"loop"``, ``"denied"``, ``"changed"``), so every call
+id the model issued is still answered exactly once. Withdrawn tools stay in the
+requests: changing the tool list would throw away the provider's prompt cache, and
+Anthropic requires the tools of a history's ``tool_use`` blocks to stay defined.
+
+An approval is bound to the exact arguments: the decision stores a digest of the
+call's argument text, and the call runs only if the text to run has the same digest.
+A call that ran is never run again, however often a paused result is resumed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import re
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from .tools import Tool, ToolArgumentsError, ToolRegistry
+from .trace import ToolCallRecord
+from .types import Message, ToolCall, ToolResult, UserMessage
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_MAX_REPEATS = 3
+
+
+@dataclass(frozen=True)
+class PendingCall:
+    """A call waiting for a person's decision: exactly what would run."""
+
+    id: str  # the model's call id
+    name: str
+    arguments: Mapping[str, Any]  # the exact arguments, read-only
+    digest: str = field(repr=False)  # SHA-256 of the exact argument text the model sent
+
+    def __str__(self) -> str:
+        return f"{self.name}({json.dumps(dict(self.arguments), ensure_ascii=False, sort_keys=True)})"
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A person's answer for one pending call, bound to the arguments it was given for."""
+
+    approved: bool
+    digest: str
+    reason: str = ""
+
+
+Approver = Callable[[PendingCall], bool]
+
+
+def digest(arguments: str) -> str:
+    """The SHA-256 of a call's exact argument text."""
+    return hashlib.sha256(arguments.encode("utf-8")).hexdigest()
+
+
+def pending_call(call: ToolCall) -> PendingCall:
+    """The read-only view of ``call`` a person decides on."""
+    try:
+        arguments: Any = call.parsed_arguments()
+    except ValueError:
+        arguments = {"(raw)": call.arguments}
+    return PendingCall(call.id, call.name, MappingProxyType(arguments), digest(call.arguments))
+
+
+def _same_call_key(call: ToolCall) -> tuple[str, str]:
+    """The tool and its arguments, spelled the same way whatever key order or spacing the model used."""
+    try:
+        return call.name, json.dumps(call.parsed_arguments(), sort_keys=True, ensure_ascii=False)
+    except ValueError:
+        return call.name, call.arguments
+
+
+def check_max_repeats(max_repeats: Any) -> int | None:
+    """``max_repeats`` itself, or an error saying what it must be."""
+    if max_repeats is None:
+        return None
+    if isinstance(max_repeats, bool) or not isinstance(max_repeats, int) or max_repeats < 2:
+        raise ValueError(
+            f"max_repeats must be a whole number of identical calls, 2 or more (the call with that number "
+            f"is not run), or None to turn loop detection off; got {max_repeats!r}"
+        )
+    return max_repeats
+
+
+def check_allowed_tools(allowed: Iterable[str | Tool] | None, registry: ToolRegistry) -> frozenset[str] | None:
+    """The allowed tool names, or an error when one is not among the offered tools."""
+    if allowed is None:
+        return None
+    if isinstance(allowed, (str, Tool)):
+        allowed = [allowed]
+    names = frozenset(a.name if isinstance(a, Tool) else a for a in allowed)
+    unknown = sorted(n for n in names if not isinstance(n, str) or n not in registry)
+    if unknown:
+        offered = ", ".join(registry.names) or "(none)"
+        raise ValueError(
+            f"allowed_tools names {unknown}, which are not among the tools= of this run ({offered}); "
+            f"list tool names (or @cd.tool functions) that you also pass in tools="
+        )
+    return names
+
+
+def check_approve(approve: Any) -> Approver | None:
+    if approve is None or callable(approve):
+        return approve
+    raise TypeError(
+        f"approve= must be None (pause the run for a person's decision) or a function taking the pending "
+        f"call and returning True to run it, e.g. approve=lambda call: call.arguments['amount'] <= 500; "
+        f"got {approve!r:.60}"
+    )
+
+
+@dataclass
+class Screened:
+    """What the guards made of one turn's calls."""
+
+    run: list[int] = field(default_factory=list)  # positions of calls to run now
+    answered: dict[int, ToolCallRecord] = field(default_factory=dict)  # position -> record of a call not run
+    pending: dict[int, PendingCall] = field(default_factory=dict)  # position -> call awaiting a decision
+    stop: str | None = None  # "loop": end the run once this turn is answered
+
+
+class Guards:
+    """The policy and the counters of one run (see the module docstring for the order of checks)."""
+
+    def __init__(
+        self,
+        *,
+        allowed_tools: frozenset[str] | None = None,
+        max_repeats: int | None = DEFAULT_MAX_REPEATS,
+        approve: Approver | None = None,
+    ) -> None:
+        self.allowed_tools = allowed_tools
+        self.max_repeats = check_max_repeats(max_repeats)
+        self.approve = check_approve(approve)
+        self.invalid: Counter[str] = Counter()  # invalid calls in a row, per tool
+        self.withdrawn: dict[str, int] = {}  # tool -> invalid calls that withdrew it
+        self.repeats: Counter[tuple[str, str]] = Counter()
+        self.ran: set[str] = set()  # call ids that ran: never run again
+
+    # -- one turn ------------------------------------------------------------------
+
+    def screen(self, calls: Sequence[ToolCall], registry: ToolRegistry, origin: float) -> Screened:
+        """Decide, call by call, what runs now, what is answered without running, and what waits."""
+        screened = Screened()
+        for position, call in enumerate(calls):
+            why, output = self._refusal(call, registry)
+            if why is None and call.name in registry:
+                tool = registry.get(call.name)
+                arguments = tool.validate(call.arguments)  # _refusal has checked that it validates
+                if tool.needs_approval(arguments):
+                    why, output = self._approval(call, screened, position)
+            if why == "loop-stop":
+                screened.stop, why = "loop", "loop"
+            if why is not None and output is not None:
+                screened.answered[position] = blocked_record(call, why, output, origin)
+            elif position not in screened.pending:
+                screened.run.append(position)
+        return screened
+
+    def _refusal(self, call: ToolCall, registry: ToolRegistry) -> tuple[str | None, str | None]:
+        """(why, message for the model) when the call must not run, else (None, None)."""
+        if self.allowed_tools is not None and call.name not in self.allowed_tools:
+            allowed = ", ".join(sorted(self.allowed_tools)) or "(none)"
+            return "allowlist", (
+                f"tool {call.name!r} is not allowed in this conversation, so it was not run. "
+                f"The allowed tools are: {allowed}. Do not try it again; if the user's request needs it, "
+                f"say that you are not permitted to do it."
+            )
+        if call.name in self.withdrawn:
+            return "withdrawn", (
+                f"tool {call.name!r} was withdrawn for the rest of this conversation after "
+                f"{self.withdrawn[call.name]} invalid calls in a row, so it was not run. "
+                f"Do not call it again; answer with what you have."
+            )
+        if call.name not in registry:
+            return None, None  # execution answers with the list of tools that exist
+        tool = registry.get(call.name)
+        try:
+            tool.validate(call.arguments)
+        except ToolArgumentsError as exc:
+            return "invalid", self._invalid(tool, str(exc))
+        self.invalid[tool.name] = 0  # a valid call resets the budget
+        return self._repeat(call)
+
+    def _invalid(self, tool: Tool, message: str) -> str:
+        self.invalid[tool.name] += 1
+        count, budget = self.invalid[tool.name], tool.max_invalid
+        if budget is None:
+            return message
+        if count >= budget:
+            self.withdrawn[tool.name] = count
+            logger.warning("tool %s withdrawn for the rest of the run after %d invalid calls", tool.name, count)
+            return (
+                f"{message}. This was invalid call {count} of {budget} allowed in a row, so {tool.name!r} "
+                f"is now withdrawn for the rest of this conversation: do not call it again."
+            )
+        return f"{message}. Fix the arguments and call again ({count} of {budget} invalid calls allowed in a row)."
+
+    def _repeat(self, call: ToolCall) -> tuple[str | None, str | None]:
+        if self.max_repeats is None:
+            return None, None
+        key = _same_call_key(call)
+        self.repeats[key] += 1
+        count = self.repeats[key]
+        if count < self.max_repeats:
+            return None, None
+        logger.warning("call %d of %s with the same arguments: not run", count, call.name)
+        text = (
+            f"you already called {call.name} with exactly these arguments {count - 1} times in this "
+            f"conversation, so it was not run again: the result would be the same. Use the results you "
+            f"have, change the arguments, or answer the user."
+        )
+        return ("loop-stop" if count > self.max_repeats else "loop"), text
+
+    def _approval(self, call: ToolCall, screened: Screened, position: int) -> tuple[str | None, str | None]:
+        pending = pending_call(call)
+        if self.approve is None:
+            screened.pending[position] = pending
+            return None, None
+        try:
+            approved = bool(self.approve(pending))
+        except Exception:  # noqa: BLE001 - a policy that fails denies: when in doubt, do not run
+            logger.exception("approve= raised for %s; the call is denied", pending)
+            approved = False
+        if approved:
+            logger.info("approved by policy: %s", pending)
+            return None, None
+        return "denied", denial(call.name, "the approval policy did not approve it")
+
+    # -- resuming --------------------------------------------------------------------
+
+    def decide(
+        self, call: ToolCall, pending: PendingCall, decision: Decision | None, origin: float
+    ) -> ToolCallRecord | None:
+        """The record answering a paused call without running it, or ``None`` to run it now."""
+        if decision is None:
+            logger.warning("no decision for %s when the run resumed: denied by default", pending)
+            return blocked_record(call, "denied", denial(call.name, "no one approved it"), origin)
+        if not decision.approved:
+            return blocked_record(call, "denied", denial(call.name, decision.reason), origin)
+        if call.id in self.ran:
+            raise RuntimeError(f"call {call.id} ({call.name}) already ran; a call never runs twice")
+        if not (decision.digest == pending.digest == digest(call.arguments)):
+            logger.error("the arguments of %s changed after approval; not run", call.id)
+            return blocked_record(
+                call,
+                "changed",
+                f"{call.name} was not run: its arguments are not the ones that were approved. "
+                f"Tell the user the action was not performed.",
+                origin,
+            )
+        return None
+
+
+def denial(name: str, reason: str) -> str:
+    """The message the model gets for a call a person (or the policy) did not approve."""
+    why = f" ({reason})" if reason else ""
+    return (
+        f"the user did not approve this call to {name}{why}, so it was not run. "
+        f"Do not try it again; tell the user it was not done."
+    )
+
+
+def blocked_record(
+    call: ToolCall, why: str, output: str, origin: float
+) -> ToolCallRecord:
+    """A record answering ``call`` without running it."""
+    now = time.perf_counter() - origin
+    logger.info("tool call %s(%s) not run (%s)", call.name, call.arguments, why)
+    try:
+        arguments: Any = call.parsed_arguments()
+    except ValueError:
+        arguments = call.arguments
+    return ToolCallRecord(
+        id=call.id,
+        name=call.name,
+        arguments=arguments,
+        output=output,
+        is_error=True,
+        started=now,
+        ended=now,
+        blocked=why,
+    )
+
+
+def provenance(call: ToolCall, neutral: Sequence[Message]) -> str | None:
+    """Which earlier tool result named the tool this call asks for, when the user never did.
+
+    A model that calls a tool right after a web page or an e-mail told it to is
+    following instructions in data: this points the trace at that result (the most
+    recent one naming the tool). ``None`` when the user's own messages name the tool
+    or no tool result does.
+    """
+    word = re.compile(rf"(?<![A-Za-z0-9_]){re.escape(call.name)}(?![A-Za-z0-9_])")
+    if any(isinstance(m, UserMessage) and word.search(m.text) for m in neutral):
+        return None
+    names = {c.id: c.name for m in neutral for c in getattr(m, "tool_calls", ())}
+    for message in reversed(neutral):
+        if isinstance(message, ToolResult) and word.search(message.content):
+            return f"the result of {names.get(message.call_id, message.name)} ({message.call_id}) names {call.name}"
+    return None

@@ -1,0 +1,211 @@
+"""Approval (lesson 04): a run pauses at a call that needs a person's decision, and resumes.
+
+Every test runs on both wire APIs; the async twins use ``arun`` / ``aresume``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+from scripted import offline, scripted
+
+import conductor as cd
+from conductor.guards import Decision, digest
+from conductor.offline import LatencyModel, OfflineModel
+
+APIS = ["openai", "anthropic"]
+
+
+class Bank:
+    """A transfer tool that counts its side effects."""
+
+    def __init__(self) -> None:
+        self.transfers: list[tuple[str, float]] = []
+
+        @cd.tool(requires_approval=lambda args: args["amount"] > 100)
+        def transfer(to: str, amount: float) -> dict:
+            """Transfer money to an account."""
+            self.transfers.append((to, amount))
+            return {"sent": amount, "to": to}
+
+        @cd.tool
+        def balance() -> dict:
+            """The account balance."""
+            return {"balance": 1000}
+
+        self.transfer = transfer
+        self.balance = balance
+
+
+def tool_results(api: str, body: dict) -> dict[str, str]:
+    """call id -> tool result text, in the request's messages."""
+    found: dict[str, str] = {}
+    for message in body["messages"]:
+        if api == "openai" and message["role"] == "tool":
+            assert message["tool_call_id"] not in found
+            found[message["tool_call_id"]] = message["content"]
+        if api == "anthropic" and isinstance(message["content"], list):
+            for block in message["content"]:
+                if block.get("type") == "tool_result":
+                    assert block["tool_use_id"] not in found
+                    content = block["content"]
+                    found[block["tool_use_id"]] = content if isinstance(content, str) else json.dumps(content)
+    return found
+
+
+def big_transfer():
+    return scripted([("transfer", {"to": "DE89", "amount": 500})], "Done.")
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_a_call_needing_approval_pauses_the_run_before_it_runs(api):
+    bank = Bank()
+    llm, model = offline(api, big_transfer())
+    result = llm.run("Send 500 to DE89", tools=[bank.transfer])
+    assert result.stopped_by == "approval"
+    assert bank.transfers == []
+    assert len(model.requests) == 1
+    (pending,) = result.pending
+    assert (pending.name, dict(pending.arguments)) == ("transfer", {"to": "DE89", "amount": 500})
+    assert pending.id  # the model's call id
+    assert "waiting for approval" in result.transcript()
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_approve_then_resume_runs_the_call_once_and_continues_the_same_conversation(api):
+    bank = Bank()
+    llm, model = offline(api, big_transfer())
+    paused = llm.run("Send 500 to DE89", tools=[bank.transfer])
+    call_id = paused.pending[0].id
+    paused.approve(call_id)
+    result = llm.resume(paused)
+    assert bank.transfers == [("DE89", 500)]
+    assert result.stopped_by is None and result.answer == "Done."
+    assert result.pending == ()
+    assert result.api_calls == 2 and len(result.rounds) == 1
+    record = result.tool_calls[0]
+    assert record.id == call_id and not record.is_error and record.blocked is None
+    assert call_id in tool_results(api, model.requests[-1].body)
+    # A paused result is used once: a second resume cannot run the transfer again.
+    with pytest.raises(RuntimeError, match="already resumed"):
+        llm.resume(paused)
+    with pytest.raises(ValueError, match="not paused"):
+        llm.resume(result)
+    assert bank.transfers == [("DE89", 500)]
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_reject_sends_the_reason_to_the_model_and_nothing_runs(api):
+    bank = Bank()
+    llm, model = offline(api, big_transfer())
+    paused = llm.run("Send 500 to DE89", tools=[bank.transfer])
+    call_id = paused.pending[0].id
+    paused.reject(call_id, reason="over the daily limit")
+    result = llm.resume(paused)
+    assert bank.transfers == []
+    assert result.tool_calls[0].blocked == "denied"
+    sent = tool_results(api, model.requests[-1].body)[call_id]
+    assert "over the daily limit" in sent and "not run" in sent
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_an_undecided_call_is_denied_by_default_on_resume(api):
+    bank = Bank()
+    llm, _ = offline(api, big_transfer())
+    result = llm.resume(llm.run("Send 500 to DE89", tools=[bank.transfer]))
+    assert bank.transfers == []
+    assert result.tool_calls[0].blocked == "denied"
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_the_predicate_lets_small_calls_through_without_a_pause(api):
+    bank = Bank()
+    llm, _ = offline(api, scripted([("transfer", {"to": "DE89", "amount": 50})], "Done."))
+    result = llm.run("Send 50 to DE89", tools=[bank.transfer])
+    assert result.stopped_by is None and bank.transfers == [("DE89", 50)]
+
+
+@pytest.mark.parametrize("api", APIS)
+@pytest.mark.parametrize("verdict", [True, False])
+def test_headless_policy_decides_at_once(api, verdict):
+    bank = Bank()
+    seen = []
+    llm, model = offline(api, big_transfer())
+
+    def policy(call):
+        seen.append((call.name, dict(call.arguments)))
+        return verdict
+
+    result = llm.run("Send 500 to DE89", tools=[bank.transfer], approve=policy)
+    assert seen == [("transfer", {"to": "DE89", "amount": 500})]
+    assert result.stopped_by is None and result.pending == ()
+    assert bank.transfers == ([("DE89", 500)] if verdict else [])
+    assert result.tool_calls[0].blocked == (None if verdict else "denied")
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_a_policy_that_raises_denies(api):
+    bank = Bank()
+    llm, _ = offline(api, big_transfer())
+    result = llm.run("Send 500 to DE89", tools=[bank.transfer], approve=lambda call: 1 / 0)
+    assert bank.transfers == [] and result.tool_calls[0].blocked == "denied"
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_an_approval_is_bound_to_the_exact_arguments(api):
+    bank = Bank()
+    llm, _ = offline(api, big_transfer())
+    paused = llm.run("Send 500 to DE89", tools=[bank.transfer])
+    call_id = paused.pending[0].id
+    # An approval given for other arguments (a tampered or stale decision) does not run this call.
+    paused.paused.decisions[call_id] = Decision(approved=True, digest=digest('{"to": "DE89", "amount": 5}'))
+    result = llm.resume(paused)
+    assert bank.transfers == []
+    assert result.tool_calls[0].blocked == "changed"
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_other_calls_of_the_turn_run_at_once_and_results_keep_call_order(api):
+    bank = Bank()
+    llm, model = offline(api, scripted([("balance", {}), ("transfer", {"to": "DE89", "amount": 500})], "Done."))
+    paused = llm.run("Check and send", tools=[bank.transfer, bank.balance])
+    assert [p.name for p in paused.pending] == ["transfer"]
+    paused.approve(paused.pending[0].id)
+    result = llm.resume(paused)
+    assert [c.name for c in result.tool_calls] == ["balance", "transfer"]
+    assert list(tool_results(api, model.requests[-1].body)) == [c.id for c in result.tool_calls]
+    assert bank.transfers == [("DE89", 500)]
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_learner_mistakes_raise_with_the_fix(api):
+    bank = Bank()
+    llm, _ = offline(api, big_transfer())
+    paused = llm.run("Send 500 to DE89", tools=[bank.transfer])
+    with pytest.raises(KeyError, match="awaiting a decision"):
+        paused.approve("no-such-id")
+    with pytest.raises(TypeError, match="approve="):
+        llm.run("Send 500 to DE89", tools=[bank.transfer], approve="yes")
+    with pytest.raises(cd.ToolDefinitionError, match="requires_approval"):
+        cd.tool(requires_approval="always", name="noop")(lambda: None)
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_async_pause_and_resume(api):
+    bank = Bank()
+
+    async def go():
+        model = OfflineModel(seed=0, latency=LatencyModel.instant(), policies=[big_transfer()])
+        llm = cd.connect("offline", api=api, asynchronous=True, offline_model=model)
+        paused = await llm.arun("Send 500 to DE89", tools=[bank.transfer])
+        assert paused.stopped_by == "approval" and bank.transfers == []
+        paused.approve(paused.pending[0].id)
+        result = await llm.aresume(paused)
+        with pytest.raises(RuntimeError, match="already resumed"):
+            await llm.aresume(paused)
+        return result
+
+    result = asyncio.run(go())
+    assert result.answer == "Done." and bank.transfers == [("DE89", 500)]
