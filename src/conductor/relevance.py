@@ -16,11 +16,12 @@ share that were bad) and recall (of the bad calls, the share it stopped).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import logging
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import TYPE_CHECKING, Annotated, Any, Literal
@@ -28,7 +29,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 import pydantic
 
 from . import scenarios
-from .offline.conversation import CallTools, Conversation, Decision, PlannedCall, Policy, Reply
+from .offline.conversation import CallTools, Conversation, Decision, PlannedCall, Reply
 from .tools import Tool, ToolArgumentsError, tool
 
 if TYPE_CHECKING:
@@ -57,6 +58,7 @@ __all__ = [
     "Recorder",
     "CaseRun",
     "deny_all",
+    "Bench",
     "run_case",
     "Measurement",
     "measure",
@@ -351,22 +353,6 @@ class Recorder:
 # -- running a labelled call through the library -----------------------------------------------
 
 
-def _scripted(case: Case, on_final: Callable[[], None]) -> Policy:
-    """A model that makes the case's earlier calls, one per turn, then the proposed call, then answers."""
-    planned = (*case.earlier, case.call)
-
-    def policy(conversation: Conversation) -> Decision:
-        made = len(conversation.exchanges())
-        if made >= len(planned):
-            return Reply("done")
-        if made == len(planned) - 1:
-            on_final()
-        step = planned[made]
-        return CallTools((PlannedCall(step.name, dict(step.arguments)),))
-
-    return policy
-
-
 @dataclass(frozen=True)
 class CaseRun:
     """What happened to a case's proposed call in one ``llm.run``."""
@@ -381,35 +367,59 @@ def deny_all(call: Any) -> bool:
     return False
 
 
-def run_case(case: Case, *, allowlist: bool = False, approval: bool = False, loop: bool = False) -> CaseRun:
-    """Run ``case`` on a scripted offline model through ``llm.run`` with the chosen guards on.
+class Bench:
+    """A scripted offline model and recording tools, reused for every case of a measurement.
 
-    Schema validation is always on: the library validates every call. ``allowlist``
-    passes the role's tools as ``allowed_tools``; ``approval`` marks the tools with
-    consequences and denies what needs approval (nobody is there to approve);
-    ``loop`` turns on loop detection (``max_repeats=3``).
+    The model makes the case's earlier calls, one per turn, then the proposed call,
+    then answers. Building the tools once matters: a tool's pydantic model costs
+    more to build than a whole offline run. One bench runs one case at a time.
     """
-    from .offline import LatencyModel, OfflineModel
-    from .providers import connect
 
-    recorder = Recorder()
-    mark: list[int] = []  # how many calls had run when the model issued the proposed one
+    def __init__(self) -> None:
+        from .offline import LatencyModel, OfflineModel
+        from .providers import connect
 
-    tools = [recorder.wrap(t) for t in measured_tools(approval=approval).values()]
-    model = OfflineModel(latency=LatencyModel.instant(), policies=[_scripted(case, lambda: mark.append(len(recorder.calls)))])
-    llm = connect("offline", offline_model=model)
-    result = llm.run(
-        case.question,
-        tools=tools,
-        max_rounds=len(case.earlier) + 1,
-        allowed_tools=list(ROLES[case.role]) if allowlist else None,
-        approve=deny_all,
-        max_repeats=MAX_REPEATS if loop else None,
-    )
-    if not mark:  # the run ended before the model got to the proposed call
-        return CaseRun(ran=False, blocked=None, stopped_by=result.stopped_by)
-    record = result.tool_calls[-1]  # one call per turn: the proposed call is the last one
-    return CaseRun(ran=len(recorder.calls) > mark[0], blocked=record.blocked, stopped_by=result.stopped_by)
+        self.recorder = Recorder()
+        self.tools = {flag: [self.recorder.wrap(t) for t in measured_tools(approval=flag).values()]
+                      for flag in (False, True)}
+        self._planned: tuple[ProposedCall, ...] = ()
+        self._mark: int | None = None  # calls recorded when the model issued the proposed call
+        self.llm = connect("offline", offline_model=OfflineModel(latency=LatencyModel.instant(), policies=[self._turn]))
+
+    def _turn(self, conversation: Conversation) -> Decision:
+        made = len(conversation.exchanges())
+        if made >= len(self._planned):
+            return Reply("done")
+        if made == len(self._planned) - 1:
+            self._mark = len(self.recorder.calls)
+        step = self._planned[made]
+        return CallTools((PlannedCall(step.name, dict(step.arguments)),))
+
+    def run(self, case: Case, *, allowlist: bool = False, approval: bool = False, loop: bool = False) -> CaseRun:
+        """Run ``case`` through ``llm.run`` with the chosen guards on (schema validation always is).
+
+        ``allowlist`` passes the role's tools as ``allowed_tools``; ``approval`` marks the
+        tools with consequences and denies what needs approval (nobody is there to
+        approve); ``loop`` turns on loop detection (``max_repeats=3``).
+        """
+        self._planned, self._mark = (*case.earlier, case.call), None
+        result = self.llm.run(
+            case.question,
+            tools=self.tools[approval],
+            max_rounds=len(self._planned),
+            allowed_tools=list(ROLES[case.role]) if allowlist else None,
+            approve=deny_all,
+            max_repeats=MAX_REPEATS if loop else None,
+        )
+        if self._mark is None:  # the run ended before the model got to the proposed call
+            return CaseRun(ran=False, blocked=None, stopped_by=result.stopped_by)
+        record = result.tool_calls[-1]  # one call per turn: the proposed call's is the last record
+        return CaseRun(ran=len(self.recorder.calls) > self._mark, blocked=record.blocked, stopped_by=result.stopped_by)
+
+
+def run_case(case: Case, *, allowlist: bool = False, approval: bool = False, loop: bool = False) -> CaseRun:
+    """Run one case through ``llm.run`` on a fresh :class:`Bench` (see :meth:`Bench.run`)."""
+    return Bench().run(case, allowlist=allowlist, approval=approval, loop=loop)
 
 
 # -- the measurement ---------------------------------------------------------------------------
@@ -513,27 +523,45 @@ def _short(defence: str) -> str:
             "all four + keywords": "all+kw"}.get(defence, defence)
 
 
+@contextlib.contextmanager
+def _quiet(*names: str) -> Iterator[None]:
+    """Only errors from these loggers while the block runs."""
+    loggers = [logging.getLogger(name) for name in names]
+    levels = [lg.level for lg in loggers]
+    for lg in loggers:
+        lg.setLevel(logging.ERROR)
+    try:
+        yield
+    finally:
+        for lg, level in zip(loggers, levels):
+            lg.setLevel(level)
+
+
 def measure(cases: Sequence[Case] | None = None) -> Measurement:
     """Run every defence of :data:`DEFENCES` over ``cases`` (the shipped set by default).
 
     The keyword check is :func:`validate_tool_call`. The library's guards are measured
-    through ``llm.run`` itself (see :func:`run_case`): each alone, with the trace's
-    ``blocked`` saying which guard stopped a call, then all four together.
+    through ``llm.run`` itself (see :class:`Bench`): each alone, with the trace's
+    ``blocked`` saying which guard stopped a call, then all four together, where a
+    call counts as stopped when it never reached its tool.
     """
     cases = tuple(load_cases() if cases is None else cases)
-    keyword = tuple(not validate_tool_call(c.call.name, c.call.arguments, c.question) for c in cases)
-    plain = [run_case(c) for c in cases]
-    alone = {
-        "allowlist": [run_case(c, allowlist=True).blocked == "allowlist" for c in cases],
-        "approval": [run_case(c, approval=True).blocked == "denied" for c in cases],
-        "loop detection": [run_case(c, loop=True).blocked == "loop" for c in cases],
-    }
-    together = [run_case(c, allowlist=True, approval=True, loop=True) for c in cases]
+    bench = Bench()
+    # Every bad call makes a guard log a warning: expected here, hundreds of times.
+    with _quiet("conductor.guards", __name__):
+        keyword = tuple(not validate_tool_call(c.call.name, c.call.arguments, c.question) for c in cases)
+        # Validation comes before loop detection in the guards' order, so one run shows both.
+        checked = [bench.run(c, loop=True).blocked for c in cases]
+        allowlist = tuple(bench.run(c, allowlist=True).blocked == "allowlist" for c in cases)
+        approval = tuple(bench.run(c, approval=True).blocked == "denied" for c in cases)
+        together = [bench.run(c, allowlist=True, approval=True, loop=True) for c in cases]
     combined = tuple(not r.ran for r in together)
     stopped = {
         "keyword check": keyword,
-        "schema validation": tuple(not r.ran for r in plain),
-        **{name: tuple(verdicts) for name, verdicts in alone.items()},
+        "schema validation": tuple(b == "invalid" for b in checked),
+        "allowlist": allowlist,
+        "approval": approval,
+        "loop detection": tuple(b == "loop" for b in checked),
         "all four": combined,
         "all four + keywords": tuple(a or b for a, b in zip(combined, keyword)),
     }
