@@ -119,7 +119,7 @@ def test_a_follow_up_uses_the_course_of_the_earlier_turn_in_one_round(llm):
 
 def test_without_the_earlier_turn_the_follow_up_names_no_course(llm):
     alone = llm.run("And lesson 2?", tools=TOOLS, max_rounds=2)
-    assert all(c.arguments.get("course_name") is None for c in alone.tool_calls)
+    assert alone.rounds == () and alone.answer.startswith("Which course do you mean? Please name the course of lesson 2")
 
 
 def test_a_lesson_beyond_the_course_is_answered_from_the_earlier_outline(llm):

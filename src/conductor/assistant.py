@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from . import catalogue
-from .display import LINE_WIDTH, wrap
+from .display import LINE_WIDTH, clip, wrap
+from .offline.evidence import describe_call
 from .tools import Tool
 
 if TYPE_CHECKING:
@@ -99,6 +100,22 @@ def sources_of(records: Iterable[ToolCallRecord]) -> list[Source]:
     return unique_lessons + [s for s in dict.fromkeys(courses) if s.course_title not in covered]
 
 
+def _outcome(record: ToolCallRecord) -> str:
+    """What one call returned, in a few words: its hits, the outline's size, or the error."""
+    if record.is_error:
+        return f"error: {record.output}"
+    try:
+        data: Any = json.loads(record.output)
+    except ValueError:
+        return record.output
+    if isinstance(data, dict) and isinstance(data.get("results"), list):
+        hits = [f"{hit.get('course_title')} L{hit.get('lesson_number')}" for hit in data["results"]]
+        return f"{len(hits)} result{'s' if len(hits) != 1 else ''}" + (f": {', '.join(hits)}" if hits else "")
+    if isinstance(data, dict) and isinstance(data.get("lessons"), list):
+        return f"outline of {data.get('course_title')}, {len(data['lessons'])} lessons"
+    return record.output
+
+
 @dataclass(frozen=True)
 class Reply:
     """One answer of the assistant: the question, the run that answered it, and its sources."""
@@ -110,6 +127,18 @@ class Reply:
     @property
     def answer(self) -> str:
         return self.result.answer
+
+    def steps(self, width: int = LINE_WIDTH) -> str:
+        """One line per tool call, round by round (the call as written, then what it returned), then the count."""
+        lines = []
+        for r in self.result.rounds:
+            for c in r.tool_calls:
+                lines.append(wrap(f"round {r.index}: {describe_call(c.name, c.arguments)}", width))
+                lines.append(clip(f"         -> {_outcome(c)}", width))
+        rounds = len(self.result.rounds)
+        lines.append(f"answered after {rounds} round{'s' if rounds != 1 else ''}, "
+                     f"{self.result.api_calls} model request{'s' if self.result.api_calls != 1 else ''}")
+        return "\n".join(lines)
 
     def __str__(self) -> str:
         lines = [wrap(self.answer, LINE_WIDTH)]

@@ -274,6 +274,12 @@ def _topic_answer(conversation: Conversation, topic: str, missing: Sequence[Plan
 # -- the policy -----------------------------------------------------------------------------------
 
 
+def _which_course(numbers: Sequence[int]) -> Reply:
+    """The answer to a lesson question that names no course, with no course discussed before."""
+    return Reply(f"Which course do you mean? Please name the course of lesson {numbers[0]}: "
+                 "I do not guess course names.")
+
+
 def _outline_for(conversation: Conversation, tools: _Tools, numbers: list[int]) -> _Outline | Decision | None:
     """The outline of the course the question names (or, naming none, the one discussed before); else what to do."""
     question = conversation.question
@@ -281,9 +287,7 @@ def _outline_for(conversation: Conversation, tools: _Tools, numbers: list[int]) 
     course = course_phrase(question) or course_hint(first_clause)
     if not course:
         # "that course": the one an earlier turn looked up; with none, ask rather than guess.
-        return _earlier_outline(conversation) or Reply(
-            f"Which course do you mean? Please name the course of lesson {numbers[0]}: I do not guess course names."
-        )
+        return _earlier_outline(conversation) or _which_course(numbers)
     if tools.outline is None:
         return None
     outlines = conversation.results_of("get_course_outline")
@@ -314,7 +318,7 @@ def _related(conversation: Conversation, tools: _Tools, numbers: list[int]) -> D
 def _follow_up(conversation: Conversation, tools: _Tools, numbers: list[int]) -> Decision | None:
     outline = _earlier_outline(conversation)
     if outline is None:
-        return None
+        return _which_course(numbers)
     planned = [_lesson_search(tools, outline.lessons[n], outline.title, n) for n in numbers if n in outline.lessons]
 
     def answer(missing: Sequence[PlannedCall]) -> str:
