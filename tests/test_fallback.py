@@ -1,0 +1,332 @@
+"""cd.fallback: which errors fall over, mid-run switches across APIs, one layer of retries."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import httpx2
+import openai
+import pytest
+
+import conductor as cd
+from conductor import failover
+from conductor.offline import LatencyModel, OfflineModel
+from conductor.providers import ProviderError
+
+QUESTION = "What should I wear in Beijing today?"
+TRANSIENT = ["rate_limit", "overloaded", "server_error", "unavailable", "timeout", "connection"]
+
+
+def offline(api: str = "openai", model: str | None = None, *, asynchronous: bool = False) -> cd.LLM:
+    """An offline model that answers at once (no simulated latency)."""
+    return cd.connect(
+        "offline",
+        api=api,  # type: ignore[arg-type]
+        model=model,
+        asynchronous=asynchronous,
+        offline_model=OfflineModel(latency=LatencyModel.instant()),
+    )
+
+
+def weather_tools(outage: cd.LLM | None = None, kind: str = "overloaded") -> list[Any]:
+    """Two chained tools; the first one takes ``outage``'s model down (one ``kind`` fault) while it runs."""
+
+    @cd.tool
+    def get_weather(city: str) -> dict:
+        """Get today's weather for a city."""
+        if outage is not None:
+            assert outage.offline is not None
+            outage.offline.inject(kind, retry_after=0.001)
+        return {"city": city, "temperature": 5, "weather": "sunny"}
+
+    @cd.tool
+    def suggest_clothing(temperature: float) -> dict:
+        """Suggest clothing for a temperature in Celsius."""
+        return {"temperature": temperature, "suggestion": "a down jacket" if temperature < 10 else "a t-shirt"}
+
+    return [get_weather, suggest_clothing]
+
+
+def sent_call_ids(request_body: dict[str, Any]) -> tuple[list[str], list[str]]:
+    """(tool call ids asked for, tool call ids answered) in one request body of either API."""
+    asked, answered = [], []
+    for message in request_body["messages"]:
+        if isinstance(message.get("content"), list):
+            for block in message["content"]:
+                if block.get("type") == "tool_use":
+                    asked.append(block["id"])
+                elif block.get("type") == "tool_result":
+                    answered.append(block["tool_use_id"])
+        asked += [call["id"] for call in message.get("tool_calls") or []]
+        if message.get("role") == "tool":
+            answered.append(message["tool_call_id"])
+    return asked, answered
+
+
+# -- classify ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("api", ["openai", "anthropic"])
+@pytest.mark.parametrize("kind", TRANSIENT + ["quota"])
+def test_classify_offline_faults_as_the_sdks_raise_them(api: str, kind: str) -> None:
+    model = OfflineModel(latency=LatencyModel.instant())
+    llm = cd.connect("offline", api=api, max_retries=0, offline_model=model)  # type: ignore[arg-type]
+    model.inject(kind, retry_after=0.001)
+    with pytest.raises(Exception) as caught:
+        llm.run("What is 2 + 2?")
+    verdict = failover.classify(caught.value)
+    expected_kind = {"unavailable": "server_error"}.get(kind, kind)
+    assert (verdict.action, verdict.kind) == ("fatal" if kind == "quota" else "fallback", expected_kind)
+    if kind == "quota":
+        assert "spend limit" in verdict.fix and verdict.message
+
+
+def status_error(status: int, body: dict[str, Any]) -> openai.APIStatusError:
+    request = httpx2.Request("POST", "https://api.openai.com/v1/chat/completions")
+    return openai.APIStatusError("error", response=httpx2.Response(status, request=request), body=body)
+
+
+@pytest.mark.parametrize(
+    ("status", "action", "kind"),
+    [
+        (400, "fatal", "bad_request"),
+        (401, "fatal", "authentication"),
+        (403, "fatal", "permission"),
+        (404, "fatal", "not_found"),
+        (409, "fatal", "client_error"),
+        (413, "fatal", "too_large"),
+        (422, "fatal", "client_error"),
+        (408, "fallback", "timeout"),
+        (502, "fallback", "server_error"),
+        (529, "fallback", "overloaded"),
+    ],
+)
+def test_classify_by_status(status: int, action: str, kind: str) -> None:
+    verdict = failover.classify(status_error(status, {"message": "the provider's words", "type": "x", "code": None}))
+    assert (verdict.action, verdict.kind, verdict.status) == (action, kind, status)
+    assert verdict.message == "the provider's words"
+    assert bool(verdict.fix) == (action == "fatal")
+
+
+def test_classify_anthropic_spend_limit_code_and_not_api_errors() -> None:
+    body = {"type": "error", "error": {"type": "rate_limit_error", "message": "enforced_spend_limit_reached"}}
+    assert failover.classify(status_error(429, body)).kind == "quota"
+    assert failover.classify(ValueError("boom")) == failover.Verdict(
+        "fatal", "not_api", "ValueError is not a model API error", message="boom"
+    )
+    assert failover.classify(TimeoutError()).action == "fallback"
+
+
+# -- falling over ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", TRANSIENT)
+def test_transient_error_goes_to_the_backup_after_one_request(kind: str) -> None:
+    primary, backup = offline("openai", "gpt-4.1-mini"), offline("anthropic", "claude-haiku-4-5")
+    assert primary.offline is not None and backup.offline is not None
+    primary.offline.inject(kind, times=3, retry_after=0.001)
+    llm = cd.fallback(primary, backup)
+    result = llm.run("What is 2 + 2?")
+    assert [c.model for c in result.trace.model_calls] == ["claude-haiku-4-5"]
+    # One layer owns retries: the primary's SDK did not retry under the fallback.
+    assert len(primary.offline.requests) == 1
+    assert [(f.model, f.action, f.request) for f in llm.failures] == [("gpt-4.1-mini", "fallback", 1)]
+    assert primary.client.max_retries == 2  # the caller's own LLM is untouched
+
+
+def test_sdk_retries_none_keeps_the_clients_own_retries() -> None:
+    primary, backup = offline(), offline("anthropic")
+    assert primary.offline is not None
+    primary.offline.inject("rate_limit", times=2, retry_after=0.001)
+    result = cd.fallback(primary, backup, sdk_retries=None).run("What is 2 + 2?")
+    assert [c.model for c in result.trace.model_calls] == ["conductor-offline"]
+    assert result.trace.model_calls[0].provider == "offline"
+    assert [r.status for r in primary.offline.requests] == [429, 429, 200]
+
+
+@pytest.mark.parametrize(("kind", "error"), [("quota", cd.QuotaExceededError)])
+def test_quota_raises_at_once_with_the_providers_message(kind: str, error: type[Exception]) -> None:
+    for api, words in (("openai", "exceeded your current quota"), ("anthropic", "monthly spend limit")):
+        primary, backup = offline(api), offline("openai", "backup")
+        assert primary.offline is not None and backup.offline is not None
+        primary.offline.inject(kind)
+        with pytest.raises(error) as caught:
+            cd.fallback(primary, backup).run("What is 2 + 2?")
+        assert words in str(caught.value) and "spend limit" in str(caught.value)
+        assert backup.offline.requests == [] and len(primary.offline.requests) == 1
+
+
+def test_bad_request_raises_at_once_and_names_the_fix() -> None:
+    primary, backup = offline(), offline("anthropic")
+    assert backup.offline is not None
+    llm = cd.fallback(primary, backup)
+    with pytest.raises(cd.FatalModelError) as caught:
+        # tool_choice without tools: the API's 400 (run would refuse it; extra_body slips it past)
+        llm.run("What is 2 + 2?", extra_body={"tool_choice": "auto"})
+    assert caught.value.status == 400 and "fix the request" in str(caught.value)
+    assert "'tool_choice' is only allowed when 'tools' are specified" in str(caught.value)
+    assert not isinstance(caught.value, cd.QuotaExceededError)
+    assert backup.offline.requests == []
+
+
+def test_every_model_failing_lists_each_models_error() -> None:
+    first, second = offline("openai", "first"), offline("anthropic", "second")
+    assert first.offline is not None and second.offline is not None
+    first.offline.inject("server_error")
+    second.offline.inject("overloaded")
+    with pytest.raises(cd.AllModelsFailedError) as caught:
+        cd.fallback(first, second).run("What is 2 + 2?")
+    assert [(f.model, f.kind, f.status) for f in caught.value.failures] == [
+        ("first", "server_error", 500),
+        ("second", "overloaded", 529),
+    ]
+    assert "first: server_error 500" in str(caught.value) and "second: overloaded 529: Overloaded" in str(caught.value)
+
+
+# -- mid-run, across APIs ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("first_api", "second_api"), [("openai", "anthropic"), ("anthropic", "openai")])
+def test_mid_run_fallback_across_apis_answers_every_call_id(first_api: str, second_api: str) -> None:
+    primary, backup = offline(first_api, "primary-model"), offline(second_api, "backup-model")
+    assert primary.offline is not None and backup.offline is not None
+    llm = cd.fallback(primary, backup)
+    result = llm.run(QUESTION, tools=weather_tools(outage=primary), max_rounds=2)
+
+    # Round 1 on the primary; the outage starts while its tool runs; round 2 on the backup.
+    assert [c.model for c in result.trace.model_calls] == ["primary-model", "backup-model", "primary-model"]
+    assert [r.tool_calls[0].name for r in result.rounds] == ["get_weather", "suggest_clothing"]
+    assert "down jacket" in result.answer
+    # The backup got the whole conversation in its own API, every call answered.
+    backup_request = backup.offline.requests[-1]
+    assert backup_request.api == second_api and backup_request.status == 200
+    asked, answered = sent_call_ids(backup_request.body)
+    assert asked and sorted(asked) == sorted(answered)
+    final_asked, final_answered = sent_call_ids(primary.offline.requests[-1].body)
+    assert len(final_asked) == 2 and sorted(final_asked) == sorted(final_answered)
+    assert final_asked == [c.id for c in result.tool_calls]
+
+
+def test_each_request_is_priced_at_its_own_models_prices() -> None:
+    primary, backup = offline("openai", "gpt-4.1-mini"), offline("anthropic", "claude-haiku-4-5")
+    result = cd.fallback(primary, backup).run(QUESTION, tools=weather_tools(outage=primary), max_rounds=2)
+    calls = result.trace.model_calls
+    assert [c.cost for c in calls] == [
+        pytest.approx(member.cost(c.usage)) for member, c in zip((primary, backup, primary), calls)
+    ]
+    assert backup.prices.input_per_mtok != primary.prices.input_per_mtok
+    assert result.trace.model_name == "gpt-4.1-mini + claude-haiku-4-5"
+    table = result.table().splitlines()
+    assert table[0].endswith("answered by")
+    assert table[2].endswith("gpt-4.1-mini") and table[3].endswith("claude-haiku-4-5")
+
+
+def test_single_model_run_table_has_no_model_column() -> None:
+    result = cd.fallback(offline(), offline("anthropic")).run(QUESTION, tools=weather_tools(), max_rounds=2)
+    assert "answered by" not in result.table()
+    assert result.trace.model_name == "conductor-offline"
+
+
+def test_async_mid_run_fallback() -> None:
+    primary = offline("anthropic", "primary-model", asynchronous=True)
+    backup = offline("openai", "backup-model", asynchronous=True)
+    llm = cd.fallback(primary, backup)
+    assert llm.is_async
+
+    async def go() -> cd.RunResult:
+        return await llm.arun(QUESTION, tools=weather_tools(outage=primary, kind="timeout"), max_rounds=2)
+
+    result = asyncio.run(go())
+    assert [c.model for c in result.trace.model_calls] == ["primary-model", "backup-model", "primary-model"]
+    assert [f.kind for f in llm.failures] == ["timeout"]
+    with pytest.raises(ProviderError, match="arun"):
+        llm.run(QUESTION)
+
+
+def test_sync_members_work_with_arun_too() -> None:
+    primary, backup = offline(), offline("anthropic", "backup-model")
+    assert primary.offline is not None
+    primary.offline.inject("connection")
+    result = asyncio.run(cd.fallback(primary, backup).arun("What is 2 + 2?"))
+    assert [c.model for c in result.trace.model_calls] == ["backup-model"]
+
+
+# -- learner mistakes ----------------------------------------------------------------------
+
+
+def test_construction_errors_say_what_to_do() -> None:
+    with pytest.raises(ValueError, match="at least one model"):
+        cd.fallback()
+    with pytest.raises(ProviderError, match="asynchronous=True"):
+        cd.fallback(offline(), offline(asynchronous=True))
+    with pytest.raises(ValueError, match="list the models themselves"):
+        cd.fallback(cd.fallback(offline()), offline())
+    with pytest.raises(TypeError, match="cd.connect"):
+        cd.fallback("gpt-4.1-mini")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="sdk_retries"):
+        cd.fallback(offline(), sdk_retries=-1)
+    with pytest.raises(ValueError, match="distinct name"):
+        cd.fallback(offline(), offline(), names=["a", "a"])
+
+
+def test_options_of_one_api_are_refused_across_apis() -> None:
+    llm = cd.fallback(offline(), offline("anthropic"))
+    with pytest.raises(ValueError, match="seed"):
+        llm.run("What is 2 + 2?", seed=1)
+    assert llm.run("What is 2 + 2?", temperature=0.2).answer
+    assert cd.fallback(offline(), offline()).run("What is 2 + 2?", seed=1).answer  # one API: any option
+
+
+def test_duplicate_models_get_distinct_names() -> None:
+    llm = cd.fallback(offline(), offline(), offline("anthropic"))
+    assert llm.names == [
+        "offline:openai:conductor-offline",
+        "offline:openai:conductor-offline#2",
+        "offline:anthropic:conductor-offline",
+    ]
+
+
+# -- the breaker inside a fallback --------------------------------------------------------
+
+
+def test_breaker_skips_a_failing_primary_then_probes_it() -> None:
+    now = [0.0]
+    breaker = cd.CircuitBreaker(failures=2, cooldown=30.0, clock=lambda: now[0])
+    primary, backup = offline("openai", "primary-model"), offline("anthropic", "backup-model")
+    assert primary.offline is not None
+    primary.offline.inject("overloaded", times=2)
+    llm = cd.fallback(primary, backup, breaker=breaker)
+    for _ in range(3):
+        assert llm.run("What is 2 + 2?").trace.model_calls[0].model == "backup-model"
+    assert len(primary.offline.requests) == 2  # the third run skipped it
+    assert breaker.states() == {"primary-model": "open", "backup-model": "closed"}
+    assert llm.failures[-1].action == "skipped" and llm.failures[-1].kind == "circuit_open"
+    now[0] = 30.0
+    assert breaker.state("primary-model") == "half_open"
+    assert llm.run("What is 2 + 2?").trace.model_calls[0].model == "primary-model"
+    assert breaker.state("primary-model") == "closed"
+
+
+def test_all_circuits_open_says_when_to_retry() -> None:
+    breaker = cd.CircuitBreaker(failures=1, cooldown=30.0, clock=lambda: 0.0)
+    only = offline()
+    assert only.offline is not None
+    only.offline.inject("server_error")
+    llm = cd.fallback(only, breaker=breaker)
+    with pytest.raises(cd.AllModelsFailedError):
+        llm.run("What is 2 + 2?")
+    with pytest.raises(cd.AllModelsFailedError, match="circuit open, retry in 30.0 s"):
+        llm.run("What is 2 + 2?")
+    assert len(only.offline.requests) == 1
+
+
+# -- the stacked-retries trap ----------------------------------------------------------------
+
+
+def test_stacked_retries_multiply_and_one_layer_does_not() -> None:
+    measured = failover.stacked_retries(sdk_retries=1, attempts=2, models=2, retry_after=0.001, wait=0.001)
+    assert measured.before.requests == measured.before.expected_requests == 2 * 2 * 2
+    assert measured.after.requests == 2
+    assert measured.before.error == measured.after.error == "AllModelsFailedError"
+    assert "before" in measured.table() and "after" in measured.table()
