@@ -60,6 +60,7 @@ __all__ = [
     "deny_all",
     "Bench",
     "run_case",
+    "play",
     "Measurement",
     "measure",
 ]
@@ -566,3 +567,27 @@ def measure(cases: Sequence[Case] | None = None) -> Measurement:
         "all four + keywords": tuple(a or b for a, b in zip(combined, keyword)),
     }
     return Measurement(cases=cases, stopped=stopped, blocked=tuple(r.blocked for r in together))
+
+
+def play(case: Case, *, seed: int = 0, latency_scale: float | None = 0.0) -> Any:
+    """An offline connection whose model makes ``case``'s calls, then carries on by its own rules.
+
+    The offline model's own rules rarely make these mistakes; this plays the
+    unreliable model of the labelled set: the earlier calls, one per turn, then the
+    proposed call. After that the built-in rules read the results and answer (or
+    ask for more). ``latency_scale`` 0 answers at once.
+    """
+    from .offline import LatencyModel, OfflineModel
+    from .providers import connect
+
+    planned = (*case.earlier, case.call)
+
+    def turn(conversation: Conversation) -> Decision | None:
+        made = len(conversation.exchanges())
+        if made >= len(planned):
+            return None
+        step = planned[made]
+        return CallTools((PlannedCall(step.name, dict(step.arguments)),))
+
+    latency = LatencyModel.instant() if not latency_scale else LatencyModel(scale=latency_scale)
+    return connect("offline", offline_model=OfflineModel(seed=seed, latency=latency, policies=[turn]))
