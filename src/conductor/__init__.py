@@ -46,6 +46,9 @@ _LAZY = {
     "backoff": None,
     "simulation": None,
     "widgets": None,
+    # streaming a tool run (llm.stream / llm.astream)
+    "StreamInterrupted": "streaming",
+    "streaming": None,
     # lesson 03: tool-level retries, timeouts and fallbacks
     "Retry": "retry",
     "TransientError": "retry",

@@ -13,7 +13,7 @@ import importlib
 import os
 import sys
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .adapters import ApiName, RequestSettings, adapter_for, tool_choice_from
@@ -21,10 +21,12 @@ from .execution import DEFAULT_MAX_WORKERS, aexecute, execute
 from .guards import DEFAULT_MAX_REPEATS, Approver, Guards, check_allowed_tools
 from .rounds import Conversation, RunResult, check_max_rounds
 from .tools import Tool, ToolRegistry
-from .types import CostSplit, Usage
+from .trace import ToolCallRecord
+from .types import CostSplit, ToolCall, Usage
 
 if TYPE_CHECKING:
     from .offline import OfflineModel
+    from .streaming import StreamEvent
 
 PROVIDERS: tuple[str, ...] = ("offline", "openai", "anthropic")
 DEFAULT_MODELS = {"openai": "gpt-4.1-mini", "anthropic": "claude-haiku-4-5"}
@@ -243,6 +245,72 @@ class LLM:
             conversation.add_results(await aexecute(calls, conversation.tools, origin=conversation.origin, **options))
         return await self._adrive(conversation, **options)
 
+    def stream(
+        self,
+        question: str,
+        *,
+        tools: Iterable[Tool | Callable[..., Any]] = (),
+        max_rounds: int = 2,
+        system: str | None = None,
+        history: Sequence[Any] | None = None,
+        parallel: bool = False,
+        max_workers: int = DEFAULT_MAX_WORKERS,
+        parallel_tool_calls: bool | None = None,
+        max_tokens: int | None = None,
+        tool_choice: Any = None,
+        allowed_tools: Iterable[str | Tool] | None = None,
+        max_repeats: int | None = DEFAULT_MAX_REPEATS,
+        approve: Approver | None = None,
+        **options: Any,
+    ) -> Iterator[StreamEvent]:
+        """:meth:`run`, streamed: ``for event in llm.stream(...)``, each request read as it is generated.
+
+        ``event.type`` is ``"round_start"``, ``"text"`` (``event.text``: a delta),
+        ``"tool_start"``, ``"tool_end"`` and, last, ``"done"`` (``event.result``: the
+        :class:`RunResult` ``run`` returns). An error mid-stream raises
+        :class:`conductor.streaming.StreamInterrupted`; see :mod:`conductor.streaming`.
+        The guards are ``run``'s; a run paused for approval ends with ``done`` and
+        ``llm.resume(event.result)`` continues it (not streamed).
+        """
+        from .streaming import stream_run
+
+        if self.is_async:
+            raise ProviderError("this LLM holds an async client: use `async for event in llm.astream(...)`")
+        conversation = self._conversation(
+            question, tools, max_rounds, system, history, max_tokens, parallel_tool_calls, tool_choice, options,
+            guards={"allowed_tools": allowed_tools, "max_repeats": max_repeats, "approve": approve},
+        )
+        conversation.run_options = {"parallel": parallel, "max_workers": max_workers}
+        return stream_run(self, conversation, parallel=parallel, max_workers=max_workers)
+
+    def astream(
+        self,
+        question: str,
+        *,
+        tools: Iterable[Tool | Callable[..., Any]] = (),
+        max_rounds: int = 2,
+        system: str | None = None,
+        history: Sequence[Any] | None = None,
+        parallel: bool = True,
+        max_workers: int = DEFAULT_MAX_WORKERS,
+        parallel_tool_calls: bool | None = None,
+        max_tokens: int | None = None,
+        tool_choice: Any = None,
+        allowed_tools: Iterable[str | Tool] | None = None,
+        max_repeats: int | None = DEFAULT_MAX_REPEATS,
+        approve: Approver | None = None,
+        **options: Any,
+    ) -> AsyncIterator[StreamEvent]:
+        """:meth:`stream` on the event loop: ``async for event in llm.astream(...)``."""
+        from .streaming import astream_run
+
+        conversation = self._conversation(
+            question, tools, max_rounds, system, history, max_tokens, parallel_tool_calls, tool_choice, options,
+            guards={"allowed_tools": allowed_tools, "max_repeats": max_repeats, "approve": approve},
+        )
+        conversation.run_options = {"parallel": parallel, "max_workers": max_workers}
+        return astream_run(self, conversation, parallel=parallel, max_workers=max_workers)
+
     # -- the loop ------------------------------------------------------------------
     # run/arun (and resume) build or restore a Conversation, then drive it here:
     # one request per step, the calls it asks for, their results, until it says stop.
@@ -256,16 +324,41 @@ class LLM:
             return await self.adapter.acreate(self.client, request)
         return await asyncio.to_thread(self.adapter.create, self.client, request)
 
+    def _stream_request(self, conversation: Conversation, request: dict[str, Any], index: int) -> Iterator[Any]:
+        """Send one request streamed (text deltas, then the whole message); a model fallback may override it."""
+        from .streaming import stream_request
+
+        return stream_request(self.client, conversation.adapter.api, request, index)
+
+    def _astream_request(self, conversation: Conversation, request: dict[str, Any], index: int) -> AsyncIterator[Any]:
+        from .streaming import astream_request, in_thread, stream_request
+
+        if self.is_async:
+            return astream_request(self.client, conversation.adapter.api, request, index)
+        return in_thread(stream_request(self.client, conversation.adapter.api, request, index))
+
+    def _execute(
+        self, conversation: Conversation, calls: list[ToolCall], *, parallel: bool, max_workers: int
+    ) -> list[ToolCallRecord]:
+        """Run one turn's calls; every driver (run, stream) goes through here."""
+        return execute(
+            calls, conversation.tools, parallel=parallel, max_workers=max_workers, origin=conversation.origin
+        )
+
+    async def _aexecute(
+        self, conversation: Conversation, calls: list[ToolCall], *, parallel: bool, max_workers: int
+    ) -> list[ToolCallRecord]:
+        return await aexecute(
+            calls, conversation.tools, parallel=parallel, max_workers=max_workers, origin=conversation.origin
+        )
+
     def _drive(self, conversation: Conversation, *, parallel: bool, max_workers: int) -> RunResult:
         while (request := conversation.next_request()) is not None:
             started = time.perf_counter()
             response = self._create(conversation, request)
             calls = conversation.receive(response, started, time.perf_counter())
             if calls:
-                records = execute(
-                    calls, conversation.tools, parallel=parallel, max_workers=max_workers, origin=conversation.origin
-                )
-                conversation.add_results(records)
+                conversation.add_results(self._execute(conversation, calls, parallel=parallel, max_workers=max_workers))
         return self._result(conversation)
 
     async def _adrive(self, conversation: Conversation, *, parallel: bool, max_workers: int) -> RunResult:
@@ -274,9 +367,7 @@ class LLM:
             response = await self._acreate(conversation, request)
             calls = conversation.receive(response, started, time.perf_counter())
             if calls:
-                records = await aexecute(
-                    calls, conversation.tools, parallel=parallel, max_workers=max_workers, origin=conversation.origin
-                )
+                records = await self._aexecute(conversation, calls, parallel=parallel, max_workers=max_workers)
                 conversation.add_results(records)
         return self._result(conversation)
 
@@ -307,9 +398,9 @@ def _check_options(options: dict[str, Any]) -> None:
             raise ValueError(f"run() sets {name}= itself: {fix}")
     if options.get("stream"):
         raise ValueError(
-            "run() reads whole responses, so stream=True is not supported: to stream today, call the SDK "
-            "on llm.client yourself (client.chat.completions.create(..., stream=True) or "
-            "client.messages.stream(...)); llm.stream(), streaming a whole tool run, is planned, not built yet"
+            "run() reads whole responses, so stream=True is not supported: to stream a tool run, use "
+            "`for event in llm.stream(question, tools=...)` (or `async for event in llm.astream(...)`); "
+            "to stream one request by hand, call the SDK on llm.client"
         )
     if options.get("n", 1) != 1:
         raise ValueError(

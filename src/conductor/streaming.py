@@ -1,0 +1,350 @@
+"""Streaming a whole tool run: ``llm.stream(...)`` and ``llm.astream(...)``.
+
+The same round loop as ``llm.run`` (the one :class:`~conductor.rounds.Conversation`
+decides every step: round limit, forced final answer, call ids, stop rules),
+driven with streamed requests. Each request is read as server-sent events
+through the official SDK: the text is handed on delta by delta while the SDK
+assembles the whole message (OpenAI: ``ChatCompletionStreamState`` over
+``chat.completions.create(stream=True)``, tool-call arguments joined from their
+``tool_calls`` deltas; Anthropic: ``messages.stream``, tool inputs joined from
+``input_json_delta`` events). Only the assembled message, a real
+``ChatCompletion`` or ``Message``, goes to the conversation, so a streamed run
+and a plain run record the same turns.
+
+Events, in order, for each model request::
+
+    RoundStart           a request is sent (request 1, 2, ...)
+    TextDelta ...        the model's text as it arrives
+    ToolStart ...        for each call the model asked for, just before the turn's calls run
+    ToolEnd ...          for each call, after the turn's calls ran (in call order)
+
+and one :class:`Done` at the end, holding the same :class:`~conductor.rounds.RunResult`
+``llm.run`` returns.
+
+An error in the middle of a stream (an ``error`` event, a dropped connection,
+a stream that ends before the model finished) raises :class:`StreamInterrupted`,
+chained to the SDK's error. The half-received turn is never added to the
+conversation: nothing the model did not finish saying is sent back to it.
+The SDKs retry errors that come before a stream opens (429, 5xx), but not an
+error inside a stream, which this module does not retry either: the learner
+has already seen part of the answer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+from .trace import ToolCallRecord
+from .types import ToolCall
+
+if TYPE_CHECKING:
+    from .providers import LLM
+    from .rounds import Conversation, RunResult
+
+__all__ = [
+    "Done",
+    "Finished",
+    "RoundStart",
+    "StreamEvent",
+    "StreamInterrupted",
+    "TextDelta",
+    "ToolEnd",
+    "ToolStart",
+    "astream_run",
+    "astream_request",
+    "stream_request",
+    "stream_run",
+]
+
+
+# --- events -------------------------------------------------------------------------------
+# ``at`` is seconds since the run started (the clock of the run's trace), so a
+# notebook can measure time to first token without timing anything itself.
+
+
+@dataclass(frozen=True)
+class RoundStart:
+    """A model request is about to be sent."""
+
+    request: int  # 1-based, in the order sent
+    tools_allowed: bool  # False on the forced final request (every tool round used)
+    at: float
+    type: Literal["round_start"] = field(default="round_start", init=False)
+
+
+@dataclass(frozen=True)
+class TextDelta:
+    """A piece of the model's text (a refusal's text included), as it arrived."""
+
+    text: str
+    request: int
+    at: float
+    type: Literal["text"] = field(default="text", init=False)
+
+
+@dataclass(frozen=True)
+class ToolStart:
+    """A call the model asked for is about to run (with its final call id and whole arguments)."""
+
+    call: ToolCall
+    round: int  # the tool round this call belongs to, 1-based
+    at: float
+    type: Literal["tool_start"] = field(default="tool_start", init=False)
+
+    @property
+    def name(self) -> str:
+        return self.call.name
+
+    @property
+    def arguments(self) -> str:
+        return self.call.arguments
+
+
+@dataclass(frozen=True)
+class ToolEnd:
+    """A call has run: its record holds the output, error flag, timings and attempts."""
+
+    record: ToolCallRecord
+    round: int
+    at: float
+    type: Literal["tool_end"] = field(default="tool_end", init=False)
+
+    @property
+    def name(self) -> str:
+        return self.record.name
+
+    @property
+    def output(self) -> str:
+        return self.record.output
+
+    @property
+    def is_error(self) -> bool:
+        return self.record.is_error
+
+
+@dataclass(frozen=True)
+class Done:
+    """The run is over: ``result`` is what ``llm.run`` would have returned."""
+
+    result: RunResult
+    type: Literal["done"] = field(default="done", init=False)
+
+
+StreamEvent = RoundStart | TextDelta | ToolStart | ToolEnd | Done
+
+
+@dataclass(frozen=True)
+class Finished:
+    """The end of one streamed response: the message the SDK assembled from its events."""
+
+    response: Any  # openai ChatCompletion or anthropic Message
+
+
+class StreamInterrupted(RuntimeError):
+    """A model response broke off mid-stream.
+
+    ``partial_text`` is what arrived before the break, ``request`` the 1-based
+    request it belonged to. Nothing of that turn was added to the conversation.
+    """
+
+    def __init__(self, request: int, partial_text: str, cause: BaseException | str) -> None:
+        self.request = request
+        self.partial_text = partial_text
+        reason = cause if isinstance(cause, str) else f"{type(cause).__name__}: {cause}"
+        super().__init__(
+            f"the model's response to request {request} broke off mid-stream after "
+            f"{len(partial_text)} characters of text ({reason}). The half-received turn was not added to "
+            "the conversation, and an error inside a stream is not retried (by the SDK or here): "
+            "ask the question again, or use llm.run(...), whose non-streamed requests the SDK retries."
+        )
+
+
+# --- one streamed request -------------------------------------------------------------------
+
+
+def _openai_kwargs(request: dict[str, Any]) -> dict[str, Any]:
+    # include_usage adds a last chunk with the token counts, which the trace prices.
+    return {**request, "stream": True, "stream_options": request.get("stream_options") or {"include_usage": True}}
+
+
+def _openai_final(state: Any) -> Any:
+    """The assembled ChatCompletion; a cut or filtered answer is still an answer to record."""
+    from openai import ContentFilterFinishReasonError, LengthFinishReasonError
+
+    try:
+        completion = state.current_completion_snapshot
+    except AssertionError:  # the SDK's way of saying no chunk arrived
+        raise _Incomplete("the stream ended before any chunk arrived") from None
+    if not completion.choices or completion.choices[0].finish_reason is None:
+        raise _Incomplete("the stream ended before the model finished (no finish_reason)")
+    try:
+        return state.get_final_completion()
+    except (LengthFinishReasonError, ContentFilterFinishReasonError) as cut:
+        return cut.completion
+
+
+def _openai_texts(state: Any, chunk: Any) -> Iterator[str]:
+    for event in state.handle_chunk(chunk):
+        if event.type in ("content.delta", "refusal.delta") and event.delta:
+            yield event.delta
+
+
+def _anthropic_final(message: Any) -> Any:
+    if message.stop_reason is None:
+        raise _Incomplete("the stream ended before the model finished (no stop_reason)")
+    return message
+
+
+class _Incomplete(Exception):
+    """A stream that ended cleanly but too early (no finish reason)."""
+
+
+class _Received:
+    """The text of one response so far, for the error message when it breaks off."""
+
+    def __init__(self, request: int) -> None:
+        self.request = request
+        self.parts: list[str] = []
+
+    def add(self, text: str) -> str:
+        self.parts.append(text)
+        return text
+
+    def interrupted(self, cause: BaseException) -> StreamInterrupted:
+        reason: BaseException | str = str(cause) if isinstance(cause, _Incomplete) else cause
+        return StreamInterrupted(self.request, "".join(self.parts), reason)
+
+
+@contextlib.contextmanager
+def _breaks_off(received: _Received) -> Iterator[None]:
+    """Turn any failure while reading an open stream into :class:`StreamInterrupted`."""
+    try:
+        yield
+    except Exception as error:
+        raise received.interrupted(error) from error
+
+
+def stream_request(client: Any, api: str, request: dict[str, Any], index: int) -> Iterator[str | Finished]:
+    """Send ``request`` streamed: its text deltas, then :class:`Finished` with the whole message.
+
+    Errors before the stream opens are the SDK's own (after its retries);
+    anything that goes wrong after is :class:`StreamInterrupted`.
+    """
+    received = _Received(index)
+    if api == "openai":
+        from openai.lib.streaming.chat import ChatCompletionStreamState
+
+        state = ChatCompletionStreamState()
+        stream = client.chat.completions.create(**_openai_kwargs(request))
+        with stream, _breaks_off(received):
+            for chunk in stream:
+                for text in _openai_texts(state, chunk):
+                    yield received.add(text)
+            final = _openai_final(state)
+        yield Finished(final)
+        return
+    with client.messages.stream(**request) as stream, _breaks_off(received):
+        for event in stream:
+            if event.type == "text" and event.text:
+                yield received.add(event.text)
+        final = _anthropic_final(stream.get_final_message())
+    yield Finished(final)
+
+
+async def astream_request(client: Any, api: str, request: dict[str, Any], index: int) -> AsyncIterator[str | Finished]:
+    """:func:`stream_request` for an async client."""
+    received = _Received(index)
+    if api == "openai":
+        from openai.lib.streaming.chat import ChatCompletionStreamState
+
+        state = ChatCompletionStreamState()
+        stream = await client.chat.completions.create(**_openai_kwargs(request))
+        async with stream:
+            with _breaks_off(received):
+                async for chunk in stream:
+                    for text in _openai_texts(state, chunk):
+                        yield received.add(text)
+                final = _openai_final(state)
+        yield Finished(final)
+        return
+    async with client.messages.stream(**request) as stream:
+        with _breaks_off(received):
+            async for event in stream:
+                if event.type == "text" and event.text:
+                    yield received.add(event.text)
+            final = _anthropic_final(await stream.get_final_message())
+    yield Finished(final)
+
+
+async def in_thread(items: Iterator[Any]) -> AsyncIterator[Any]:
+    """Iterate a blocking iterator (a sync client's stream) without blocking the event loop."""
+    done = object()
+    while (item := await asyncio.to_thread(next, items, done)) is not done:
+        yield item
+
+
+# --- the round loop, streamed ---------------------------------------------------------------
+
+
+def _since(conversation: Conversation) -> float:
+    return time.perf_counter() - conversation.origin
+
+
+def _tool_starts(conversation: Conversation, calls: list[ToolCall]) -> list[ToolStart]:
+    round_index = len(conversation.rounds) + 1
+    return [ToolStart(call, round_index, _since(conversation)) for call in calls]
+
+
+def _tool_ends(conversation: Conversation) -> list[ToolEnd]:
+    last = conversation.rounds[-1]
+    return [ToolEnd(record, last.index, _since(conversation)) for record in last.tool_calls]
+
+
+def stream_run(llm: LLM, conversation: Conversation, *, parallel: bool, max_workers: int) -> Iterator[StreamEvent]:
+    """Drive ``conversation`` with streamed requests, yielding events (see the module docstring)."""
+    while (request := conversation.next_request()) is not None:
+        index = len(conversation.model_calls) + 1
+        yield RoundStart(index, conversation.tools_allowed, _since(conversation))
+        started = time.perf_counter()
+        response = None
+        for item in llm._stream_request(conversation, request, index):
+            if isinstance(item, Finished):
+                response = item.response
+            else:
+                yield TextDelta(item, index, _since(conversation))
+        calls = conversation.receive(response, started, time.perf_counter())
+        if calls:
+            yield from _tool_starts(conversation, calls)
+            conversation.add_results(llm._execute(conversation, calls, parallel=parallel, max_workers=max_workers))
+            yield from _tool_ends(conversation)
+    yield Done(llm._result(conversation))
+
+
+async def astream_run(
+    llm: LLM, conversation: Conversation, *, parallel: bool, max_workers: int
+) -> AsyncIterator[StreamEvent]:
+    """:func:`stream_run` on the event loop: async tools run as tasks, sync ones in threads."""
+    while (request := conversation.next_request()) is not None:
+        index = len(conversation.model_calls) + 1
+        yield RoundStart(index, conversation.tools_allowed, _since(conversation))
+        started = time.perf_counter()
+        response = None
+        async for item in llm._astream_request(conversation, request, index):
+            if isinstance(item, Finished):
+                response = item.response
+            else:
+                yield TextDelta(item, index, _since(conversation))
+        calls = conversation.receive(response, started, time.perf_counter())
+        if calls:
+            for event in _tool_starts(conversation, calls):
+                yield event
+            records = await llm._aexecute(conversation, calls, parallel=parallel, max_workers=max_workers)
+            conversation.add_results(records)
+            for end in _tool_ends(conversation):
+                yield end
+    yield Done(llm._result(conversation))
