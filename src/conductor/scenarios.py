@@ -118,6 +118,7 @@ def suggest_clothing(temperature: float) -> dict:
 _MAX_EXPRESSION_CHARS = 200
 _MAX_EXPONENT = 1000
 _MAX_RESULT_BITS = 4096  # about 1,230 decimal digits
+_MAX_DEPTH = 40  # operations nested inside each other; arithmetic a person writes stays far below
 
 _ALLOWED = "numbers, + - * / // % **, unary minus and parentheses"
 
@@ -155,22 +156,47 @@ _BINARY: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
 _UNARY: dict[type[ast.unaryop], Callable[[Any], Any]] = {ast.UAdd: operator.pos, ast.USub: operator.neg}
 
 
-def _evaluate(node: ast.AST) -> int | float:
+# What a refused node is, in words a model can act on (the node's class name comes first).
+_REFUSED = {
+    ast.Call: "calling a function",
+    ast.Attribute: "reading an attribute",
+    ast.Name: "a name or variable",
+    ast.Subscript: "indexing",
+    ast.Lambda: "a function definition",
+    ast.Compare: "a comparison",
+    ast.BoolOp: "and / or",
+}
+
+
+def _refuse(node: ast.AST) -> ValueError:
+    what = _REFUSED.get(type(node))
+    if isinstance(node, ast.Constant):
+        what = f"the constant {node.value!r:.40}, which is not a number"
+    elif isinstance(node, (ast.BinOp, ast.UnaryOp)):
+        what = f"the operator {type(node.op).__name__}"
+    detail = f" ({what})" if what else ""
+    return ValueError(f"{type(node).__name__} is not allowed{detail}; only {_ALLOWED} are")
+
+
+def _evaluate(node: ast.AST, depth: int = 0) -> int | float:
+    """The value of an allowlisted arithmetic tree; anything else is refused before it is looked at."""
+    if depth > _MAX_DEPTH:
+        raise ValueError(f"the expression is nested more than {_MAX_DEPTH} levels deep; simplify it")
     if isinstance(node, ast.Expression):
-        return _evaluate(node.body)
+        return _evaluate(node.body, depth)
     if isinstance(node, ast.Constant) and type(node.value) in (int, float):
-        return node.value
+        return _checked(node.value)  # a literal such as 1e999 is already infinite
     if isinstance(node, ast.UnaryOp) and type(node.op) in _UNARY:
-        return _UNARY[type(node.op)](_evaluate(node.operand))
+        return _UNARY[type(node.op)](_evaluate(node.operand, depth + 1))
     if isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
-        left, right = _evaluate(node.left), _evaluate(node.right)
+        left, right = _evaluate(node.left, depth + 1), _evaluate(node.right, depth + 1)
         try:
             return _checked(_BINARY[type(node.op)](left, right))
         except ZeroDivisionError:
             raise ValueError("division by zero is undefined; check the divisor") from None
         except OverflowError:
             raise ValueError("the result is too large for a float; use smaller numbers") from None
-    raise ValueError(f"{type(node).__name__} is not allowed; only {_ALLOWED} are")
+    raise _refuse(node)
 
 
 @tool
@@ -182,10 +208,13 @@ def calculate(expression: str) -> dict:
     """
     if len(expression) > _MAX_EXPRESSION_CHARS:
         raise ValueError(f"the expression is longer than {_MAX_EXPRESSION_CHARS} characters; split it up")
+    # Parsed, never compiled to code or run: only the tree is read, by the allowlist above.
     try:
         tree = ast.parse(expression.strip(), mode="eval")
     except SyntaxError as exc:
-        raise ValueError(f"{expression!r} is not an arithmetic expression ({exc.msg}); use {_ALLOWED}") from None
+        raise ValueError(f"{expression!r:.80} is not an arithmetic expression ({exc.msg}); use {_ALLOWED}") from None
+    except (ValueError, RecursionError, MemoryError):  # null bytes; nesting the parser itself gives up on
+        raise ValueError(f"{expression!r:.80} is not an arithmetic expression; use {_ALLOWED}") from None
     return {"expression": expression, "result": _evaluate(tree)}
 
 
