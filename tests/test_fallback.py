@@ -330,3 +330,39 @@ def test_stacked_retries_multiply_and_one_layer_does_not() -> None:
     assert measured.after.requests == 2
     assert measured.before.error == measured.after.error == "AllModelsFailedError"
     assert "before" in measured.table() and "after" in measured.table()
+
+
+# -- streaming -------------------------------------------------------------------------------
+
+needs_stream = pytest.mark.skipif(not hasattr(cd.LLM, "stream"), reason="llm.stream is not built yet")
+
+
+@needs_stream
+def test_stream_falls_over_before_any_text_and_never_after() -> None:
+    primary, backup = offline("openai", "primary-model"), offline("anthropic", "backup-model")
+    assert primary.offline is not None and backup.offline is not None
+    llm = cd.fallback(primary, backup)
+    events = list(llm.stream(QUESTION, tools=weather_tools(outage=primary, kind="rate_limit"), max_rounds=2))
+    result = events[-1].result
+    assert [c.model for c in result.trace.model_calls] == ["primary-model", "backup-model", "primary-model"]
+    assert result.answer == "".join(e.text for e in events if e.type == "text" and e.request == 3)
+
+    primary.offline.inject("stream_error")  # breaks off after part of the answer was shown
+    with pytest.raises(Exception, match="broke off mid-stream") as caught:
+        list(llm.stream("What is 2 + 2?"))
+    assert caught.value.partial_text  # type: ignore[attr-defined]
+    assert llm.failures[-1].kind == "stream_broke" and len(backup.offline.requests) == 1
+
+
+@needs_stream
+def test_astream_falls_over() -> None:
+    primary = offline("openai", "primary-model", asynchronous=True)
+    backup = offline("anthropic", "backup-model", asynchronous=True)
+    assert primary.offline is not None
+    primary.offline.inject("overloaded")
+
+    async def go() -> list[Any]:
+        return [event async for event in cd.fallback(primary, backup).astream("What is 2 + 2?")]
+
+    events = asyncio.run(go())
+    assert [c.model for c in events[-1].result.trace.model_calls] == ["backup-model"]

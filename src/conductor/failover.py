@@ -28,7 +28,7 @@ import logging
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -425,7 +425,7 @@ class _Request:
 
     def failed(self, exc: Exception) -> None:
         """Record ``exc`` from the current member; raise unless the next member should be tried."""
-        verdict = classify(exc)
+        verdict = classify(_unshown_cause(exc))
         breaker = self.llm.breaker
         if verdict.kind == "not_api":
             if breaker is not None:
@@ -442,6 +442,12 @@ class _Request:
         self._fail(ModelFailure(self.name, verdict.kind, "fallback", verdict.message, verdict.status))
         logger.warning("request %d: %s failed (%s); trying the next model", self.number, self.name, verdict.reason)
 
+    def broke_off(self, exc: Exception) -> None:
+        """The current member's stream broke after text was shown: too late to fall over, but it counts."""
+        if self.llm.breaker is not None:
+            self.llm.breaker.record_failure(self.name)
+        self._fail(ModelFailure(self.name, "stream_broke", "fatal", str(exc)))
+
     def answered(self) -> None:
         if self.llm.breaker is not None:
             self.llm.breaker.record_success(self.name)
@@ -450,6 +456,17 @@ class _Request:
 
     def exhausted(self) -> AllModelsFailedError:
         return AllModelsFailedError(self.failures)
+
+
+def _unshown_cause(exc: Exception) -> BaseException:
+    """The error to judge: for a stream that broke before any text was shown, the SDK error behind it.
+
+    Falling over is safe until the reader has seen part of an answer; after
+    that, the break is raised as it is (``conductor.streaming.StreamInterrupted``).
+    """
+    if getattr(exc, "partial_text", None) == "" and exc.__cause__ is not None:
+        return exc.__cause__
+    return exc
 
 
 class FallbackLLM(LLM):
@@ -526,6 +543,55 @@ class FallbackLLM(LLM):
                 continue
             trip.answered()
             return response
+        raise trip.exhausted()
+
+    def _stream_request(self, conversation: Conversation, request: dict[str, Any], index: int) -> Iterator[Any]:
+        """One streamed request: falls over until the first text arrives, never after."""
+        trip = _Request(self, conversation, request)
+        for member, rendered in trip:
+            items = iter(member._stream_request(conversation, rendered, index))
+            try:
+                first = next(items)
+            except StopIteration:
+                trip.answered()
+                return
+            except Exception as exc:
+                trip.failed(exc)
+                continue
+            try:
+                yield first
+                yield from items
+            except Exception as exc:
+                trip.broke_off(exc)
+                raise
+            trip.answered()
+            return
+        raise trip.exhausted()
+
+    async def _astream_request(
+        self, conversation: Conversation, request: dict[str, Any], index: int
+    ) -> AsyncIterator[Any]:
+        """:meth:`_stream_request` on the event loop."""
+        trip = _Request(self, conversation, request)
+        for member, rendered in trip:
+            items = aiter(member._astream_request(conversation, rendered, index))
+            try:
+                first = await anext(items)
+            except StopAsyncIteration:
+                trip.answered()
+                return
+            except Exception as exc:
+                trip.failed(exc)
+                continue
+            try:
+                yield first
+                async for item in items:
+                    yield item
+            except Exception as exc:
+                trip.broke_off(exc)
+                raise
+            trip.answered()
+            return
         raise trip.exhausted()
 
     def _result(self, conversation: Conversation) -> RunResult:
