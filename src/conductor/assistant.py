@@ -134,7 +134,7 @@ class Reply:
         for r in self.result.rounds:
             for c in r.tool_calls:
                 lines.append(wrap(f"round {r.index}: {describe_call(c.name, c.arguments)}", width))
-                lines.append(clip(f"         -> {_outcome(c)}", width))
+                lines.append("  " + clip(f"-> {_outcome(c)}", width - 2))
         rounds = len(self.result.rounds)
         lines.append(f"answered after {rounds} round{'s' if rounds != 1 else ''}, "
                      f"{self.result.api_calls} model request{'s' if self.result.api_calls != 1 else ''}")
