@@ -1,4 +1,4 @@
-"""Lesson 03's exercises: full jitter by hand, a retry loop that knows what to retry, a resilient tool.
+"""Lesson 03's exercises: full jitter by hand, a deadline no wait may cross, the library's policy on a tool.
 
 In the notebook::
 
@@ -13,14 +13,19 @@ from __future__ import annotations
 
 import random
 import statistics
-import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
+import conductor as cd
+from conductor import retry
+from conductor import scenarios as sc
 from conductor.backoff import backoff_delay
+from conductor.flaky import get_weather_cached
 
-from .core import Exercise, Wrong, WrongAnswer, explain, learner_call
+from .core import Exercise, Wrong, WrongAnswer, as_tool, explain, learner_call, offline_llm
 
-__all__ = ["SETUP", "EXERCISES", "q1", "q2"]
+__all__ = ["SETUP", "EXERCISES", "q1", "q2", "q3"]
 
 SETUP = "from conductor.exercises import ____, lesson03 as ex"
 """The notebook cell that comes before the exercises."""
@@ -148,202 +153,343 @@ ex.q1.check()''',
     ),
 )
 
-# -- exercise 2: a retry loop that knows what to retry ---------------------------------------------
+# -- exercise 2: a deadline for the whole call -----------------------------------------------------
 
 RETRYABLE = (TimeoutError, ConnectionError)
+DEADLINE = 3.0  # seconds the check allows a call, from its first attempt
+CALL_SECONDS = 0.2  # how long each of the check's attempts takes on its clock
 
 
-def call_with_retry(func, *, attempts=3, base=0.5, cap=8.0, sleep=time.sleep, rng=None):
-    """Call func(); retry the failures in RETRYABLE with full-jitter backoff; raise anything else at once."""
-    rng = rng or random.Random()
+def call_with_deadline(func, *, deadline, clock, rng, attempts=10, base=0.5, cap=8.0):
+    """Retry func()'s transient failures with full jitter; no wait may end past `deadline` seconds."""
+    start = clock.now()
     for attempt in range(1, attempts + 1):
         try:
             return func()
         except RETRYABLE:
-            if attempt == attempts:
-                raise  # retries spent: the caller (a fallback, or the model) hears the last error
-            sleep(backoff_delay("full", attempt, base=base, cap=cap, previous=None, rng=rng))
+            wait = backoff_delay("full", attempt, base=base, cap=cap, previous=None, rng=rng)
+            if attempt == attempts or clock.now() + wait > start + deadline:
+                raise  # out of attempts, or the wait would cross the deadline: give up now
+            clock.sleep(wait)
 
 
-class _Script:
-    """A function that raises the listed exceptions in turn, then returns "sunny"."""
+class _FakeClock:
+    """A clock that starts at 1000 s and moves only when told: sleeps and the calls' own time."""
 
-    def __init__(self, *failures: BaseException) -> None:
-        self.failures = list(failures)
-        self.calls = 0
+    def __init__(self) -> None:
+        self.time = 1000.0
+        self.waits: list[tuple[float, float]] = []  # (when the wait started, seconds)
+
+    def now(self) -> float:
+        return self.time
+
+    def sleep(self, seconds: float) -> None:
+        self.waits.append((self.time, seconds))
+        self.time += seconds
+
+
+class _Service:
+    """A call that takes CALL_SECONDS on the clock and fails with the listed errors in turn, then answers."""
+
+    def __init__(self, clock: _FakeClock, failures: list[BaseException]) -> None:
+        self.clock, self.failures, self.calls = clock, failures, 0
 
     def __call__(self) -> str:
         self.calls += 1
+        self.clock.time += CALL_SECONDS
         if self.failures:
             raise self.failures.pop(0)
         return "sunny"
 
 
-def _run(call_with_retry: Any, script: _Script, what: str, seed: int = 0) -> tuple[Any, BaseException | None, list]:
-    """Run the learner's loop on ``script`` with a recording sleep: (value, exception raised, waits)."""
-    waits: list[float] = []
-    doing = f"call_with_retry(<{what}>, attempts=3, base=0.5, cap=8.0, sleep=..., rng=random.Random({seed}))"
+@dataclass(frozen=True)
+class _Trace:
+    """What one run of a deadline loop did: its calls, its waits, when and how it ended."""
+
+    calls: int
+    waits: tuple[tuple[float, float], ...]
+    ended: float  # seconds after the start
+    value: Any
+    error: BaseException | None
+
+
+def _trace(loop: Any, failures: list[BaseException], seed: int) -> _Trace:
+    clock = _FakeClock()
+    service = _Service(clock, failures)
+    doing = f"call_with_deadline(<service>, deadline={DEADLINE}, clock=..., rng=random.Random({seed}))"
     try:
-        value = call_with_retry(script, attempts=3, base=0.5, cap=8.0, sleep=waits.append, rng=random.Random(seed))
+        value, error = loop(service, deadline=DEADLINE, clock=clock, rng=random.Random(seed)), None
     except (TimeoutError, ConnectionError, ValueError) as exc:
-        return None, exc, waits
+        value, error = None, exc
     except Exception as exc:  # noqa: BLE001 - the learner's own bug is explained
         raise Wrong(explain(exc, doing)) from exc
-    return value, None, waits
+    waits = tuple((start - 1000.0, seconds) for start, seconds in clock.waits)
+    return _Trace(service.calls, waits, clock.time - 1000.0, value, error)
 
 
-def _judge_retry(call_with_retry: Any) -> str:
-    if not callable(call_with_retry):
-        raise Wrong(f"`call_with_retry` should be a function, but it is {type(call_with_retry).__name__}.")
-    flaky = _Script(TimeoutError("timed out"), ConnectionError("reset"))
-    value, exc, waits = _run(call_with_retry, flaky, "times out, then the connection drops, then answers")
-    if exc is not None or value != "sunny":
-        ended = repr(exc) if exc is not None else f"returning {value!r}"
-        raise Wrong(f"a call that fails twice with TimeoutError and ConnectionError, then answers, ended with "
-                    f"{ended}; retry both and return the answer of the third attempt.")
-    if flaky.calls != 3 or len(waits) != 2:
-        raise Wrong(f"that call ran {flaky.calls} time(s) with {len(waits)} wait(s); it needs 3 runs and a "
-                    "wait before each retry (2).")
-    if not (0 <= waits[0] <= 0.5 and 0 <= waits[1] <= 1.0):
-        raise Wrong(f"the waits were {waits}; with full jitter the first lies in [0, 0.5] and the second in "
-                    "[0, 1.0]: wait backoff_delay('full', attempt, ...) after failed attempt `attempt`.")
-    spread = {tuple(_run(call_with_retry, _Script(TimeoutError(), TimeoutError()), "fails twice", s)[2])
-              for s in range(5)}
-    if len(spread) == 1:
-        raise Wrong("the waits are the same for every seed: that is no jitter. Draw them from rng, "
-                    "e.g. backoff_delay('full', attempt, base=base, cap=cap, previous=None, rng=rng).")
-    mars = _Script(*[ValueError("unknown city '火星'")] * 3)
-    _, exc, waits = _run(call_with_retry, mars, "raises ValueError: unknown city")
-    if mars.calls > 1:
-        raise Wrong(f"an unknown city (ValueError) was tried {mars.calls} times; it cannot change on a retry: "
-                    "retry only TimeoutError and ConnectionError (except RETRYABLE) and let anything else "
-                    "raise at once.")
-    if not isinstance(exc, ValueError):
-        raise Wrong(f"the ValueError was not raised (got {exc!r}); let it propagate so the model hears it.")
-    down = _Script(*[TimeoutError(f"timeout {i}") for i in range(1, 10)])
-    value, exc, waits = _run(call_with_retry, down, "always times out")
-    if down.calls != 3:
-        raise Wrong(f"a call that always times out ran {down.calls} times with attempts=3; run it 3 times.")
-    if len(waits) != 2:
-        raise Wrong(f"a call that always times out waited {len(waits)} times for 3 attempts: do not sleep "
-                    "after the last attempt, there is no retry to wait for.")
-    if exc is None:
-        raise Wrong(f"when every attempt times out, call_with_retry returned {value!r}; raise the last error "
-                    "instead, so a fallback or the model hears that the call failed.")
-    if str(exc) != "timeout 3":
-        raise Wrong(f"when every attempt times out, raise the last error (`raise` inside except), got {exc!r}.")
-    return ("two transient failures were retried after jittered waits; 火星's ValueError was raised after "
-            "1 call; a call that always times out ran 3 times, waited twice and raised its last error.")
+def _always_failing() -> list[BaseException]:
+    return [TimeoutError(f"timeout {i}") for i in range(1, 100)]
 
 
-def _retries_everything() -> tuple[Any, ...]:
-    def call_with_retry(func, *, attempts=3, base=0.5, cap=8.0, sleep=time.sleep, rng=None):
-        """Retries every exception, like the tutorial's executor."""
-        rng = rng or random.Random()
-        for attempt in range(1, attempts + 1):
-            try:
-                return func()
-            except Exception:
-                if attempt == attempts:
-                    raise
-                sleep(backoff_delay("full", attempt, base=base, cap=cap, previous=None, rng=rng))
+def _judge_deadline(call_with_deadline: Any) -> str:
+    if not callable(call_with_deadline):
+        raise Wrong(f"`call_with_deadline` should be a function, but it is {type(call_with_deadline).__name__}.")
+    recovered = _trace(call_with_deadline, [TimeoutError("t"), ConnectionError("c")], seed=0)
+    if recovered.value != "sunny":
+        raise Wrong(f"a call that fails twice, then answers well within the deadline, ended with "
+                    f"{recovered.error!r}: the loop gave up while its waits still fitted. Measure from the "
+                    "start: give up when clock.now() + wait > start + deadline.")
+    mars = _trace(call_with_deadline, [ValueError("unknown city '火星'")] * 5, seed=0)
+    if mars.calls != 1 or not isinstance(mars.error, ValueError):
+        raise Wrong("an unknown city (ValueError) must be raised at once, not retried: keep `except RETRYABLE`.")
+    for seed in range(20):
+        mine = _trace(call_with_deadline, _always_failing(), seed)
+        right = _trace(globals()["call_with_deadline"], _always_failing(), seed)
+        if mine.error is None:
+            raise Wrong(f"a call that always times out returned {mine.value!r}; raise its last error.")
+        late = [(start, wait) for start, wait in mine.waits if start + wait > DEADLINE + 1e-9]
+        if late:
+            start, wait = late[0]
+            raise Wrong(f"a wait of {wait:.2f} s started at {start:.2f} s and ended at {start + wait:.2f} s, "
+                        f"past the {DEADLINE:g} s deadline. Check the wait before sleeping: give up when "
+                        "clock.now() + wait would pass start + deadline (checking the time alone lets the "
+                        "last wait overshoot, as tenacity's stop_after_delay does).")
+        if mine.calls < right.calls:
+            start, wait = right.waits[mine.calls - 1]
+            raise Wrong(f"with random.Random({seed}) the loop gave up after {mine.calls} call(s) at "
+                        f"{mine.ended:.2f} s, but the next wait ({wait:.2f} s) would have ended at "
+                        f"{start + wait:.2f} s, within the {DEADLINE:g} s deadline. Measure from the start: "
+                        "clock.now() + wait > start + deadline.")
+    return (f"over 20 seeds, no wait ended past the {DEADLINE:g} s deadline and none that fitted was skipped; "
+            "a recoverable call answered and 火星's ValueError was raised at once.")
 
-    return (call_with_retry,)
 
-
-def _sleeps_after_the_last() -> tuple[Any, ...]:
-    def call_with_retry(func, *, attempts=3, base=0.5, cap=8.0, sleep=time.sleep, rng=None):
-        """Waits after every failure, the last one too."""
-        rng = rng or random.Random()
+def _checks_the_time_only() -> tuple[Any, ...]:
+    def call_with_deadline(func, *, deadline, clock, rng, attempts=10, base=0.5, cap=8.0):
+        """Checks the time before the wait, not after it: the last wait overshoots."""
+        start = clock.now()
         for attempt in range(1, attempts + 1):
             try:
                 return func()
             except RETRYABLE:
-                sleep(backoff_delay("full", attempt, base=base, cap=cap, previous=None, rng=rng))
-                if attempt == attempts:
+                wait = backoff_delay("full", attempt, base=base, cap=cap, previous=None, rng=rng)
+                if attempt == attempts or clock.now() > start + deadline:
                     raise
+                clock.sleep(wait)
 
-    return (call_with_retry,)
-
-
-def _returns_error_dict() -> tuple[Any, ...]:
-    def call_with_retry(func, *, attempts=3, base=0.5, cap=8.0, sleep=time.sleep, rng=None):
-        """Swallows the last error into a dict, which a model takes for data."""
-        rng = rng or random.Random()
-        for attempt in range(1, attempts + 1):
-            try:
-                return func()
-            except RETRYABLE as exc:
-                if attempt == attempts:
-                    return {"success": False, "error": str(exc)}
-                sleep(backoff_delay("full", attempt, base=base, cap=cap, previous=None, rng=rng))
-
-    return (call_with_retry,)
+    return (call_with_deadline,)
 
 
-def _fixed_waits() -> tuple[Any, ...]:
-    def call_with_retry(func, *, attempts=3, base=0.5, cap=8.0, sleep=time.sleep, rng=None):
-        """Exponential waits without jitter."""
+def _forgets_the_start() -> tuple[Any, ...]:
+    def call_with_deadline(func, *, deadline, clock, rng, attempts=10, base=0.5, cap=8.0):
+        """Compares the clock's reading with the deadline itself, as if the clock started at 0."""
         for attempt in range(1, attempts + 1):
             try:
                 return func()
             except RETRYABLE:
+                wait = backoff_delay("full", attempt, base=base, cap=cap, previous=None, rng=rng)
+                if attempt == attempts or clock.now() + wait > deadline:
+                    raise
+                clock.sleep(wait)
+
+    return (call_with_deadline,)
+
+
+def _ignores_the_deadline() -> tuple[Any, ...]:
+    def call_with_deadline(func, *, deadline, clock, rng, attempts=10, base=0.5, cap=8.0):
+        """Counts attempts only."""
+        for attempt in range(1, attempts + 1):
+            try:
+                return func()
+            except RETRYABLE:
+                wait = backoff_delay("full", attempt, base=base, cap=cap, previous=None, rng=rng)
                 if attempt == attempts:
                     raise
-                sleep(backoff_delay("none", attempt, base=base, cap=cap, previous=None, rng=random.Random()))
+                clock.sleep(wait)
 
-    return (call_with_retry,)
+    return (call_with_deadline,)
 
 
 q2 = Exercise(
     number=2,
-    title="Retry only what a retry can fix",
-    task="""\
-Complete `call_with_retry(func, ...)`: call `func()` up to `attempts` times. Retry only the failures
-a retry can fix (`TimeoutError`, `ConnectionError`), waiting a full-jitter backoff before each
-retry (`backoff_delay("full", attempt, ...)` from `conductor.backoff`, drawn from `rng`, slept with
-the `sleep` passed in). Anything else, like the `ValueError` for 火星 (Mars), is raised at once.
-When every attempt fails, raise the last error: do not sleep after the last attempt, and do not
-return an error dict. The check passes a recording `sleep`, so nothing really waits.""",
+    title="A deadline no wait may cross",
+    task=f"""\
+`call_with_deadline` retries a call's transient failures with full jitter, like `call_with_retry`
+above, and also has a deadline: `deadline` seconds from its first attempt. A wait that would end
+past the deadline is not started; the loop raises the last error instead. (tenacity's
+`stop_after_delay` checks the time only before each attempt, so its last wait can overshoot.)
+Complete the condition. The check runs a service that always times out, with a
+{DEADLINE:g} s deadline, on a fake clock, for 20 seeds: no wait may end past the deadline, and
+no wait that fits may be skipped.""",
     stub='''\
 import random
-import time
 
+import conductor as cd
+from conductor import retry
+from conductor import scenarios as sc
 from conductor.backoff import backoff_delay
+from conductor.flaky import get_weather_cached
 
 RETRYABLE = (TimeoutError, ConnectionError)
 
 
-def call_with_retry(func, *, attempts=3, base=0.5, cap=8.0, sleep=time.sleep, rng=None):
-    """Call func(); retry the failures in RETRYABLE with full-jitter backoff; raise anything else at once."""
-    rng = rng or random.Random()
+def call_with_deadline(func, *, deadline, clock, rng, attempts=10, base=0.5, cap=8.0):
+    """Retry func()'s transient failures with full jitter; no wait may end past `deadline` seconds."""
+    start = clock.now()
     for attempt in range(1, attempts + 1):
         try:
             return func()
-        except ____:
-            if attempt == attempts:
-                ____
-            sleep(____)
+        except RETRYABLE:
+            wait = backoff_delay("full", attempt, base=base, cap=cap, previous=None, rng=rng)
+            if attempt == attempts or ____:
+                raise  # out of attempts, or the wait would cross the deadline: give up now
+            clock.sleep(wait)
 
 
 ex.q2.check()''',
-    hint_text="`except RETRYABLE:` catches only the transient failures, so a ValueError flies straight "
-    "out. On the last attempt, a bare `raise` re-raises the error being handled. Otherwise "
-    "`sleep(backoff_delay(\"full\", attempt, base=base, cap=cap, previous=None, rng=rng))`.",
-    names=("call_with_retry",),
-    judge=_judge_retry,
-    reference=lambda: (call_with_retry,),
+    hint_text="The wait would end at clock.now() + wait; the deadline falls at start + deadline. Give up "
+    "when the first is later than the second.",
+    names=("call_with_deadline",),
+    judge=_judge_deadline,
+    reference=lambda: (call_with_deadline,),
     solution_parts=(
-        "import random\nimport time\n\nfrom conductor.backoff import backoff_delay\n\n"
-        "RETRYABLE = (TimeoutError, ConnectionError)",
-        call_with_retry,
+        "import random\n\nfrom conductor.backoff import backoff_delay\n\nRETRYABLE = (TimeoutError, ConnectionError)",
+        call_with_deadline,
     ),
     wrong_answers=(
-        WrongAnswer("retries every exception", _retries_everything, fix="retry only TimeoutError and ConnectionError"),
-        WrongAnswer("sleeps after the last attempt", _sleeps_after_the_last, fix="do not sleep after the last attempt"),
-        WrongAnswer("returns an error dict", _returns_error_dict, fix="raise the last error"),
-        WrongAnswer("no jitter", _fixed_waits, fix="that is no jitter"),
+        WrongAnswer("checks the time, not the end of the wait", _checks_the_time_only,
+                    fix="clock.now() + wait would pass start + deadline"),
+        WrongAnswer("forgets the start", _forgets_the_start, fix="Measure from the start"),
+        WrongAnswer("no deadline", _ignores_the_deadline, fix="Check the wait before sleeping"),
     ),
 )
 
-EXERCISES: tuple[Exercise, ...] = (q1, q2)
+# -- exercise 3: the library's policy ---------------------------------------------------------------
+
+WEATHER_QUESTION = "北京今天天气怎么样?"  # "What's the weather in Beijing today?"
+MARS_QUESTION = "火星今天天气怎么样?"  # "What's the weather on Mars today?"
+MAX_TIMEOUT = 2.0
+
+
+def resilient(func):
+    """`func` as the get_weather tool: 4 attempts with full jitter, 1 s per attempt, then the cache."""
+    return cd.tool(func, name="get_weather", retry=cd.Retry(attempts=4, base=0.5, cap=8.0, jitter="full"),
+                   timeout=1.0, fallbacks=[get_weather_cached])
+
+
+def _api_down(city: str) -> dict:
+    """Get today's weather for a city: the sky and the temperature in °C.
+
+    Args:
+        city: The city name in Chinese or English, e.g. 北京 or Beijing.
+    """
+    raise TimeoutError(f"the weather API did not answer for {city}")
+
+
+def _api_up(city: str) -> dict:
+    """Get today's weather for a city: the sky and the temperature in °C.
+
+    Args:
+        city: The city name in Chinese or English, e.g. 北京 or Beijing.
+    """
+    return sc.get_weather.func(city)
+
+
+def _run_with(resilient: Any, func: Any, question: str, what: str) -> Any:
+    """Ask ``question`` of a fresh offline model with ``resilient(func)`` as the tool; waits are simulated."""
+    tool = as_tool(learner_call(f"resilient(<{what}>)", resilient, func), "resilient(...)")
+    if tool.name != "get_weather":
+        raise Wrong(f'the tool is named {tool.name!r}; pass name="get_weather" so the model calls it.')
+    previous = retry.set_clock(retry.SimulatedClock())
+    try:
+        calls = offline_llm().run(question, tools=[tool]).tool_calls
+    finally:
+        retry.set_clock(previous)
+    if len(calls) != 1:
+        raise Wrong(f"the model made {len(calls)} calls for {question!r}, expected one get_weather call.")
+    return tool, calls[0]
+
+
+def _judge_policy(resilient: Any) -> str:
+    tool, beijing = _run_with(resilient, _api_down, WEATHER_QUESTION, "an API that is down")
+    if not isinstance(tool.retry, cd.Retry):
+        raise Wrong("the tool has no retry policy: pass retry=cd.Retry(attempts=4, ...) to cd.tool.")
+    if tool.retry.attempts < 3:
+        raise Wrong(f"cd.Retry(attempts={tool.retry.attempts}) tries {tool.retry.attempts} time(s) in all; "
+                    "allow at least 3 attempts.")
+    if tool.retry.jitter == "none":
+        raise Wrong('jitter="none" makes every client that failed together retry together: use "full".')
+    if tool.timeout is None or tool.timeout > MAX_TIMEOUT:
+        raise Wrong(f"timeout={tool.timeout!r}: a hung weather API should cost at most {MAX_TIMEOUT:g} s per "
+                    "attempt; pass timeout=1.0.")
+    tries = sum(a.tool == "get_weather" for a in beijing.attempts)
+    if beijing.is_error or beijing.fallback != "get_weather_cached":
+        raise Wrong(f"with the API down, 北京 ended with {beijing.output}; it should come from the cache: "
+                    "pass fallbacks=[get_weather_cached].")
+    if tries != tool.retry.attempts:
+        raise Wrong(f"with the API down, get_weather ran {tries} times; the policy allows {tool.retry.attempts}.")
+    _, mars = _run_with(resilient, _api_up, MARS_QUESTION, "an API that is up")
+    mars_tries = sum(a.tool == "get_weather" for a in mars.attempts)
+    if mars_tries > 1 or mars.fallback:
+        raise Wrong(f"火星 (Mars) was tried {mars_tries} time(s) and went to {mars.fallback or 'no fallback'}: an "
+                    "unknown city is not transient. Leave ValueError out of retry_on, so the model hears the "
+                    "error at once.")
+    if not mars.is_error:
+        raise Wrong(f"火星 came back as data ({mars.output}); it must be an error result for the model.")
+    waits = ", ".join(f"{a.waited:.2f}" for a in beijing.attempts[1:tries])
+    return (f"with the API down, 北京 was tried {tries} times (simulated waits {waits} s) and answered from "
+            "the cache; 火星 failed once, straight to the model.")
+
+
+def _policy_variant(retry_options: dict[str, Any] | None = None, **options: Any) -> Callable[[], tuple[Any, ...]]:
+    def make() -> tuple[Any, ...]:
+        def resilient(func):
+            """The reference policy with one thing changed."""
+            policy = {"name": "get_weather", "retry": cd.Retry(**{"attempts": 4, **(retry_options or {})}),
+                      "timeout": 1.0, "fallbacks": [get_weather_cached], **options}
+            return cd.tool(func, **policy)
+
+        return (resilient,)
+
+    return make
+
+
+q3 = Exercise(
+    number=3,
+    title="The library's policy: retry, timeout, fallback",
+    task="""\
+Complete `resilient(func)`, which makes `func` the `get_weather` tool with a policy: retry its
+transient failures (at least 3 attempts, full jitter), time an attempt out after 1 s, and fall back
+to `get_weather_cached` when the retries are spent. The check asks a fresh offline model about
+北京 (Beijing) with an API that is down: the answer must come from the cache after every attempt.
+Then it asks about 火星 (Mars): that must fail once, straight to the model, without retries or the
+cache. Waits run on a simulated clock, so the check takes no time.""",
+    stub='''\
+from conductor.flaky import get_weather_cached
+
+
+def resilient(func):
+    """`func` as the get_weather tool: 4 attempts with full jitter, 1 s per attempt, then the cache."""
+    return cd.tool(func, name="get_weather", retry=____, timeout=____, fallbacks=____)
+
+
+ex.q3.check()''',
+    hint_text="retry=cd.Retry(attempts=4, base=0.5, cap=8.0, jitter=\"full\"), timeout=1.0, "
+    "fallbacks=[get_weather_cached]. cd.Retry retries TimeoutError and ConnectionError by default and "
+    "nothing else, which is what 火星 needs.",
+    names=("resilient",),
+    judge=_judge_policy,
+    reference=lambda: (resilient,),
+    solution_parts=("from conductor.flaky import get_weather_cached", resilient),
+    wrong_answers=(
+        WrongAnswer("retries ValueError too", _policy_variant({"retry_on": (ValueError,)}),
+                    fix="Leave ValueError out of retry_on"),
+        WrongAnswer("no jitter", _policy_variant({"jitter": "none"}), fix='use "full"'),
+        WrongAnswer("no fallback", _policy_variant(fallbacks=[]), fix="fallbacks=[get_weather_cached]"),
+        WrongAnswer("one attempt", _policy_variant({"attempts": 1}), fix="allow at least 3 attempts"),
+        WrongAnswer("no timeout", _policy_variant(timeout=None), fix="timeout=1.0"),
+        WrongAnswer("another name", _policy_variant(name="weather"), fix='name="get_weather"'),
+    ),
+)
+
+EXERCISES: tuple[Exercise, ...] = (q1, q2, q3)
