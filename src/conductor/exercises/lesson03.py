@@ -161,7 +161,7 @@ CALL_SECONDS = 0.2  # how long each of the check's attempts takes on its clock
 
 
 def call_with_deadline(func, *, deadline, clock, rng, attempts=10, base=0.5, cap=8.0):
-    """Retry func()'s transient failures with full jitter; no wait may end past `deadline` seconds."""
+    """Retry func()'s transient failures with full jitter; no wait may end past the deadline."""
     start = clock.now()
     for attempt in range(1, attempts + 1):
         try:
@@ -334,7 +334,7 @@ RETRYABLE = (TimeoutError, ConnectionError)
 
 
 def call_with_deadline(func, *, deadline, clock, rng, attempts=10, base=0.5, cap=8.0):
-    """Retry func()'s transient failures with full jitter; no wait may end past `deadline` seconds."""
+    """Retry func()'s transient failures with full jitter; no wait may end past the deadline."""
     start = clock.now()
     for attempt in range(1, attempts + 1):
         try:
@@ -372,9 +372,9 @@ MAX_TIMEOUT = 2.0
 
 
 def resilient(func):
-    """`func` as the get_weather tool: 4 attempts with full jitter, 1 s per attempt, then the cache."""
-    return cd.tool(func, name="get_weather", retry=cd.Retry(attempts=4, base=0.5, cap=8.0, jitter="full"),
-                   timeout=1.0, fallbacks=[get_weather_cached])
+    """`func` as get_weather: 4 attempts with full jitter, 1 s per attempt, then the cache."""
+    policy = cd.Retry(attempts=4, base=0.5, cap=8.0, jitter="full")
+    return cd.tool(func, name="get_weather", retry=policy, timeout=1.0, fallbacks=[get_weather_cached])
 
 
 def _api_down(city: str) -> dict:
@@ -469,7 +469,7 @@ from conductor.flaky import get_weather_cached
 
 
 def resilient(func):
-    """`func` as the get_weather tool: 4 attempts with full jitter, 1 s per attempt, then the cache."""
+    """`func` as get_weather: 4 attempts with full jitter, 1 s per attempt, then the cache."""
     return cd.tool(func, name="get_weather", retry=____, timeout=____, fallbacks=____)
 
 
