@@ -92,6 +92,10 @@ def _run_bench(args: argparse.Namespace) -> int:
 
     if args.which == "loop":
         bench.print_loop(bench.bench_loop(args.conversations))
+    elif args.which == "retry":
+        from .simulation import simulation_table
+
+        bench.print_retry(bench.bench_retry(args.conversations), simulation_table(args.clients))
     elif args.which == "offline":
         try:
             cases = bench.load_cases(args.cases) if args.cases else bench.CASES
@@ -111,10 +115,12 @@ def add_bench(subparsers: argparse._SubParsersAction) -> None:
         help="measure the loop's overhead, the parallel speedup or the offline model's tool calls",
         description="loop: llm.run vs a hand-written SDK loop on the zero-latency offline model. "
         "parallel: one turn of N slow tool calls, sequential vs parallel. "
-        "offline: the offline model's first turn on learner-style tools and plain questions.",
+        "offline: the offline model's first turn on learner-style tools and plain questions. "
+        "retry: the cost of Retry + timeout when nothing fails, and the backoff strategies' simulation.",
     )
-    parser.add_argument("which", choices=["loop", "parallel", "offline"], help="what to measure")
-    parser.add_argument("--conversations", type=int, default=200, help="conversations per loop (loop)")
+    parser.add_argument("which", choices=["loop", "parallel", "offline", "retry"], help="what to measure")
+    parser.add_argument("--conversations", type=int, default=200, help="conversations per loop (loop, retry)")
+    parser.add_argument("--clients", type=int, default=50, help="clients contending in the backoff simulation (retry)")
     parser.add_argument("--latency", type=float, default=0.1, help="seconds each tool sleeps (parallel)")
     parser.add_argument("--max-workers", type=int, default=8, help="parallel thread cap (parallel)")
     parser.add_argument(

@@ -41,7 +41,6 @@ are always real.
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import contextvars
 import functools
 import inspect
@@ -281,6 +280,40 @@ def cancelled() -> bool:
     return event is not None and event.is_set()
 
 
+class _Job:
+    """One function to run on a worker; the caller waits on ``done``, a lock the worker releases.
+
+    Leaner than a concurrent.futures.Future (no condition variable, no state
+    machine): the hand-over is the part of a sync timeout that every call pays.
+    """
+
+    __slots__ = ("func", "value", "error", "done", "callback")
+
+    def __init__(self, func: Callable[[], Any], callback: Callable[[_Job], None] | None = None) -> None:
+        self.func = func
+        self.value: Any = None
+        self.error: BaseException | None = None
+        self.done = threading.Lock()
+        self.done.acquire()
+        self.callback = callback
+
+    def run(self) -> None:
+        try:
+            self.value = self.func()
+        except BaseException as exc:  # noqa: BLE001 - handed to the waiting caller
+            self.error = exc
+
+    def finish(self) -> None:
+        self.done.release()
+        if self.callback is not None:
+            self.callback(self)
+
+    def result(self) -> Any:
+        if self.error is not None:
+            raise self.error
+        return self.value
+
+
 class _Workers:
     """Daemon threads that run sync tools under a timeout, reused between calls.
 
@@ -292,31 +325,27 @@ class _Workers:
     """
 
     def __init__(self) -> None:
-        self._idle: queue.SimpleQueue[tuple[Callable[[], Any], concurrent.futures.Future] | None] = queue.SimpleQueue()
+        self._jobs: queue.SimpleQueue[_Job] = queue.SimpleQueue()
         self._lock = threading.Lock()
-        self._free = 0
+        self._idle = 0
 
-    def submit(self, func: Callable[[], Any]) -> concurrent.futures.Future:
-        future: concurrent.futures.Future = concurrent.futures.Future()
+    def submit(self, job: _Job) -> _Job:
         with self._lock:
-            spawn = self._free == 0
+            spawn = self._idle == 0
             if not spawn:
-                self._free -= 1
-        self._idle.put((func, future))
+                self._idle -= 1
+        self._jobs.put(job)
         if spawn:
             threading.Thread(target=self._work, name="tool-timeout", daemon=True).start()
-        return future
+        return job
 
     def _work(self) -> None:
         while True:
-            func, future = self._idle.get()  # type: ignore[misc]
-            if future.set_running_or_notify_cancel():
-                try:
-                    future.set_result(func())
-                except BaseException as exc:  # noqa: BLE001 - handed to the waiting caller
-                    future.set_exception(exc)
-            with self._lock:
-                self._free += 1
+            job = self._jobs.get()
+            job.run()
+            with self._lock:  # idle again before the caller wakes: no bookkeeping left to hold the GIL for
+                self._idle += 1
+            job.finish()
 
 
 _workers = _Workers()
@@ -370,13 +399,11 @@ def attempt_sync(name: str, func: Callable[..., Any], arguments: dict[str, Any],
     event = threading.Event()
     context = contextvars.copy_context()
     context.run(_cancel.set, event)
-    future = _workers.submit(functools.partial(context.run, _call_sync, func, arguments))
-    try:
-        return future.result(timeout=limit.seconds)
-    except concurrent.futures.TimeoutError:
+    job = _workers.submit(_Job(functools.partial(context.run, _call_sync, func, arguments)))
+    if not job.done.acquire(timeout=limit.seconds):
         event.set()  # a cooperative tool sees cd.cancelled() and can stop
-        future.cancel()
-        raise limit.error(name, limit.seconds) from None
+        raise limit.error(name, limit.seconds)
+    return job.result()
 
 
 async def attempt_async(name: str, func: Callable[..., Any], arguments: dict[str, Any], limit: _Limit, is_async: bool) -> Any:
@@ -391,12 +418,22 @@ async def attempt_async(name: str, func: Callable[..., Any], arguments: dict[str
     event = threading.Event()
     context = contextvars.copy_context()
     context.run(_cancel.set, event)
-    future = _workers.submit(functools.partial(context.run, _call_sync, func, arguments))
+    loop = asyncio.get_running_loop()
+    done: asyncio.Future[None] = loop.create_future()
+
+    def wake(_job: _Job) -> None:
+        try:
+            loop.call_soon_threadsafe(lambda: done.done() or done.set_result(None))
+        except RuntimeError:
+            pass  # the loop has closed: the call was given up long ago, nobody waits for it
+
+    job = _workers.submit(_Job(functools.partial(context.run, _call_sync, func, arguments), wake))
     try:
-        return await asyncio.wait_for(asyncio.wrap_future(future), limit.seconds)
+        await asyncio.wait_for(done, limit.seconds)
     except TimeoutError:
         event.set()
         raise limit.error(name, limit.seconds) from None
+    return job.result()
 
 
 # -- one call: the primary's attempts, then the fallbacks ------------------------------------------
