@@ -14,7 +14,7 @@ import pytest
 
 import conductor as cd
 from conductor.display import width
-from conductor.exercises import LESSONS, ____, Row, lesson00, verify_all
+from conductor.exercises import LESSONS, ____, Row, lesson00, verify, verify_all
 from conductor.exercises.core import Exercise, Wrong, WrongAnswer, has_placeholder
 from conductor.exercises.report import run_stub
 
@@ -51,6 +51,14 @@ def test_lessons_not_yet_in_the_report_pass_the_same_checks(lesson: str) -> None
 
     for row in verify(lesson):
         assert row.ok, (row.exercise.label, row.stub, row.reference.message, row.escaped)
+
+
+@pytest.mark.parametrize("lesson", ["lesson04"])
+def test_lesson_modules_pass_their_own_checks(lesson: str) -> None:
+    """Each exercise of the lesson: stub not attempted, reference correct, every typical mistake caught."""
+    rows = verify(lesson)
+    assert len(rows) >= 3
+    assert all(row.ok for row in rows), [(r.exercise.label, r.stub, r.reference.message, r.escaped) for r in rows]
 
 
 def test_lessons_have_enough_exercises() -> None:
