@@ -48,17 +48,18 @@ _QUESTION_WORDS = frozenset(
     "other another same topic topics subject outline syllabus where anything something tell list go goes "
     "part parts".split()
 )
-# "the same course", "that course": a reference to the conversation, not a course name.
 # Words that ask where a topic comes up; an outline question ("What lessons does X have?") has none.
 _TOPIC_VERBS = frozenset(
     "about talk talks explain explains explained cover covers covered teach teaches taught mention mentions "
     "mentioned discuss discusses discussed say says".split()
 )
 _OUTLINE_WORDS = ("outline", "syllabus", "lessons")
+# "the same course", "that course": a reference to the conversation, not a course name.
 _REFERENCES = frozenset("other same that this which what any another its".split())
 _COURSE_BEFORE = re.compile(r"\b(?:the|a)\s+((?:[\w'-]+\s+){0,5}?[\w'-]+)\s+course\b", re.IGNORECASE)
-_QUOTED_COURSE = re.compile(r"""(?:\b(?:of|in|from|course)\s+)["“'《]([^"”'》]+)["”'》]|["“'《]([^"”'》]+)["”'》]\s+course\b""",
-                            re.IGNORECASE)
+_QUOTED_COURSE = re.compile(
+    r"""(?:\b(?:of|in|from|course)\s+)["“'《]([^"”'》]+)["”'》]|["“'《]([^"”'》]+)["”'》]\s+course\b""", re.IGNORECASE
+)
 _MAX_LISTED = 3  # lessons a topic answer lists
 
 
