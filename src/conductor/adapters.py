@@ -350,6 +350,8 @@ class AnthropicAdapter:
 
     @staticmethod
     def _usage(usage: Any) -> Usage:
+        if usage is None:  # real responses always carry usage; a compatible server may not
+            return Usage()
         # Anthropic's input_tokens leaves the cached tokens out; the neutral count holds them.
         written = getattr(usage, "cache_creation_input_tokens", None) or 0
         read = getattr(usage, "cache_read_input_tokens", None) or 0
