@@ -366,3 +366,26 @@ def test_astream_falls_over() -> None:
 
     events = asyncio.run(go())
     assert [c.model for c in events[-1].result.trace.model_calls] == ["backup-model"]
+
+
+# -- budgets and deadlines see the fallback ----------------------------------------------------
+
+
+def test_worst_price_is_the_dearest_members() -> None:
+    primary, backup = offline("openai", "gpt-4.1-mini"), offline("anthropic", "claude-haiku-4-5")
+    llm = cd.fallback(primary, backup)
+    usage = cd.Usage(input_tokens=1000, output_tokens=500)
+    assert llm.worst_price(usage).total == max(primary.cost(usage), backup.cost(usage)) > 0
+
+
+def test_a_rebuilt_request_keeps_the_drivers_timeout() -> None:
+    sent = {"model": "a", "messages": [], "timeout": 4.5, "extra_headers": {"x": "1"}}
+    rebuilt = failover._carry_transport_options(sent, {"model": "b", "messages": [{"role": "user"}]})
+    assert rebuilt == {"model": "b", "messages": [{"role": "user"}], "timeout": 4.5, "extra_headers": {"x": "1"}}
+
+
+def test_a_breaker_spares_the_dead_primary() -> None:
+    savings = failover.breaker_savings(runs=4, failures=1)
+    assert (savings.without.primary_requests, savings.with_breaker.primary_requests) == (4, 1)
+    assert savings.without.backup_requests == savings.with_breaker.backup_requests == 4
+    assert "failures=1, cooldown=30" in savings.table()

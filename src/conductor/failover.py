@@ -18,7 +18,7 @@ for ``cooldown`` seconds, then lets one request through (half-open) to see
 whether it is back.
 
 :func:`stacked_retries` measures, on the offline model, how retries in layers
-multiply (what one SDK call's own retries cost is :func:`conductor.flaky.measure_sdk_retries`).
+multiply, and :func:`breaker_savings` what a breaker saves during an outage (what one SDK call's own retries cost is :func:`conductor.flaky.measure_sdk_retries`).
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal
 
 from .providers import LLM, ProviderError
+from .types import CostSplit, Usage
 
 if TYPE_CHECKING:
     from .rounds import Conversation, RunResult
@@ -52,6 +53,9 @@ __all__ = [
     "LayerMeasurement",
     "StackedRetries",
     "stacked_retries",
+    "OutageRuns",
+    "BreakerSavings",
+    "breaker_savings",
 ]
 
 logger = logging.getLogger(__name__)
@@ -340,9 +344,10 @@ class CircuitBreaker:
             state = circuit.state
             retry_in = 0.0
             if state == "open":
-                retry_in = max(0.0, circuit.opened_at + self.cooldown - self.clock())
-                if retry_in == 0.0:
+                if self._cooled(circuit):  # the very test allow() makes, so the two never disagree
                     state = "half_open"
+                else:
+                    retry_in = max(0.0, circuit.opened_at + self.cooldown - self.clock())
             return CircuitStatus(model, state, circuit.failures, retry_in)
 
     def state(self, model: str) -> State:
@@ -415,7 +420,7 @@ class _Request:
                 conversation.switch(
                     adapter=member.adapter, model=member.model, price=member.cost_split, provider=member.provider
                 )
-                self.request = conversation.next_request() or self.request
+                self.request = _carry_transport_options(self.request, conversation.next_request() or self.request)
             yield member, self.request
 
     def _fail(self, failure: ModelFailure) -> None:
@@ -440,7 +445,8 @@ class _Request:
         if breaker is not None:
             breaker.record_failure(self.name)
         self._fail(ModelFailure(self.name, verdict.kind, "fallback", verdict.message, verdict.status))
-        logger.warning("request %d: %s failed (%s); trying the next model", self.number, self.name, verdict.reason)
+        # info, not warning: falling over is the fallback working; llm.failures keeps the record
+        logger.info("request %d: %s failed (%s); trying the next model", self.number, self.name, verdict.reason)
 
     def broke_off(self, exc: Exception) -> None:
         """The current member's stream broke after text was shown: too late to fall over, but it counts."""
@@ -456,6 +462,16 @@ class _Request:
 
     def exhausted(self) -> AllModelsFailedError:
         return AllModelsFailedError(self.failures)
+
+
+def _carry_transport_options(sent: dict[str, Any], rebuilt: dict[str, Any]) -> dict[str, Any]:
+    """``rebuilt`` with the per-request transport options the driver set on ``sent`` (a deadline's ``timeout``).
+
+    A request rebuilt for another model comes from the conversation, so what was
+    added to the request itself after it was built would otherwise be lost.
+    """
+    carried = {key: sent[key] for key in SHARED_OPTIONS - {"temperature", "top_p"} if key in sent and key not in rebuilt}
+    return {**rebuilt, **carried} if carried else rebuilt
 
 
 def _unshown_cause(exc: Exception) -> BaseException:
@@ -519,7 +535,13 @@ class FallbackLLM(LLM):
                 f"this fallback spans both APIs, so {', '.join(only_one_api)} would break the request to the "
                 f"other one; pass only options both accept ({', '.join(sorted(SHARED_OPTIONS))})"
             )
+        # A request may go to any member: a budget must hold the worst case at the dearest one's prices.
+        conversation.worst_price = self.worst_price  # type: ignore[attr-defined]
         return conversation
+
+    def worst_price(self, usage: Usage) -> CostSplit:
+        """``usage`` priced at the member that would charge the most for it."""
+        return max((m.cost_split(usage) for m in self.members), key=lambda split: split.total)
 
     def _create(self, conversation: Conversation, request: dict[str, Any]) -> Any:
         trip = _Request(self, conversation, request)
@@ -737,4 +759,61 @@ def stacked_retries(
     return StackedRetries(
         before=_outage(sdk_retries, attempts, models, kind, retry_after, wait),
         after=_outage(0, 1, models, kind, retry_after, wait),
+    )
+
+
+@dataclass(frozen=True)
+class OutageRuns:
+    """``runs`` runs in a row while the primary is down and the backup is fine."""
+
+    breaker: str  # "none", or the breaker's settings
+    runs: int
+    primary_requests: int  # failed requests the primary cost
+    backup_requests: int
+    seconds: float
+
+
+@dataclass(frozen=True)
+class BreakerSavings:
+    """The same outage met without and with a circuit breaker."""
+
+    without: OutageRuns
+    with_breaker: OutageRuns
+
+    def table(self) -> str:
+        header = f"{'breaker':<28} {'runs':>4} {'primary reqs':>12} {'backup reqs':>11} {'seconds':>8}"
+        lines = [header]
+        for m in (self.without, self.with_breaker):
+            lines.append(
+                f"{m.breaker:<28} {m.runs:>4} {m.primary_requests:>12} {m.backup_requests:>11} {m.seconds:>7.2f}s"
+            )
+        return "\n".join(lines)
+
+
+def _runs_in_outage(runs: int, kind: str, breaker: CircuitBreaker | None) -> OutageRuns:
+    primary, backup = _instant_offline("openai", 0, "primary"), _instant_offline("anthropic", 0, "backup")
+    assert primary.offline is not None and backup.offline is not None
+    primary.offline.inject(kind, times=runs, retry_after=0.001)
+    llm = fallback(primary, backup, breaker=breaker)
+    started = time.perf_counter()
+    for _ in range(runs):
+        llm.run("What is 2 + 2?")
+    seconds = time.perf_counter() - started
+    label = "none" if breaker is None else f"failures={breaker.failures}, cooldown={breaker.cooldown:g}"
+    return OutageRuns(label, runs, len(primary.offline.requests), len(backup.offline.requests), seconds)
+
+
+def breaker_savings(
+    runs: int = 10, *, failures: int = 1, cooldown: float = 30.0, kind: str = "overloaded"
+) -> BreakerSavings:
+    """Measure ``runs`` runs while the primary fails with ``kind``, without and with a breaker.
+
+    Without one, every run pays a failed request to the primary before the
+    backup answers; with ``CircuitBreaker(failures, cooldown)`` only the first
+    ``failures`` do, until the cooldown ends. (Here a failure is instant; a real
+    outage's timeout or 529 costs seconds each.)
+    """
+    return BreakerSavings(
+        without=_runs_in_outage(runs, kind, None),
+        with_breaker=_runs_in_outage(runs, kind, CircuitBreaker(failures=failures, cooldown=cooldown)),
     )
