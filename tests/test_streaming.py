@@ -1,0 +1,244 @@
+"""llm.stream / llm.astream: the same run as llm.run, read as it is generated, on both APIs.
+
+What a learner relies on: the events come in a usable order, the text deltas
+add up to the answer, tool calls are assembled whole from their streamed
+deltas, the result is the one ``run`` gives, and a stream that breaks off
+raises a clear error without sending anything half-received back to the model.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from typing import Any
+
+import httpx2
+import pytest
+
+import conductor as cd
+from conductor.scenarios import get_weather, suggest_clothing, weather_tools
+from conductor.streaming import Done, RoundStart, StreamInterrupted, TextDelta, ToolEnd, ToolStart
+
+from scripted import offline, scripted
+
+APIS = ("openai", "anthropic")
+CHAIN = "What should I wear in Beijing today?"
+TWO_CITIES = "Is it warmer in Beijing or Shanghai today?"
+
+
+def connect(api: str, *, asynchronous: bool = False) -> cd.LLM:
+    return cd.connect("offline", api=api, latency_scale=0, asynchronous=asynchronous)
+
+
+def collect(llm: cd.LLM, question: str, **kwargs: Any) -> list[Any]:
+    return list(llm.stream(question, tools=kwargs.pop("tools", weather_tools()), **kwargs))
+
+
+async def acollect(llm: cd.LLM, question: str, **kwargs: Any) -> list[Any]:
+    return [event async for event in llm.astream(question, tools=kwargs.pop("tools", weather_tools()), **kwargs)]
+
+
+def final_text(events: list[Any]) -> str:
+    """The text deltas of the last request, joined."""
+    last = max(e.request for e in events if isinstance(e, RoundStart))
+    return "".join(e.text for e in events if isinstance(e, TextDelta) and e.request == last)
+
+
+def summary(result: cd.RunResult) -> tuple[Any, ...]:
+    calls = [(c.name, c.arguments, c.output, c.is_error) for c in result.tool_calls]
+    return result.answer, result.api_calls, len(result.rounds), calls, result.forced_final
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_stream_gives_the_same_run_as_run(api: str) -> None:
+    llm = connect(api)
+    events = collect(llm, CHAIN)
+    result = events[-1].result
+    assert summary(result) == summary(llm.run(CHAIN, tools=weather_tools()))
+    assert [c.name for c in result.tool_calls] == ["get_weather", "suggest_clothing"]
+    assert final_text(events) == result.answer != ""
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_events_come_in_order_round_by_round(api: str) -> None:
+    events = collect(connect(api), CHAIN, max_rounds=2)
+    assert isinstance(events[0], RoundStart) and isinstance(events[-1], Done)
+    assert [e for e in events if isinstance(e, Done)] == [events[-1]]
+    starts = [e for e in events if isinstance(e, RoundStart)]
+    assert [(s.request, s.tools_allowed) for s in starts] == [(1, True), (2, True), (3, False)]
+    # Each request: its text first, then its calls starting, then its calls ending.
+    letters = "".join({"round_start": "R", "text": "t", "tool_start": "s", "tool_end": "e", "done": "D"}[e.type] for e in events)
+    assert re.fullmatch(r"(Rt*(s+e+)?)+D", letters), letters
+    ats = [e.at for e in events if not isinstance(e, Done)]
+    assert ats == sorted(ats)
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_tool_events_pair_up_with_the_recorded_calls(api: str) -> None:
+    events = collect(connect(api), TWO_CITIES, parallel=True)
+    result = events[-1].result
+    starts = [e for e in events if isinstance(e, ToolStart)]
+    ends = [e for e in events if isinstance(e, ToolEnd)]
+    assert [s.call.id for s in starts] == [e.record.id for e in ends] == [c.id for c in result.tool_calls]
+    assert [e.record for e in ends] == result.tool_calls
+    assert [(s.round, s.name) for s in starts] == [(1, "get_weather"), (1, "get_weather")]
+    assert not any(e.is_error for e in ends)
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_tool_calls_are_assembled_whole_from_streamed_deltas(api: str) -> None:
+    """Several calls in one turn, arguments split over many deltas: each call arrives as valid, complete JSON."""
+    long_text = "a rather long note that the offline model streams in many small pieces, 北京 included"
+    llm, _ = offline(api, scripted([("get_weather", {"city": "Beijing"}), ("note", {"text": long_text})], "ok"))
+
+    @cd.tool
+    def note(text: str) -> str:
+        """Keep a note."""
+        return "kept"
+
+    events = list(llm.stream("go", tools=[get_weather, note], max_rounds=1))
+    starts = [e for e in events if isinstance(e, ToolStart)]
+    assert [(s.name, json.loads(s.arguments)) for s in starts] == [
+        ("get_weather", {"city": "Beijing"}),
+        ("note", {"text": long_text}),
+    ]
+    assert [e.output for e in events if isinstance(e, ToolEnd)][1] == "kept"
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_astream_gives_the_same_events_as_stream(api: str) -> None:
+    sync_events = collect(connect(api), CHAIN)
+    async_events = asyncio.run(acollect(connect(api, asynchronous=True), CHAIN))
+    assert [e.type for e in async_events] == [e.type for e in sync_events]
+    assert [e.text for e in async_events if isinstance(e, TextDelta)] == [
+        e.text for e in sync_events if isinstance(e, TextDelta)
+    ]
+    assert summary(async_events[-1].result) == summary(sync_events[-1].result)
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_astream_over_a_sync_client_reads_it_in_a_thread(api: str) -> None:
+    events = asyncio.run(acollect(connect(api), CHAIN))
+    assert summary(events[-1].result) == summary(connect(api).run(CHAIN, tools=weather_tools()))
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_streamed_usage_is_recorded_and_priced(api: str) -> None:
+    result = collect(connect(api), CHAIN)[-1].result
+    for call in result.trace.model_calls:
+        assert call.usage.input_tokens > 0 and call.usage.output_tokens > 0
+    assert result.cost > 0
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_an_error_mid_stream_raises_and_nothing_half_received_is_sent_back(api: str) -> None:
+    llm, model = offline(api, scripted("The answer is a long sentence that streams in many small pieces, one by one."))
+    model.inject("stream_error")
+    received: list[str] = []
+    with pytest.raises(StreamInterrupted, match="broke off mid-stream") as caught:
+        for event in llm.stream("Hello?"):
+            if isinstance(event, TextDelta):
+                received.append(event.text)
+    assert caught.value.request == 1
+    assert caught.value.partial_text == "".join(received) != ""
+    assert caught.value.__cause__ is not None  # the SDK's own error, for the details
+    assert len(model.requests) == 1  # not retried, and no later request carries the broken turn
+    # Asking again works: the fault was one request's.
+    again = list(llm.stream("Hello?"))
+    assert again[-1].result.answer.startswith("The answer is")
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_an_error_in_a_later_round_stops_the_run_after_the_tool_round(api: str) -> None:
+    llm = connect(api)
+    seen: list[str] = []
+    with pytest.raises(StreamInterrupted) as caught:
+        for event in llm.stream(CHAIN, tools=weather_tools()):
+            seen.append(event.type)
+            if isinstance(event, ToolEnd):
+                llm.offline.inject("stream_error")  # the next request breaks off
+    assert caught.value.request == 2
+    assert "done" not in seen and seen.count("tool_end") == 1
+    assert len(llm.offline.requests) == 2
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_astream_raises_the_same_error_mid_stream(api: str) -> None:
+    llm = connect(api, asynchronous=True)
+    llm.offline.inject("stream_error")
+    with pytest.raises(StreamInterrupted):
+        asyncio.run(acollect(llm, CHAIN))
+    assert len(llm.offline.requests) == 1
+
+
+def test_a_stream_that_ends_before_the_model_finished_is_an_interruption() -> None:
+    """An OpenAI-compatible server that closes the stream without a finish_reason."""
+
+    def chunk(delta: dict[str, Any]) -> str:
+        body = {"id": "c1", "object": "chat.completion.chunk", "created": 0, "model": "m",
+                "choices": [{"index": 0, "delta": delta, "finish_reason": None}]}
+        return f"data: {json.dumps(body)}\n\n"
+
+    sse = chunk({"role": "assistant", "content": ""}) + chunk({"content": "Half an ans"}) + "data: [DONE]\n\n"
+
+    def handle(request: httpx2.Request) -> httpx2.Response:
+        return httpx2.Response(200, headers={"content-type": "text/event-stream"}, content=sse.encode())
+
+    import openai
+
+    client = openai.OpenAI(api_key="test", base_url="http://raw.invalid/v1", max_retries=0,
+                           http_client=httpx2.Client(transport=httpx2.MockTransport(handle)))
+    llm = cd.connect(client, model="m")
+    with pytest.raises(StreamInterrupted, match="no finish_reason") as caught:
+        list(llm.stream("Hi"))
+    assert caught.value.partial_text == "Half an ans"
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_a_cut_answer_is_a_result_not_an_error(api: str) -> None:
+    llm = connect(api)
+    llm.offline.inject("truncated")
+    result = list(llm.stream("Hello?"))[-1].result
+    assert result.truncated and result.answer
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_a_refusal_streams_its_text(api: str) -> None:
+    llm = connect(api)
+    llm.offline.inject("refusal", text="I can't help with that.")
+    events = list(llm.stream("Hello?"))
+    assert events[-1].result.refused
+    assert final_text(events) == events[-1].result.answer == "I can't help with that."
+
+
+def test_leaving_the_loop_early_closes_the_stream() -> None:
+    llm = connect("openai")
+    for event in llm.stream(CHAIN, tools=weather_tools()):
+        if isinstance(event, ToolStart):
+            break
+    assert summary(collect(llm, CHAIN)[-1].result) == summary(llm.run(CHAIN, tools=weather_tools()))
+
+
+def test_learner_mistakes_are_refused_with_the_fix() -> None:
+    with pytest.raises(cd.ProviderError, match="astream"):
+        connect("openai", asynchronous=True).stream("Hi")
+    with pytest.raises(ValueError, match="llm.stream"):
+        connect("openai").run("Hi", stream=True)
+    with pytest.raises(ValueError, match="max_rounds"):
+        connect("openai").stream("Hi", max_rounds=-1)
+
+
+def test_guards_apply_to_a_streamed_run() -> None:
+    events = collect(connect("openai"), CHAIN, allowed_tools=["get_weather"])
+    result = events[-1].result
+    blocked = [c for c in result.tool_calls if c.name == "suggest_clothing"]
+    assert all(c.is_error for c in blocked)
+    assert any(c.name == "get_weather" and not c.is_error for c in result.tool_calls)
+
+
+def test_the_events_are_typed_dataclasses() -> None:
+    events = collect(connect("anthropic"), CHAIN)
+    assert {type(e) for e in events} == {RoundStart, TextDelta, ToolStart, ToolEnd, Done}
+    assert {e.type for e in events} == {"round_start", "text", "tool_start", "tool_end", "done"}
+    assert suggest_clothing.name in {e.name for e in events if isinstance(e, ToolEnd)}
