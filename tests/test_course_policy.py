@@ -159,3 +159,16 @@ def test_other_scenarios_are_left_alone(llm):
     mixed = [*TOOLS, *scenarios.weather_tools()]
     result = llm.run("What's the weather in Beijing today?", tools=mixed, max_rounds=2)
     assert calls(result) == [[("get_weather", {"city": "Beijing"})]]
+
+
+def test_a_session_lists_each_source_once_across_rounds_and_runs_the_turn_in_parallel(llm):
+    reply = Session(llm, parallel=True).ask(RELATED)
+    assert len(reply.result.rounds[1].tool_calls) == 2
+    keys = [(s.course_title, s.lesson_number) for s in reply.sources]
+    assert keys[0] == ("Prompt Engineering Fundamentals", 4)  # found by both searches, listed once
+    assert len(keys) == len(set(keys))
+    assert ("Prompt Engineering Fundamentals", None) not in keys  # its outline adds nothing a lesson does not
+    steps = reply.steps().splitlines()
+    assert steps[0] == 'round 1: get_course_outline(course_name="prompt engineering")'
+    assert steps[1] == "  -> outline of Prompt Engineering Fundamentals, 5 lessons"
+    assert steps[-1] == "answered after 2 rounds, 3 model requests"
