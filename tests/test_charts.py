@@ -426,3 +426,27 @@ def test_figures_display_as_png_in_ipython():
     finally:
         charts._prepare_display.cache_clear()
         InteractiveShell.clear_instance()
+
+
+def test_gantt_shows_each_attempt_the_waits_and_the_fallback():
+    from conductor.trace import Attempt
+
+    call = ModelCall(1, 0.0, 0.5, Usage(100, 10), 0.0, StopReason.TOOL_USE)
+    attempts = (
+        Attempt("get_weather", "TransientError: down", 0.0, 0.5, 0.6),
+        Attempt("get_weather", "TransientError: down", 0.4, 1.0, 1.1),
+        Attempt("get_weather_cached", None, 0.0, 1.1, 1.15),
+    )
+    record = ToolCallRecord("c1", "get_weather", {"city": "Beijing"}, "{}", False, 0.5, 1.15, attempts, "get_weather_cached")
+    answer = ModelCall(2, 1.15, 3.0, Usage(120, 10), 0.0, StopReason.END_TURN)
+    trace = Trace(model_calls=(call, answer), rounds=(Round(1, call, (record,)),), seconds=3.0)
+    ax = charts.plot_gantt(trace).axes[0]
+    lane = [b for b in ax.patches if round(b.get_y() + b.get_height() / 2) == 1]
+    assert [t for b in lane for t in (b.get_x(), b.get_x() + b.get_width())] == pytest.approx(
+        [0.5, 0.6, 0.6, 1.0, 1.0, 1.1, 1.1, 1.15]
+    )
+    assert [b.get_hatch() for b in lane] == ["//", None, "//", ".."]  # failed, the wait, failed, the fallback
+    wait = [b for b in lane if b.get_height() < 0.5]
+    assert len(wait) == 1 and wait[0].get_facecolor() == to_rgba(charts.WAIT_COLOR)
+    assert [t.get_text() for t in ax.texts] == ["3 attempts, waits 0.40 s -> get_weather_cached"]
+    assert {"tool error", "backoff wait", "fallback"} <= set(legend_texts(ax.get_legend()))

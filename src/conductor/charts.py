@@ -34,6 +34,8 @@ OUTPUT_COLOR = "#C44E52"
 CUMULATIVE_COLOR = "#333333"
 MESSAGES_COLOR = "#8172B3"
 ANSWER_COLOR = "#7F7F7F"  # the final request, which belongs to no tool round
+WAIT_COLOR = "#BBBBBB"  # a backoff wait between two attempts of one call
+ATTEMPT_HEIGHT = 0.55  # attempts are thinner than a call's bar, leaving room for the note above them
 
 Color = tuple[float, float, float, float] | str  # RGBA or a hex string, as matplotlib takes them
 
@@ -66,6 +68,12 @@ def plot_gantt(trace: Trace, *, figsize: tuple[float, float] = (10, 3)) -> Figur
     The top lane holds the model requests; below it each tool call gets its own
     lane, so calls run one after another form a staircase and calls run in
     parallel overlap. Failed tool calls are hatched.
+
+    A call tried more than once (a retry policy, fallbacks) shows each attempt as
+    its own segment in its lane: failed attempts hatched, a fallback's dotted, the
+    backoff waits between them as thin gray bars. A note beside the call gives the
+    attempts and the waits the policy chose (also when a simulated clock took them
+    in no time, see :mod:`conductor.retry`) and the fallback that answered.
     """
     from matplotlib.patches import Patch
 
@@ -82,6 +90,9 @@ def plot_gantt(trace: Trace, *, figsize: tuple[float, float] = (10, 3)) -> Figur
         for record in sorted(rnd.tool_calls, key=lambda c: c.started):
             lanes.append(_call_label(record, positions[record.id]))
             color = colors[rnd.index - 1]
+            if len(record.attempts) > 1:
+                _draw_attempts(ax, len(lanes) - 1, record, color)
+                continue
             # An outline in the bar's own color keeps a call that takes well under a pixel
             # (a fast local tool) visible as a thin bar; each call has its own lane, so no
             # white edge is needed to tell neighbours apart.
@@ -101,11 +112,50 @@ def plot_gantt(trace: Trace, *, figsize: tuple[float, float] = (10, 3)) -> Figur
     ax.set(xlabel="seconds since the run started", title="model requests and tool calls over time")
     handles = [Patch(color=colors[i], label=f"round {i + 1}") for i in range(len(trace.rounds))]
     handles.append(Patch(color=ANSWER_COLOR, label="answer"))
-    if any(c.is_error for r in trace.rounds for c in r.tool_calls):
+    records = [c for r in trace.rounds for c in r.tool_calls]
+    if any(c.is_error or any(a.error for a in c.attempts) for c in records):
         handles.append(Patch(facecolor="white", edgecolor="black", hatch="//", label="tool error"))
+    if any(a.waited > 0 for c in records for a in c.attempts):
+        handles.append(Patch(color=WAIT_COLOR, label="backoff wait"))
+    if any(c.fallback for c in records):
+        handles.append(Patch(facecolor="white", edgecolor="black", hatch="..", label="fallback"))
     ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1), fontsize="small")
     fig.suptitle(_run_title(trace))
     return fig
+
+
+def _draw_attempts(ax: Axes, lane: int, record: ToolCallRecord, color: Color) -> None:
+    """One segment per attempt of ``record``, the real waits between them, and a note of the policy's waits."""
+    previous_end = record.started
+    for attempt in record.attempts:
+        if attempt.started > previous_end:
+            ax.barh(lane, attempt.started - previous_end, left=previous_end, height=0.25, color=WAIT_COLOR)
+        failed = attempt.error is not None
+        hatch = "//" if failed else (".." if attempt.tool != record.name else None)
+        ax.barh(
+            lane,
+            attempt.ended - attempt.started,
+            left=attempt.started,
+            height=ATTEMPT_HEIGHT,
+            color=color,
+            edgecolor="black" if hatch else color,
+            linewidth=1,
+            hatch=hatch,
+        )
+        previous_end = attempt.ended
+    # Above the lane's thinner bars, from the call's start: inside the axes wherever the call ran.
+    ax.text(record.started, lane - 0.42, _attempts_note(record), fontsize="x-small", va="center")
+
+
+def _attempts_note(record: ToolCallRecord) -> str:
+    """``3 attempts, waits 0.41 + 1.20 s -> cache``: what the policy did for one call."""
+    waits = [a.waited for a in record.attempts if a.waited > 0]
+    note = _count(len(record.attempts), "attempt")
+    if waits:
+        note += ", waits " + " + ".join(f"{w:.2f}" for w in waits) + " s"
+    if record.fallback:
+        note += f" -> {record.fallback}"
+    return note
 
 
 def plot_comparison(
