@@ -315,7 +315,7 @@ def provenance(call: ToolCall, neutral: Sequence[Message]) -> str | None:
 
     A model that calls a tool right after a web page or an e-mail told it to is
     following instructions in data: this points the trace at that result (the most
-    recent one naming the tool). ``None`` when the user's own messages name the tool
+    recent one naming the tool): ``"read_inbox's result named delete_database (call_1)"``. ``None`` when the user's own messages name the tool
     or no tool result does.
     """
     word = re.compile(rf"(?<![A-Za-z0-9_]){re.escape(call.name)}(?![A-Za-z0-9_])")
@@ -324,5 +324,5 @@ def provenance(call: ToolCall, neutral: Sequence[Message]) -> str | None:
     names = {c.id: c.name for m in neutral for c in getattr(m, "tool_calls", ())}
     for message in reversed(neutral):
         if isinstance(message, ToolResult) and word.search(message.content):
-            return f"the result of {names.get(message.call_id, message.name)} ({message.call_id}) names {call.name}"
+            return f"{names.get(message.call_id, message.name)}'s result named {call.name} ({message.call_id})"
     return None

@@ -488,6 +488,7 @@ def connect(
     seed: int = 0,
     latency_scale: float | None = None,
     offline_model: OfflineModel | None = None,
+    gullible: bool = False,
 ) -> LLM:
     """Connect to a model.
 
@@ -498,7 +499,8 @@ def connect(
 
     ``api`` picks the offline model's wire format (``"openai"`` Chat Completions by
     default, or ``"anthropic"`` Messages). ``asynchronous=True`` builds the SDK's
-    async client, for ``await llm.arun(...)``.
+    async client, for ``await llm.arun(...)``. ``gullible=True`` makes the offline model
+    obey instructions it reads inside tool results (prompt injection, lesson 04).
     """
     if provider is not None and not isinstance(provider, str):
         return _from_client(provider, model or os.environ.get("CONDUCTOR_MODEL"))
@@ -507,9 +509,11 @@ def connect(
         raise ProviderError(f"unknown provider {provider!r}; choose one of: {', '.join(PROVIDERS)}")
     model = model or os.environ.get("CONDUCTOR_MODEL") or None
     if provider == "offline":
-        return _connect_offline(model, api, asynchronous, max_retries, seed, latency_scale, offline_model)
+        return _connect_offline(model, api, asynchronous, max_retries, seed, latency_scale, offline_model, gullible)
     if api is not None and api != provider:
         raise ProviderError(f"api={api!r} applies to the offline model only; {provider} speaks its own API")
+    if gullible:
+        raise ProviderError("gullible= applies to the offline model only; a real model is as gullible as it is")
     # The SDK reads OPENAI_BASE_URL itself; a local server set that way needs no key either.
     local_url = (base_url or os.environ.get("OPENAI_BASE_URL")) if provider == "openai" else None
     key = _key(provider, api_key, local_url)
@@ -532,6 +536,7 @@ def _connect_offline(
     seed: int,
     latency_scale: float | None,
     offline_model: OfflineModel | None,
+    gullible: bool = False,
 ) -> LLM:
     from .offline import LatencyModel, OfflineModel
 
@@ -540,11 +545,11 @@ def _connect_offline(
         raise ProviderError(f"unknown api {api!r} for the offline model; choose 'openai' or 'anthropic'")
     if offline_model is None:
         latency = LatencyModel() if latency_scale is None else LatencyModel(scale=latency_scale)
-        offline_model = OfflineModel(seed=seed, latency=latency)
-    elif latency_scale is not None or seed:
+        offline_model = OfflineModel(seed=seed, latency=latency, gullible=gullible)
+    elif latency_scale is not None or seed or gullible:
         raise ProviderError(
-            "seed= and latency_scale= configure a new offline model; with offline_model= pass them to it "
-            "instead: OfflineModel(seed=..., latency=LatencyModel(scale=...))"
+            "seed=, latency_scale= and gullible= configure a new offline model; with offline_model= pass them "
+            "to it instead: OfflineModel(seed=..., latency=LatencyModel(scale=...), gullible=...)"
         )
     factory = offline_model.openai_client if api == "openai" else offline_model.anthropic_client
     client = factory(async_=asynchronous, max_retries=max_retries)

@@ -162,7 +162,7 @@ class RunResult:
                     mark = f"not run: {c.blocked}"
                 lines.append(display.clip(f"round {r.index}: {c.name}({c.arguments}) -> [{mark}] {c.output}", width))
                 if c.provenance:
-                    lines.append(display.clip(f"    asked for after a tool result: {c.provenance}", width))
+                    lines.append(display.clip(f"    came from a tool result: {c.provenance}", width))
         for p in self.pending:
             lines.append(display.clip(f"waiting for approval: {p.id} {p}", width))
         notes = [

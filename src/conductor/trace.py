@@ -63,7 +63,7 @@ class ToolCallRecord:
     fallback: str | None = None  # the fallback that produced ``output``, or None
     blocked: str | None = None  # why the call was not run ("allowlist", "loop", "denied", ...), or None
     # Where the call came from when a tool result, not the user, named its tool (prompt injection):
-    # "the result of read_email (call_1) names delete_database"; see conductor.guards.provenance.
+    # "read_inbox's result named delete_database (call_1)"; see conductor.guards.provenance.
     provenance: str | None = None
 
     @property
