@@ -156,7 +156,41 @@ def add_exercises(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=_run_exercises)
 
 
-COMMANDS: tuple[Callable[[argparse._SubParsersAction], None], ...] = (add_course, add_refresh, add_bench, add_exercises)
+def _run_soak(args: argparse.Namespace) -> int:
+    """Handler of ``soak``: 0 when every promise held on every conversation, else 1."""
+    from . import soak
+
+    if args.conversations < 1 or args.workers < 1:
+        raise CourseError("--conversations and --workers must be at least 1")
+    report = soak.soak(args.conversations, seed=args.seed, workers=args.workers, progress=not args.quiet)
+    print(report.table())
+    print("OK: every promise held" if report.ok else "FAILED: a counter that must be 0 is not")
+    return 0 if report.ok else 1
+
+
+def add_soak(subparsers: argparse._SubParsersAction) -> None:
+    """``soak``: thousands of seeded random conversations with faults, checked against the loop's promises."""
+    parser = subparsers.add_parser(
+        "soak",
+        help="run many random offline conversations with faults and check the loop's promises",
+        description="Every scenario and learner-style tool, random faults of every kind, random max_rounds, "
+        "both APIs, sync and async, parallel on and off, with retries, fallbacks, approvals, loop detection "
+        "and budgets; prints the counters that must be 0 and exits 1 when one is not.",
+    )
+    parser.add_argument("--conversations", type=int, default=10_000, help="how many conversations (default 10000)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the random mix (the same seed, the same run)")
+    parser.add_argument("--workers", type=int, default=2, help="worker processes (default 2)")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.set_defaults(handler=_run_soak)
+
+
+COMMANDS: tuple[Callable[[argparse._SubParsersAction], None], ...] = (
+    add_course,
+    add_refresh,
+    add_bench,
+    add_exercises,
+    add_soak,
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -182,6 +182,11 @@ def _scenarios() -> dict[str, Callable[[random.Random], tuple[str, list[Any]]]]:
     return {"weather": weather, "calculator": calculator, "learner": learner}
 
 
+def scenario_names() -> list[str]:
+    """The scenarios a soak mixes, by name."""
+    return sorted(_scenarios())
+
+
 def plan(index: int, seed: int) -> Plan:
     """The random choices of conversation ``index`` (the same for the same seed)."""
     from .offline.faults import FAULT_KINDS
