@@ -76,7 +76,7 @@ def test_with_a_frontend_it_returns_sliders_that_redraw(capsys: pytest.CaptureFi
     assert set(sliders["jitter"].options) == {"full", "equal", "decorrelated", "none"}
     capsys.readouterr()
     sliders["attempts"].value = 5  # the output redraws for the new value (outside a kernel, on stdout)
-    assert "5 attempt(s) at 30% failures" in capsys.readouterr().out
+    assert "5 attempt(s) at 30% failure" in capsys.readouterr().out
 
 
 def test_frontend_guess(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -4,6 +4,11 @@
 the base delay and the jitter, and what they buy: the share of calls that
 succeed and the time a call takes on average.
 
+``approval(result)``: Approve / Deny buttons for each call a paused run awaits,
+showing the exact arguments (lesson 04). A click only records the decision: the
+cell that shows the buttons has finished by then (Jupyter delivers a click only
+to an idle kernel), so ``llm.resume(result)`` goes in the next cell.
+
 A widget needs a live frontend to draw it. Run headless (papermill, nbval, the
 course runner) or outside Jupyter, each function draws a static figure for its
 default values instead, so the executed notebook still shows the result and
@@ -25,7 +30,16 @@ from .backoff import JITTERS, Jitter, schedule
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-__all__ = ["RetryOutcome", "retry_outcome", "expected_waits", "retry_figure", "retry_explorer", "has_frontend"]
+__all__ = [
+    "RetryOutcome",
+    "retry_outcome",
+    "expected_waits",
+    "retry_figure",
+    "retry_explorer",
+    "has_frontend",
+    "approval",
+    "approval_listing",
+]
 
 MAX_ATTEMPTS = 8  # the explorer's slider and figure span 1..MAX_ATTEMPTS
 DECORRELATED_DRAWS = 4000  # seeded schedules averaged for decorrelated jitter's expected waits
@@ -46,11 +60,11 @@ class RetryOutcome:
     give_up_latency: float  # mean time of a call whose every attempt failed
 
     def summary(self) -> str:
-        """One line for the notebook, e.g. ``3 attempts at 30 % failures: 97.3 % succeed, ...``."""
+        """One line for the notebook: ``3 attempt(s) at 30% failure, full jitter, base 0.5 s: ...``."""
         return (
-            f"{self.attempts} attempt(s) at {self.failure_rate:.0%} failures, base {self.base:g} s, "
-            f"{self.jitter} jitter: {self.success_rate:.1%} succeed; a call takes {self.expected_latency:.2f} s "
-            f"on average, {self.give_up_latency:.2f} s when it gives up"
+            f"{self.attempts} attempt(s) at {self.failure_rate:.0%} failure, {self.jitter} jitter, base "
+            f"{self.base:g} s: {self.success_rate:.1%} succeed, {self.expected_latency:.2f} s per call, "
+            f"{self.give_up_latency:.2f} s if all fail"
         )
 
 
@@ -199,3 +213,84 @@ def retry_explorer(failure_rate: float = 0.3, attempts: int = 3, base: float = 0
     output = w.interactive_output(draw, controls)
     return w.VBox([w.HBox([controls["failure_rate"], controls["attempts"]]),
                    w.HBox([controls["base"], controls["jitter"]]), output])
+
+
+# -- approval (lesson 04) ----------------------------------------------------------------------
+
+_DECIDE_HINT = (
+    "Decide with result.approve(id) or result.reject(id, reason=...), then run llm.resume(result); "
+    "a call left undecided is denied when the run resumes."
+)
+
+
+def _exact_arguments(call: Any) -> str:
+    """The call's arguments in full, as JSON: a person approves exactly what will run."""
+    import json
+
+    return json.dumps(dict(call.arguments), ensure_ascii=False, indent=2, sort_keys=True)
+
+
+def approval_listing(result: Any) -> str:
+    """The calls ``result`` awaits, one block each with the id and the exact arguments, as plain text."""
+    from .rounds import RunResult
+
+    if not isinstance(result, RunResult):
+        raise TypeError(f"approval() takes the RunResult of llm.run(...), got {type(result).__name__}")
+    if not result.pending:
+        return f"No call awaits approval (stopped_by={result.stopped_by!r})."
+    blocks = [f"{len(result.pending)} call(s) await approval:"]
+    for call in result.pending:
+        blocks.append(f"{call.id}: {call.name}\n{_exact_arguments(call)}")
+    blocks.append(_DECIDE_HINT)
+    return "\n\n".join(blocks)
+
+
+def approval(result: Any, *, interactive: bool | None = None) -> Any:
+    """Approve / Deny buttons for each call a paused run awaits, with its exact arguments.
+
+    A click records the decision on ``result`` (``result.approve(id)`` or
+    ``result.reject(id, reason=...)``, with the reason typed beside the buttons);
+    run ``llm.resume(result)`` in the next cell. Headless (papermill, nbval) or
+    with ``interactive=False`` it prints the calls as plain text and returns None:
+    decide in code, or let an ``approve=`` policy decide.
+    """
+    listing = approval_listing(result)
+    if not result.pending or not (has_frontend() if interactive is None else interactive):
+        print(listing)
+        return None
+    import html
+
+    w = _ipywidgets()
+    rows = [w.HTML(f"<b>{len(result.pending)} call(s) await approval.</b> {html.escape(_DECIDE_HINT)}")]
+    for call in result.pending:
+        rows.append(_approval_row(w, result, call))
+    return w.VBox(rows)
+
+
+def _approval_row(w: Any, result: Any, call: Any) -> Any:
+    """One pending call: its name, id and exact arguments (escaped: they come from the model), buttons, status."""
+    import html
+
+    shown = w.HTML(
+        f"<b>{html.escape(call.name)}</b> <code>{html.escape(call.id)}</code>"
+        f"<pre>{html.escape(_exact_arguments(call))}</pre>"
+    )
+    approve = w.Button(description="Approve", button_style="success", icon="check")
+    deny = w.Button(description="Deny", button_style="danger", icon="times")
+    reason = w.Text(placeholder="reason for a denial (sent to the model)", layout=w.Layout(width="320px"))
+    status = w.Label("undecided (denied if the run resumes now)")
+
+    def decide(approved: bool) -> None:
+        try:
+            if approved:
+                result.approve(call.id)
+            else:
+                result.reject(call.id, reason=reason.value.strip())
+        except (RuntimeError, KeyError) as exc:
+            status.value = str(exc)
+            return
+        status.value = ("approved" if approved else "denied") + ": run llm.resume(result) in the next cell"
+
+    approve.on_click(lambda _button: decide(True))
+    deny.on_click(lambda _button: decide(False))
+    return w.VBox([shown, w.HBox([approve, deny, reason]), status])
