@@ -26,6 +26,7 @@ from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 
 from .backoff import JITTERS, Jitter, schedule
+from .display import wrap
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -191,7 +192,7 @@ def retry_explorer(failure_rate: float = 0.3, attempts: int = 3, base: float = 0
     """
     retry_outcome(failure_rate, attempts, base, jitter, cap=cap, call_seconds=call_seconds)  # check the defaults
     if not (has_frontend() if interactive is None else interactive):
-        print(retry_outcome(failure_rate, attempts, base, jitter, cap=cap, call_seconds=call_seconds).summary())
+        print(wrap(retry_outcome(failure_rate, attempts, base, jitter, cap=cap, call_seconds=call_seconds).summary()))
         return retry_figure(failure_rate, attempts, base, jitter, cap=cap, call_seconds=call_seconds)
     w = _ipywidgets()
     controls = {
@@ -207,7 +208,7 @@ def retry_explorer(failure_rate: float = 0.3, attempts: int = 3, base: float = 0
     def draw(**values: Any) -> None:
         from IPython.display import display
 
-        print(retry_outcome(cap=cap, call_seconds=call_seconds, **values).summary())
+        print(wrap(retry_outcome(cap=cap, call_seconds=call_seconds, **values).summary()))
         display(retry_figure(cap=cap, call_seconds=call_seconds, **values))
 
     output = w.interactive_output(draw, controls)
