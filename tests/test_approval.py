@@ -209,3 +209,51 @@ def test_async_pause_and_resume(api):
 
     result = asyncio.run(go())
     assert result.answer == "Done." and bank.transfers == [("DE89", 500)]
+
+
+# -- cd.widgets.approval ----------------------------------------------------------------------
+
+
+def test_headless_approval_lists_the_exact_arguments_and_how_to_decide(capsys):
+    bank = Bank()
+    llm, _ = offline("openai", big_transfer())
+    paused = llm.run("Send 500 to DE89", tools=[bank.transfer])
+    assert cd.widgets.approval(paused, interactive=False) is None
+    shown = capsys.readouterr().out
+    call = paused.pending[0]
+    assert f"{call.id}: transfer" in shown
+    assert '"amount": 500' in shown and '"to": "DE89"' in shown
+    assert "llm.resume(result)" in shown
+
+
+def test_approval_of_a_finished_run_says_nothing_awaits(capsys):
+    llm, _ = offline("openai", scripted("ok"))
+    assert cd.widgets.approval(llm.run("hi")) is None
+    assert "No call awaits approval" in capsys.readouterr().out
+    with pytest.raises(TypeError, match="RunResult"):
+        cd.widgets.approval("not a result")
+
+
+@pytest.mark.parametrize("choice", ["Approve", "Deny"])
+def test_the_buttons_record_the_decision_and_resume_acts_on_it(choice):
+    pytest.importorskip("ipywidgets")
+    bank = Bank()
+    llm, model = offline("anthropic", big_transfer())
+    paused = llm.run("Send 500 to DE89", tools=[bank.transfer])
+    panel = cd.widgets.approval(paused, interactive=True)
+    row = panel.children[1]
+    shown, buttons, status = row.children
+    approve, deny, reason = buttons.children
+    assert "&quot;amount&quot;: 500" in shown.value  # exact arguments, HTML-escaped
+    assert bank.transfers == []  # a click decides; nothing runs until resume
+    reason.value = "not today"
+    (approve if choice == "Approve" else deny).click()
+    assert "llm.resume(result)" in status.value
+    result = llm.resume(paused)
+    if choice == "Approve":
+        assert bank.transfers == [("DE89", 500)]
+    else:
+        assert bank.transfers == [] and "not today" in result.tool_calls[0].output
+    approve.click()  # too late: the run has resumed
+    assert "already resumed" in status.value
+    assert bank.transfers == ([("DE89", 500)] if choice == "Approve" else [])
