@@ -267,7 +267,17 @@ def check_policy(name: str, retry: Any, timeout: Any, fallbacks: Any) -> tuple[R
 
 # -- running one attempt -----------------------------------------------------------------------
 
-_cancel: contextvars.ContextVar[threading.Event | None] = contextvars.ContextVar("conductor_cancel", default=None)
+class _Flag:
+    """Set once when a call is given up. A bare attribute, not a threading.Event: no tool waits
+    on it, tools only poll it, and an Event (a condition and a lock) costs each guarded call ~10 us."""
+
+    __slots__ = ("is_set",)
+
+    def __init__(self) -> None:
+        self.is_set = False
+
+
+_cancel: contextvars.ContextVar[_Flag | None] = contextvars.ContextVar("conductor_cancel", default=None)
 
 
 def cancelled() -> bool:
@@ -276,8 +286,8 @@ def cancelled() -> bool:
     A sync tool cannot be stopped from outside; a long one checks this between
     steps and returns early. Outside a call with a timeout it is always False.
     """
-    event = _cancel.get()
-    return event is not None and event.is_set()
+    flag = _cancel.get()
+    return flag is not None and flag.is_set
 
 
 class _Job:
@@ -396,12 +406,12 @@ def attempt_sync(name: str, func: Callable[..., Any], arguments: dict[str, Any],
     """One try, in this thread when nothing limits it, else in a daemon worker waited on for ``limit``."""
     if limit.seconds is None:
         return _call_sync(func, arguments)
-    event = threading.Event()
+    flag = _Flag()
     context = contextvars.copy_context()
-    context.run(_cancel.set, event)
+    context.run(_cancel.set, flag)
     job = _workers.submit(_Job(functools.partial(context.run, _call_sync, func, arguments)))
     if not job.done.acquire(timeout=limit.seconds):
-        event.set()  # a cooperative tool sees cd.cancelled() and can stop
+        flag.is_set = True  # a cooperative tool sees cd.cancelled() and can stop
         raise limit.error(name, limit.seconds)
     return job.result()
 
@@ -415,9 +425,9 @@ async def attempt_async(name: str, func: Callable[..., Any], arguments: dict[str
             raise limit.error(name, limit.seconds) from None
     if limit.seconds is None:
         return await asyncio.to_thread(_call_sync, func, arguments)
-    event = threading.Event()
+    flag = _Flag()
     context = contextvars.copy_context()
-    context.run(_cancel.set, event)
+    context.run(_cancel.set, flag)
     loop = asyncio.get_running_loop()
     done: asyncio.Future[None] = loop.create_future()
 
@@ -431,7 +441,7 @@ async def attempt_async(name: str, func: Callable[..., Any], arguments: dict[str
     try:
         await asyncio.wait_for(done, limit.seconds)
     except TimeoutError:
-        event.set()
+        flag.is_set = True
         raise limit.error(name, limit.seconds) from None
     return job.result()
 
@@ -524,7 +534,14 @@ def _plan(tool: Any, origin: float, run_deadline: float | None) -> _Plan:
 
 
 def _tenacity_options(plan: _Plan) -> dict[str, Any]:
-    """The wait, stop and retry rules of ``plan`` in tenacity's terms."""
+    """The wait, stop and retry rules of ``plan`` in tenacity's terms.
+
+    tenacity runs the loop; two rules are this module's own. The wait: tenacity's
+    ``wait_random_exponential`` is full jitter only and draws from the global
+    ``random``, while a lesson needs all four jitters and a seed. The deadline:
+    ``stop_before_delay`` reads ``time.monotonic``, which a simulated clock's waits
+    never move, and knows nothing of the run's deadline.
+    """
     retry = plan.retry
 
     def wait(state: tenacity.RetryCallState) -> float:
