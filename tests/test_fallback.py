@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import inspect
 from typing import Any
 
 import httpx2
@@ -389,3 +390,37 @@ def test_a_breaker_spares_the_dead_primary() -> None:
     assert (savings.without.primary_requests, savings.with_breaker.primary_requests) == (4, 1)
     assert savings.without.backup_requests == savings.with_breaker.backup_requests == 4
     assert "failures=1, cooldown=30" in savings.table()
+
+
+def test_a_driver_set_timeout_shrinks_by_the_time_spent_on_earlier_models() -> None:
+    llm = cd.fallback(offline("openai", "primary-model"), offline("anthropic", "backup-model"))
+    conversation = llm._conversation("What is 2 + 2?", [], 2, None, None, None, None, None, {})
+    sent: list[dict[str, Any]] = []
+
+    def times_out(conversation: Any, request: dict[str, Any]) -> Any:
+        raise openai.APITimeoutError(request=httpx2.Request("POST", "https://api.openai.com/v1/chat/completions"))
+
+    def answers(conversation: Any, request: dict[str, Any]) -> str:
+        sent.append(request)
+        return "response"
+
+    llm.members[0]._create, llm.members[1]._create = times_out, answers  # type: ignore[method-assign]
+    request = {**conversation.next_request(), "timeout": 60.0}  # what a run's deadline adds
+    assert llm._create(conversation, request) == "response"
+    assert sent[0]["model"] == "backup-model" and 0 < sent[0]["timeout"] < 60.0
+    with pytest.raises(cd.AllModelsFailedError, match="deadline has passed"):
+        llm._create(conversation, {**conversation.next_request(), "timeout": 0.0})
+
+
+needs_limits = pytest.mark.skipif(
+    "deadline" not in inspect.signature(cd.LLM.run).parameters, reason="run(deadline=) is not built yet"
+)
+
+
+@needs_limits
+def test_a_run_deadline_is_kept_across_models() -> None:
+    primary, backup = offline("openai", "primary-model"), offline("anthropic", "backup-model")
+    assert primary.offline is not None and backup.offline is not None
+    primary.offline.inject("server_error")
+    result = cd.fallback(primary, backup).run("What is 2 + 2?", deadline=30.0)
+    assert [c.model for c in result.trace.model_calls] == ["backup-model"] and result.stopped_by is None

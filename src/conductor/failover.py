@@ -18,7 +18,8 @@ for ``cooldown`` seconds, then lets one request through (half-open) to see
 whether it is back.
 
 :func:`stacked_retries` measures, on the offline model, how retries in layers
-multiply, and :func:`breaker_savings` what a breaker saves during an outage (what one SDK call's own retries cost is :func:`conductor.flaky.measure_sdk_retries`).
+multiply, and :func:`breaker_savings` what a breaker saves during an outage
+(what one SDK call's own retries cost is :func:`conductor.flaky.measure_sdk_retries`).
 """
 
 from __future__ import annotations
@@ -170,7 +171,8 @@ def classify(exc: BaseException) -> Verdict:
 
 def _classify_status(status: int, message: str, code: str, type_: str) -> Verdict:
     if _is_quota(message, code, type_):
-        return Verdict("fatal", "quota", f"{status}: the account's quota or spend limit is used up", status, message, QUOTA_FIX)
+        reason = f"{status}: the account's quota or spend limit is used up"
+        return Verdict("fatal", "quota", reason, status, message, QUOTA_FIX)
     if status == 429:
         return Verdict("fallback", "rate_limit", "429: rate limited", status, message)
     if status == 529 or type_ == "overloaded_error":
@@ -181,7 +183,8 @@ def _classify_status(status: int, message: str, code: str, type_: str) -> Verdic
         return Verdict("fallback", "timeout", "408: the server timed out waiting for the request", status, message)
     kinds = {400: "bad_request", 401: "authentication", 403: "permission", 404: "not_found", 413: "too_large"}
     kind = kinds.get(status, "client_error")
-    return Verdict("fatal", kind, f"{status}: the request was refused", status, message, STATUS_FIXES.get(status, CLIENT_FIX))
+    fix = STATUS_FIXES.get(status, CLIENT_FIX)
+    return Verdict("fatal", kind, f"{status}: the request was refused", status, message, fix)
 
 
 # -- errors ---------------------------------------------------------------------------
@@ -272,7 +275,9 @@ class CircuitBreaker:
     model name).
     """
 
-    def __init__(self, failures: int = 3, cooldown: float = 30.0, *, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, failures: int = 3, cooldown: float = 30.0, *, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         if isinstance(failures, bool) or not isinstance(failures, int) or failures < 1:
             raise ValueError(f"failures must be a whole number of at least 1, got {failures!r}")
         if not cooldown >= 0:
@@ -398,6 +403,8 @@ class _Request:
         self.llm = llm
         self.conversation = conversation
         self.request = request
+        self.sent = request  # as the driver sent it (a deadline may have set its timeout)
+        self.started = time.perf_counter()
         self.number = len(conversation.model_calls) + 1
         self.failures: list[ModelFailure] = []
         self.member = llm.members[0]  # the member being tried, and its name
@@ -421,7 +428,24 @@ class _Request:
                     adapter=member.adapter, model=member.model, price=member.cost_split, provider=member.provider
                 )
                 self.request = _carry_transport_options(self.request, conversation.next_request() or self.request)
+            if not self._within_deadline():
+                return
             yield member, self.request
+
+    def _within_deadline(self) -> bool:
+        """Shrink a driver-set ``timeout`` (a run's deadline) by the time spent; False once it is used up.
+
+        A ``timeout`` the learner passed to ``run`` is per request and stays as it is.
+        """
+        timeout = self.sent.get("timeout")
+        if not isinstance(timeout, (int, float)) or "timeout" in self.conversation.settings.options:
+            return True
+        left = timeout - (time.perf_counter() - self.started)
+        if left <= 0:
+            self._fail(ModelFailure(self.name, "deadline", "skipped", "the run's deadline has passed"))
+            return False
+        self.request = {**self.request, "timeout": left}
+        return True
 
     def _fail(self, failure: ModelFailure) -> None:
         failure = replace(failure, request=self.number)
@@ -470,7 +494,8 @@ def _carry_transport_options(sent: dict[str, Any], rebuilt: dict[str, Any]) -> d
     A request rebuilt for another model comes from the conversation, so what was
     added to the request itself after it was built would otherwise be lost.
     """
-    carried = {key: sent[key] for key in SHARED_OPTIONS - {"temperature", "top_p"} if key in sent and key not in rebuilt}
+    transport = SHARED_OPTIONS - {"temperature", "top_p"}
+    carried = {key: sent[key] for key in transport if key in sent and key not in rebuilt}
     return {**rebuilt, **carried} if carried else rebuilt
 
 
@@ -507,7 +532,11 @@ class FallbackLLM(LLM):
         self.members = [_with_sdk_retries(m, sdk_retries) for m in members]
         primary = self.members[0]
         super().__init__(
-            provider=primary.provider, api=primary.api, model=primary.model, client=primary.client, offline=primary.offline
+            provider=primary.provider,
+            api=primary.api,
+            model=primary.model,
+            client=primary.client,
+            offline=primary.offline,
         )
         self.is_async = primary.is_async
         self.names = list(names) if names is not None else _names(members)
@@ -646,8 +675,11 @@ def _check_members(members: list[LLM], sdk_retries: int | None) -> None:
             f"mix of sync and async clients ({', '.join(sync)} sync): connect every model the same way, all with "
             "asynchronous=True for `await llm.arun(...)`, or all without it for llm.run (arun works with those too)"
         )
-    if sdk_retries is not None and (isinstance(sdk_retries, bool) or not isinstance(sdk_retries, int) or sdk_retries < 0):
-        raise ValueError(f"sdk_retries must be a whole number, 0 or more (or None to keep each client's), got {sdk_retries!r}")
+    whole = isinstance(sdk_retries, int) and not isinstance(sdk_retries, bool)
+    if sdk_retries is not None and (not whole or sdk_retries < 0):
+        raise ValueError(
+            f"sdk_retries must be a whole number, 0 or more (or None to keep each client's), got {sdk_retries!r}"
+        )
 
 
 def fallback(
@@ -675,7 +707,8 @@ def _instant_offline(api: str, max_retries: int, model: str | None = None) -> LL
     from .providers import connect
 
     offline = OfflineModel(latency=LatencyModel.instant())
-    return connect("offline", api=api, model=model, max_retries=max_retries, offline_model=offline)  # type: ignore[arg-type]
+    api_name: Any = api
+    return connect("offline", api=api_name, model=model, max_retries=max_retries, offline_model=offline)
 
 
 @dataclass(frozen=True)
@@ -712,7 +745,9 @@ class StackedRetries:
         return "\n".join(lines)
 
 
-def _outage(sdk_retries: int, attempts: int, models: int, kind: str, retry_after: float, wait: float) -> LayerMeasurement:
+def _outage(
+    sdk_retries: int, attempts: int, models: int, kind: str, retry_after: float, wait: float
+) -> LayerMeasurement:
     """Every model down with ``kind``; the caller retries the whole run ``attempts`` times."""
     import tenacity
 
