@@ -123,3 +123,12 @@ def test_the_model_sees_the_fallbacks_mark():
     result = llm.run("weather in Beijing?", tools=[tool], max_rounds=1)
     assert '"source":"cache"' in result.answer
     assert result.tool_calls[0].fallback == "cache"
+
+
+def test_fallbacks_still_run_once_the_retry_deadline_has_passed():
+    clock = SimulatedClock()
+    retry = Retry(attempts=10, base=5.0, cap=5.0, jitter="none", deadline=1.0, clock=clock)
+    tool = cd.tool(down(), retry=retry, timeout=1.0, fallbacks=[cache])
+    [record] = execute([CALL], ToolRegistry([tool]))
+    assert [a.tool for a in record.attempts] == ["get_weather", "cache"]  # a 5 s wait would cross the 1 s deadline
+    assert record.fallback == "cache" and not record.is_error and clock.waited == 0

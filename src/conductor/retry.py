@@ -190,9 +190,10 @@ class Retry:
         cap: the longest single wait, in seconds.
         jitter: ``"full"`` (default), ``"equal"``, ``"decorrelated"`` or ``"none"``
             (see :mod:`conductor.backoff`).
-        deadline: total seconds for the call, from its first attempt; a wait that
-            would cross it is not started. It also shortens an attempt's ``timeout``
-            when less time is left; without a ``timeout`` an attempt itself is not cut.
+        deadline: total seconds for the primary's attempts, from the first; a wait
+            that would cross it is not started. It also shortens an attempt's ``timeout``
+            when less time is left (without a ``timeout`` an attempt itself is not cut).
+            The fallbacks still get their turn after it.
         retry_on: more exception types to retry, besides :class:`TransientError`,
             ``TimeoutError`` and ``ConnectionError``.
         seed: seeds the jitter, for the same waits on every run (None: fresh randomness).
@@ -380,13 +381,17 @@ class _Limit:
     seconds: float | None
     by_run_deadline: bool = False
 
-    def error(self, name: str, granted: float | None) -> Exception:
-        if self.by_run_deadline:
+    def error(self, name: str, ran: bool = True) -> Exception:
+        if self.by_run_deadline and ran:
             return RunDeadlineExceeded(
                 f"{name} was abandoned at the run's deadline (still running after {self.seconds:.1f} s); "
                 f"its result, if it comes, is discarded"
             )
-        return ToolTimeout(f"{name} timed out after {granted if granted is not None else self.seconds:.1f} s")
+        if self.by_run_deadline:
+            return RunDeadlineExceeded(f"{name} was not run: the run's deadline had passed before it could start")
+        if ran:
+            return ToolTimeout(f"{name} timed out after {self.seconds:.1f} s")
+        return ToolTimeout(f"{name} was not tried: its retry deadline had passed")
 
 
 def _limit(timeout: float | None, until: float | None, run_deadline: float | None, clock: Clock) -> _Limit:
@@ -406,23 +411,27 @@ def attempt_sync(name: str, func: Callable[..., Any], arguments: dict[str, Any],
     """One try, in this thread when nothing limits it, else in a daemon worker waited on for ``limit``."""
     if limit.seconds is None:
         return _call_sync(func, arguments)
+    if limit.seconds <= 0:
+        raise limit.error(name, ran=False)  # no time left: not started, so no side effect runs unseen
     flag = _Flag()
     context = contextvars.copy_context()
     context.run(_cancel.set, flag)
     job = _workers.submit(_Job(functools.partial(context.run, _call_sync, func, arguments)))
     if not job.done.acquire(timeout=limit.seconds):
         flag.is_set = True  # a cooperative tool sees cd.cancelled() and can stop
-        raise limit.error(name, limit.seconds)
+        raise limit.error(name)
     return job.result()
 
 
 async def attempt_async(name: str, func: Callable[..., Any], arguments: dict[str, Any], limit: _Limit, is_async: bool) -> Any:
     """One try on the event loop: an async tool is cancelled at its limit, a sync one abandoned in its thread."""
+    if limit.seconds is not None and limit.seconds <= 0:
+        raise limit.error(name, ran=False)  # no time left: not started, so no side effect runs unseen
     if is_async:
         try:
             return await asyncio.wait_for(func(**arguments), limit.seconds)
         except TimeoutError:
-            raise limit.error(name, limit.seconds) from None
+            raise limit.error(name) from None
     if limit.seconds is None:
         return await asyncio.to_thread(_call_sync, func, arguments)
     flag = _Flag()
@@ -442,7 +451,7 @@ async def attempt_async(name: str, func: Callable[..., Any], arguments: dict[str
         await asyncio.wait_for(done, limit.seconds)
     except TimeoutError:
         flag.is_set = True
-        raise limit.error(name, limit.seconds) from None
+        raise limit.error(name) from None
     return job.result()
 
 
@@ -565,6 +574,12 @@ def _tenacity_options(plan: _Plan) -> dict[str, Any]:
     }
 
 
+def _fallback_limit(fallback: Any, plan: _Plan) -> _Limit:
+    """A fallback's own timeout (else the tool's) and the run's deadline; not the retry deadline,
+    which bounds the primary's retries: the fallbacks are what is left to try once it has passed."""
+    return _limit(getattr(fallback, "timeout", None) or plan.timeout, None, plan.run_deadline, plan.clock)
+
+
 def _final_error(plan: _Plan, primary: BaseException, fallback_errors: Sequence[str]) -> str:
     tries = sum(1 for a in plan.book.attempts if a.tool == plan.name)
     text = error_text(primary) + (f" ({tries} attempts)" if tries > 1 else "")
@@ -603,7 +618,7 @@ def run_policy(tool: Any, arguments: dict[str, Any], *, origin: float = 0.0, dea
         name, (func, is_async) = _fallback_name(fallback), _fallback_func(fallback)
         started = time.perf_counter()
         try:
-            limit = _limit(getattr(fallback, "timeout", None) or plan.timeout, plan.until, deadline, plan.clock)
+            limit = _fallback_limit(fallback, plan)
             value = attempt_sync(name, func, arguments, limit)
         except Exception as exc:  # noqa: BLE001 - on to the next fallback
             plan.book.add(name, started, exc)
@@ -643,7 +658,7 @@ async def arun_policy(tool: Any, arguments: dict[str, Any], *, origin: float = 0
         name, (func, is_async) = _fallback_name(fallback), _fallback_func(fallback)
         started = time.perf_counter()
         try:
-            limit = _limit(getattr(fallback, "timeout", None) or plan.timeout, plan.until, deadline, plan.clock)
+            limit = _fallback_limit(fallback, plan)
             value = await attempt_async(name, func, arguments, limit, is_async)
         except Exception as exc:  # noqa: BLE001 - on to the next fallback
             plan.book.add(name, started, exc)
