@@ -46,6 +46,8 @@ _LAZY = {
     "backoff": None,
     "simulation": None,
     "widgets": None,
+    "guards": None,
+    "PendingCall": "guards",
     # streaming a tool run (llm.stream / llm.astream)
     "StreamInterrupted": "streaming",
     "streaming": None,
