@@ -181,19 +181,19 @@ def validate_tool_call(
 
     ``required`` maps each tool to its required parameters; by default they are read
     from the course's tool schemas (the tutorial listed them by hand). An unknown tool
-    is refused. The warnings go to the log, where the tutorial printed them.
+    is refused. The reasons go to the log (INFO), where the tutorial printed warnings.
     """
     if tool_name not in keywords:
-        logger.warning("unknown tool %s", tool_name)
+        logger.info("unknown tool %s", tool_name)
         return False
     query = user_query.lower()
     if not any(word in query for word in keywords[tool_name]):
-        logger.warning("the question holds no keyword of %s", tool_name)
+        logger.info("the question holds no keyword of %s", tool_name)
         return False
     needed = (required if required is not None else required_parameters()).get(tool_name, ())
     missing = [name for name in needed if name not in args]
     if missing:
-        logger.warning("required parameters missing: %s", missing)
+        logger.info("required parameters missing: %s", missing)
         return False
     return True
 
@@ -549,7 +549,7 @@ def measure(cases: Sequence[Case] | None = None) -> Measurement:
     cases = tuple(load_cases() if cases is None else cases)
     bench = Bench()
     # Every bad call makes a guard log a warning: expected here, hundreds of times.
-    with _quiet("conductor.guards", __name__):
+    with _quiet("conductor.guards"):
         keyword = tuple(not validate_tool_call(c.call.name, c.call.arguments, c.question) for c in cases)
         # Validation comes before loop detection in the guards' order, so one run shows both.
         checked = [bench.run(c, loop=True).blocked for c in cases]
