@@ -9,6 +9,7 @@ raises a clear error without sending anything half-received back to the model.
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 import re
 from typing import Any
@@ -17,8 +18,19 @@ import httpx2
 import pytest
 
 import conductor as cd
+from conductor import display
 from conductor.scenarios import get_weather, suggest_clothing, weather_tools
-from conductor.streaming import Done, RoundStart, StreamInterrupted, TextDelta, ToolEnd, ToolStart
+from conductor.streaming import (
+    Done,
+    RoundStart,
+    StreamInterrupted,
+    TextDelta,
+    ToolEnd,
+    ToolStart,
+    aprint_stream,
+    call_label,
+    print_stream,
+)
 
 from scripted import offline, scripted
 
@@ -242,3 +254,66 @@ def test_the_events_are_typed_dataclasses() -> None:
     assert {type(e) for e in events} == {RoundStart, TextDelta, ToolStart, ToolEnd, Done}
     assert {e.type for e in events} == {"round_start", "text", "tool_start", "tool_end", "done"}
     assert suggest_clothing.name in {e.name for e in events if isinstance(e, ToolEnd)}
+
+
+# --- print_stream: the chat-app view ------------------------------------------------------
+
+
+def printed(events: list[Any], columns: int = 40) -> tuple[str, cd.RunResult]:
+    out = io.StringIO()
+    result = print_stream(iter(events), file=out, columns=columns)
+    return out.getvalue(), result
+
+
+def test_print_stream_shows_progress_lines_and_the_answer() -> None:
+    events = collect(connect("openai"), CHAIN)
+    text, result = printed(events, columns=100)
+    assert result is events[-1].result
+    lines = text.splitlines()
+    assert lines[0] == "Searching… get_weather(city='Beijing')"
+    assert lines[1].startswith("  got get_weather: {")
+    assert lines[2] == "Searching… suggest_clothing(temperature=5)"
+    assert " ".join(lines[4:]) == result.answer
+
+
+@pytest.mark.parametrize(
+    "pieces",
+    [
+        ["The quick brown fox jumps over the lazy dog and keeps on running far away"],
+        ["The qu", "ick bro", "wn fox jumps ov", "er the lazy dog and keeps on run", "ning far away"],
+    ],
+)
+def test_print_stream_wraps_words_split_across_deltas(pieces: list[str]) -> None:
+    """However the text is cut into deltas, the printed lines are the same, whole words, within the width."""
+    events = [TextDelta(piece, 1, 0.0) for piece in pieces]
+    text, _ = printed([*events, Done(connect("openai").run("Hi"))], columns=20)
+    lines = text.splitlines()
+    assert all(display.width(line) <= 20 for line in lines)
+    assert " ".join(lines) == "".join(pieces)
+    assert lines[0] == "The quick brown fox"
+
+
+def test_print_stream_breaks_chinese_between_characters() -> None:
+    chinese = "北京今天晴,气温5°C。建议穿羽绒服、厚外套。"  # "Beijing: sunny, 5°C. Wear a down jacket."
+    events = [TextDelta(chinese[:7], 1, 0.0), TextDelta(chinese[7:], 1, 0.0)]
+    text, _ = printed([*events, Done(connect("openai").run("Hi"))], columns=12)
+    lines = text.splitlines()
+    assert "".join(lines) == chinese
+    assert all(display.width(line) <= 12 for line in lines) and len(lines) > 1
+
+
+def test_print_stream_needs_the_done_event() -> None:
+    with pytest.raises(RuntimeError, match="done"):
+        printed([TextDelta("Hi", 1, 0.0)])
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_aprint_stream_prints_what_print_stream_prints(api: str) -> None:
+    out = io.StringIO()
+    asyncio.run(aprint_stream(connect(api, asynchronous=True).astream(CHAIN, tools=weather_tools()), file=out))
+    assert out.getvalue() == printed(collect(connect(api), CHAIN), columns=100)[0]
+
+
+def test_call_label_reads_like_a_call() -> None:
+    assert call_label("get_weather", '{"city": "北京"}') == "get_weather(city='北京')"
+    assert call_label("get_weather", '{"city": "Bei') == 'get_weather({"city": "Bei)'

@@ -34,11 +34,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
+import sys
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
+from . import display
 from .trace import ToolCallRecord
 from .types import ToolCall
 
@@ -55,8 +58,10 @@ __all__ = [
     "TextDelta",
     "ToolEnd",
     "ToolStart",
+    "aprint_stream",
     "astream_run",
     "astream_request",
+    "print_stream",
     "stream_request",
     "stream_run",
 ]
@@ -348,3 +353,131 @@ async def astream_run(
             for end in _tool_ends(conversation):
                 yield end
     yield Done(llm._result(conversation))
+
+
+# --- showing a stream as a chat app would ---------------------------------------------------
+
+PROGRESS = "Searching…"  # the line a chat app shows while a tool runs
+
+
+def call_label(name: str, arguments: str) -> str:
+    """``get_weather(city='北京')``: a call as a person reads it (the raw text when it is not a JSON object)."""
+    try:
+        values = json.loads(arguments or "{}")
+    except ValueError:
+        return f"{name}({arguments})"
+    if not isinstance(values, dict):
+        return f"{name}({arguments})"
+    return f"{name}({', '.join(f'{key}={value!r}' for key, value in values.items())})"
+
+
+class _Wrapper:
+    """Writes streamed text wrapped at ``columns`` display columns, as it arrives.
+
+    ``textwrap`` needs the whole text; a stream comes in pieces that may split a
+    word, so each word is held until the space after it shows where it ends.
+    Chinese text, which has no spaces, may break between any two characters.
+    """
+
+    def __init__(self, out: Any, columns: int) -> None:
+        self.out = out
+        self.columns = columns
+        self.column = 0
+        self.word = ""
+        self.space = False  # a space is owed before the next word on this line
+
+    def _emit(self, text: str) -> None:
+        self.out.write(text)
+        self.out.flush()
+
+    def _place(self, word: str) -> None:
+        needed = display.width(word) + (1 if self.space and self.column else 0)
+        if self.column and self.column + needed > self.columns:
+            self._emit("\n")
+            self.column, self.space = 0, False
+        if self.space and self.column:
+            self._emit(" ")
+            self.column += 1
+        self._emit(word)
+        self.column += display.width(word)
+        self.space = False
+
+    def _flush_word(self) -> None:
+        if self.word:
+            self._place(self.word)
+            self.word = ""
+
+    def write(self, text: str) -> None:
+        for char in text:
+            if char == "\n":
+                self._flush_word()
+                self._emit("\n")
+                self.column, self.space = 0, False
+            elif char.isspace():
+                self._flush_word()
+                self.space = True
+            elif display.width(char) == 2:  # a wide (CJK) character is a word of its own
+                self._flush_word()
+                self._place(char)
+            else:
+                self.word += char
+
+    def line(self, text: str, indent: str = "") -> None:
+        """``text`` on a line of its own after ``indent``, clipped to the width."""
+        self.end()
+        self._emit(indent + display.clip(text, self.columns - display.width(indent)) + "\n")
+
+    def end(self) -> None:
+        """Finish the current line, if one is open."""
+        self._flush_word()
+        if self.column:
+            self._emit("\n")
+        self.column, self.space = 0, False
+
+
+def _show(writer: _Wrapper, event: StreamEvent, progress: str) -> RunResult | None:
+    if isinstance(event, TextDelta):
+        writer.write(event.text)
+    elif isinstance(event, ToolStart):
+        writer.line(f"{progress} {call_label(event.name, event.arguments)}")
+    elif isinstance(event, ToolEnd):
+        writer.line(f"{'error from' if event.is_error else 'got'} {event.name}: {event.output}", indent="  ")
+    elif isinstance(event, Done):
+        writer.end()
+        return event.result
+    return None
+
+
+def _no_done() -> RuntimeError:
+    return RuntimeError("the events ended without a 'done' event: pass the whole llm.stream(...) to print_stream")
+
+
+def print_stream(
+    events: Iterable[StreamEvent], *, file: Any = None, columns: int = display.LINE_WIDTH, progress: str = PROGRESS
+) -> RunResult:
+    """Show ``llm.stream(...)`` as a chat app would, and return its result.
+
+    The text is printed as it arrives (wrapped at ``columns``), each tool call
+    gets a progress line (``Searching… get_weather(city='北京')``) and a line with
+    what it returned.
+    """
+    writer = _Wrapper(file or sys.stdout, columns)
+    for event in events:
+        if (result := _show(writer, event, progress)) is not None:
+            return result
+    raise _no_done()
+
+
+async def aprint_stream(
+    events: AsyncIterable[StreamEvent],
+    *,
+    file: Any = None,
+    columns: int = display.LINE_WIDTH,
+    progress: str = PROGRESS,
+) -> RunResult:
+    """:func:`print_stream` for ``llm.astream(...)``."""
+    writer = _Wrapper(file or sys.stdout, columns)
+    async for event in events:
+        if (result := _show(writer, event, progress)) is not None:
+            return result
+    raise _no_done()
