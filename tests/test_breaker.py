@@ -84,6 +84,11 @@ def test_states_repr_and_reset(clock: FakeClock) -> None:
     breaker.record_success("b")
     assert breaker.states() == {"a": "open", "b": "closed"}
     assert repr(breaker) == "CircuitBreaker(failures=1, cooldown=5, {a=open, b=closed})"
+    assert breaker.table().splitlines() == [
+        "model  state      failures  trial in",
+        "a      open              1      5.0s",
+        "b      closed            0      0.0s",
+    ]
     breaker.reset()
     assert breaker.states() == {}
 

@@ -365,6 +365,16 @@ class CircuitBreaker:
             names = list(self._circuits)
         return {name: self.state(name) for name in names}
 
+    def table(self) -> str:
+        """Every model's circuit as plain text: state, consecutive failures, seconds until a trial."""
+        with self._lock:
+            names = list(self._circuits)
+        rows = [self.status(name) for name in names]
+        width = max([len("model"), *(len(r.model) for r in rows)])
+        lines = [f"{'model':<{width}}  {'state':<9}  {'failures':>8}  {'trial in':>8}"]
+        lines += [f"{r.model:<{width}}  {r.state:<9}  {r.failures:>8}  {r.retry_in:>7.1f}s" for r in rows]
+        return "\n".join(lines)
+
     def reset(self) -> None:
         """Close every circuit (a fresh start for the next experiment)."""
         with self._lock:
