@@ -136,6 +136,16 @@ def check_approve(approve: Any) -> Approver | None:
     )
 
 
+@dataclass(frozen=True)
+class _Verdict:
+    """One call's fate: ``why`` is None to run it, "approval" / "pending" while approval is open,
+    else why it is answered without running (``message`` is what the model reads)."""
+
+    why: str | None = None
+    message: str = ""
+    stop: bool = False  # end the run once the turn is answered
+
+
 @dataclass
 class Screened:
     """What the guards made of one turn's calls."""
@@ -170,44 +180,48 @@ class Guards:
         """Decide, call by call, what runs now, what is answered without running, and what waits."""
         screened = Screened()
         for position, call in enumerate(calls):
-            why, output = self._refusal(call, registry)
-            if why is None and call.name in registry:
-                tool = registry.get(call.name)
-                arguments = tool.validate(call.arguments)  # _refusal has checked that it validates
-                if tool.needs_approval(arguments):
-                    why, output = self._approval(call, screened, position)
-            if why == "loop-stop":
-                screened.stop, why = "loop", "loop"
-            if why is not None and output is not None:
-                screened.answered[position] = blocked_record(call, why, output, origin)
-            elif position not in screened.pending:
+            verdict = self._verdict(call, registry)
+            if verdict.why == "approval":
+                verdict = self._approval(call)
+            if verdict.why == "pending":
+                screened.pending[position] = pending_call(call)
+            elif verdict.why is not None:
+                screened.answered[position] = blocked_record(call, verdict.why, verdict.message, origin)
+                if verdict.stop:
+                    screened.stop = verdict.why
+            else:
                 screened.run.append(position)
         return screened
 
-    def _refusal(self, call: ToolCall, registry: ToolRegistry) -> tuple[str | None, str | None]:
-        """(why, message for the model) when the call must not run, else (None, None)."""
+    def _verdict(self, call: ToolCall, registry: ToolRegistry) -> _Verdict:
+        """Checks 1-4 of the module docstring, and whether check 5 (approval) applies."""
         if self.allowed_tools is not None and call.name not in self.allowed_tools:
             allowed = ", ".join(sorted(self.allowed_tools)) or "(none)"
-            return "allowlist", (
+            return _Verdict(
+                "allowlist",
                 f"tool {call.name!r} is not allowed in this conversation, so it was not run. "
                 f"The allowed tools are: {allowed}. Do not try it again; if the user's request needs it, "
-                f"say that you are not permitted to do it."
+                f"say that you are not permitted to do it.",
             )
         if call.name in self.withdrawn:
-            return "withdrawn", (
+            return _Verdict(
+                "withdrawn",
                 f"tool {call.name!r} was withdrawn for the rest of this conversation after "
                 f"{self.withdrawn[call.name]} invalid calls in a row, so it was not run. "
-                f"Do not call it again; answer with what you have."
+                f"Do not call it again; answer with what you have.",
             )
         if call.name not in registry:
-            return None, None  # execution answers with the list of tools that exist
+            return _Verdict()  # execution answers with the list of tools that exist
         tool = registry.get(call.name)
         try:
-            tool.validate(call.arguments)
+            arguments = tool.validate(call.arguments)
         except ToolArgumentsError as exc:
-            return "invalid", self._invalid(tool, str(exc))
+            return _Verdict("invalid", self._invalid(tool, str(exc)))
         self.invalid[tool.name] = 0  # a valid call resets the budget
-        return self._repeat(call)
+        repeated = self._repeat(call)
+        if repeated.why is not None:
+            return repeated
+        return _Verdict("approval") if tool.needs_approval(arguments) else _Verdict()
 
     def _invalid(self, tool: Tool, message: str) -> str:
         self.invalid[tool.name] += 1
@@ -223,27 +237,27 @@ class Guards:
             )
         return f"{message}. Fix the arguments and call again ({count} of {budget} invalid calls allowed in a row)."
 
-    def _repeat(self, call: ToolCall) -> tuple[str | None, str | None]:
+    def _repeat(self, call: ToolCall) -> _Verdict:
         if self.max_repeats is None:
-            return None, None
+            return _Verdict()
         key = _same_call_key(call)
         self.repeats[key] += 1
         count = self.repeats[key]
         if count < self.max_repeats:
-            return None, None
+            return _Verdict()
         logger.warning("call %d of %s with the same arguments: not run", count, call.name)
         text = (
             f"you already called {call.name} with exactly these arguments {count - 1} times in this "
             f"conversation, so it was not run again: the result would be the same. Use the results you "
             f"have, change the arguments, or answer the user."
         )
-        return ("loop-stop" if count > self.max_repeats else "loop"), text
+        return _Verdict("loop", text, stop=count > self.max_repeats)  # told once; persisting ends the run
 
-    def _approval(self, call: ToolCall, screened: Screened, position: int) -> tuple[str | None, str | None]:
-        pending = pending_call(call)
+    def _approval(self, call: ToolCall) -> _Verdict:
+        """Pending when a person decides; else the ``approve=`` policy's answer, a failure counting as no."""
         if self.approve is None:
-            screened.pending[position] = pending
-            return None, None
+            return _Verdict("pending")
+        pending = pending_call(call)
         try:
             approved = bool(self.approve(pending))
         except Exception:  # noqa: BLE001 - a policy that fails denies: when in doubt, do not run
@@ -251,8 +265,8 @@ class Guards:
             approved = False
         if approved:
             logger.info("approved by policy: %s", pending)
-            return None, None
-        return "denied", denial(call.name, "the approval policy did not approve it")
+            return _Verdict()
+        return _Verdict("denied", denial(call.name, "the approval policy did not approve it"))
 
     # -- resuming --------------------------------------------------------------------
 
