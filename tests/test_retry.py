@@ -269,3 +269,12 @@ def test_attempts_reach_the_run_result():
     [record] = result.tool_calls
     assert len(record.attempts) == 3 and not record.is_error
     assert all(0 <= a.started <= a.ended <= result.trace.seconds for a in record.attempts)
+
+
+def test_bench_retry_command_prints_the_ratio_and_the_simulation(capsys):
+    from conductor.__main__ import main
+
+    assert main(["bench", "retry", "--conversations", "4", "--clients", "5"]) == 0
+    out = capsys.readouterr().out
+    assert "ratio guarded / plain on the loop:" in out
+    assert "5 clients contending" in out and "full jitter" in out

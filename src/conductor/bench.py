@@ -305,13 +305,14 @@ def bench_retry(conversations: int = 200, rounds_per_block: int = 20, timeout: f
         raise RuntimeError("the guarded tools answered differently; the benchmark would compare different work")
     plain_s: list[float] = []
     guarded_s: list[float] = []
-    for _ in range(max(1, conversations // rounds_per_block)):
+    blocks = max(1, conversations // rounds_per_block)
+    for _ in range(blocks):
         plain_s += _time_per_call(lambda: llm.run(CHAIN_QUESTION, tools=plain, max_rounds=2), rounds_per_block)
         guarded_s += _time_per_call(lambda: llm.run(CHAIN_QUESTION, tools=guarded, max_rounds=2), rounds_per_block)
     call = [ToolCall("c1", "get_weather", '{"city": "北京"}')]
     registries = ToolRegistry(plain), ToolRegistry(guarded)
     per_call = [[], []]  # type: list[list[float]]
-    for _ in range(20):
+    for _ in range(blocks):
         for i, registry in enumerate(registries):
             per_call[i] += _time_per_call(lambda: execute(call, registry), 50)
     return RetryBench(
