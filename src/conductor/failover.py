@@ -29,6 +29,7 @@ import logging
 import sys
 import threading
 import time
+from collections import deque
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal
@@ -61,6 +62,7 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
+FAILURES_KEPT = 1_000  # FallbackLLM.failures keeps this many of the latest
 Action = Literal["fallback", "fatal"]
 State = Literal["closed", "open", "half_open"]
 
@@ -554,7 +556,8 @@ class FallbackLLM(LLM):
             raise ValueError(f"names= needs one distinct name per model ({len(members)}), got {self.names!r}")
         self.breaker = breaker
         self.sdk_retries = sdk_retries
-        self.failures: list[ModelFailure] = []
+        # The latest failures across runs (bounded: a long batch must not grow it for ever).
+        self.failures: deque[ModelFailure] = deque(maxlen=FAILURES_KEPT)
         self._failures_lock = threading.Lock()
 
     def __repr__(self) -> str:
