@@ -207,3 +207,37 @@ def test_retries_stop_at_the_run_deadline():
     [record] = execute([weather_call("北京")], ToolRegistry([tool]), deadline=time.perf_counter() + 0.5)
     # Each 1 s wait would cross the run's deadline 0.5 s away: the first failure is the last attempt.
     assert len(record.attempts) == 1 and clock.waited == 0
+
+
+@pytest.mark.parametrize("use_async", [False, True])
+def test_a_tools_own_timeout_error_keeps_its_message(use_async):
+    """A TimeoutError raised inside the tool is the tool's (and transient), not the policy's timeout."""
+
+    async def lookup_async(city: str) -> dict:
+        """Look a city up."""
+        raise TimeoutError("upstream read timed out")
+
+    def lookup(city: str) -> dict:
+        """Look a city up."""
+        raise TimeoutError("upstream read timed out")
+
+    tool = cd.tool(lookup_async if use_async else lookup, name="lookup", timeout=5.0)
+    call = weather_call("北京", name="lookup")
+    [record] = asyncio.run(aexecute([call], ToolRegistry([tool]))) if use_async else execute([call], ToolRegistry([tool]))
+    assert record.output == "TimeoutError: upstream read timed out"
+
+
+def test_an_async_tool_under_a_policy_runs_from_a_thread_that_has_a_loop():
+    """A Jupyter cell calls llm.run (sync) on a thread whose event loop is running."""
+
+    async def get_weather(city: str) -> dict:
+        """Get today's weather for a city."""
+        return {"city": city}
+
+    tool = cd.tool(get_weather, retry=Retry(attempts=2))
+
+    async def cell():
+        return execute([weather_call("北京")], ToolRegistry([tool]))
+
+    [record] = asyncio.run(cell())
+    assert not record.is_error and "北京" in record.output

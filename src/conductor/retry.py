@@ -41,6 +41,7 @@ are always real.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextvars
 import functools
 import inspect
@@ -363,11 +364,20 @@ _workers = _Workers()
 
 
 def _call_sync(func: Callable[..., Any], arguments: dict[str, Any]) -> Any:
-    """Call a tool's function in this thread; an async one gets a loop of its own."""
+    """Call a tool's function in this thread; an async one gets a loop of its own.
+
+    Where this thread already runs a loop (a Jupyter cell calling ``llm.run``), that
+    loop is busy waiting for us: the coroutine runs on a new loop in a helper thread.
+    """
     result = func(**arguments)
-    if inspect.isawaitable(result):
+    if not inspect.isawaitable(result):
+        return result
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
         return asyncio.run(_awaited(result))
-    return result
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, _awaited(result)).result()
 
 
 async def _awaited(awaitable: Awaitable[Any]) -> Any:
@@ -428,10 +438,17 @@ async def attempt_async(name: str, func: Callable[..., Any], arguments: dict[str
     if limit.seconds is not None and limit.seconds <= 0:
         raise limit.error(name, ran=False)  # no time left: not started, so no side effect runs unseen
     if is_async:
+        if limit.seconds is None:
+            return await func(**arguments)
+        # asyncio.timeout, not wait_for: a TimeoutError the tool raises itself stays the tool's.
+        scope = asyncio.timeout(limit.seconds)
         try:
-            return await asyncio.wait_for(func(**arguments), limit.seconds)
+            async with scope:
+                return await func(**arguments)
         except TimeoutError:
-            raise limit.error(name) from None
+            if scope.expired():
+                raise limit.error(name) from None
+            raise
     if limit.seconds is None:
         return await asyncio.to_thread(_call_sync, func, arguments)
     flag = _Flag()
