@@ -257,3 +257,18 @@ def test_the_buttons_record_the_decision_and_resume_acts_on_it(choice):
     approve.click()  # too late: the run has resumed
     assert "already resumed" in status.value
     assert bank.transfers == ([("DE89", 500)] if choice == "Approve" else [])
+
+
+def test_the_trace_leaves_out_the_time_spent_waiting_for_a_person(monkeypatch):
+    import time
+
+    real, waited = time.perf_counter, [0.0]
+    monkeypatch.setattr(time, "perf_counter", lambda: real() + waited[0])  # a clock we can move forward
+    bank = Bank()
+    llm, _ = offline("openai", big_transfer())
+    paused = llm.run("Send 500 to DE89", tools=[bank.transfer])
+    paused.approve(paused.pending[0].id)
+    waited[0] = 3600.0  # an hour before someone clicked
+    result = llm.resume(paused)
+    assert result.seconds < 60 and all(c.ended < 60 for c in result.trace.model_calls)
+    assert bank.transfers == [("DE89", 500)]

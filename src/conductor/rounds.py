@@ -182,7 +182,8 @@ class RunResult:
         elif self.forced_final:
             notes.append(f"tools were off for the final answer: max_rounds={self.max_rounds} used")
         suffix = f" ({'; '.join(notes)})" if notes else ""
-        head = f"answer after {_count(len(self.rounds), 'round')}, {_count(self.api_calls, 'request')}{suffix}"
+        done = "paused" if self.pending else "answer"
+        head = f"{done} after {_count(len(self.rounds), 'round')}, {_count(self.api_calls, 'request')}{suffix}"
         lines.append(display.clip(head, width - 1) + ":")
         lines.append(display.wrap(self.answer, width))  # long answers wrap at spaces (or anywhere in Chinese)
         return "\n".join(lines)
@@ -296,6 +297,7 @@ class Conversation:
         self._pending: tuple[Turn, ModelCall] | None = None
         self._screened: Screened | None = None  # the guards' verdicts on the pending turn's calls
         self.paused: tuple[PendingCall, ...] = ()  # calls awaiting a person's decision
+        self._paused_at = 0.0  # when the run paused (perf_counter)
         self.run_options: dict[str, Any] = {}  # how the driver executes calls (parallel, ...), kept for resume
 
     @property
@@ -405,6 +407,8 @@ class Conversation:
                 screened.answered[position] = record
         screened.pending.clear()
         self.paused = ()
+        # The trace (and any deadline) leaves out the time the run waited for a person.
+        self.origin += time.perf_counter() - self._paused_at
         return self._take_runnable()
 
     def stop(self, reason: str, answer: str) -> None:
@@ -441,6 +445,7 @@ class Conversation:
         screened = self._screened
         if screened.pending:
             self.paused = tuple(screened.pending[i] for i in sorted(screened.pending))
+            self._paused_at = time.perf_counter()
             logger.info("run paused: %d call(s) await approval", len(self.paused))
             return
         records = [self._traced(c, screened.answered[i]) for i, c in enumerate(turn.tool_calls)]
