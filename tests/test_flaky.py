@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from conductor.flaky import WeatherAPI, format_sdk_retries, get_weather_cached, measure_sdk_retries
@@ -49,14 +51,33 @@ def test_a_bad_failure_rate_names_the_fix() -> None:
         WeatherAPI(30)
 
 
+@pytest.fixture
+def sdk_sleeps(monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    """The waits the SDKs choose, recorded instead of slept (both call time.sleep between retries)."""
+    chosen: list[float] = []
+    monkeypatch.setattr(time, "sleep", lambda seconds: chosen.append(seconds) if seconds > 0 else None)
+    return chosen
+
+
 @pytest.mark.parametrize("api", ["openai", "anthropic"])
-def test_the_sdk_retries_a_rate_limit_twice_honouring_retry_after(api: str) -> None:
-    run = measure_sdk_retries("rate_limit", api=api, retry_after=0.001)  # type: ignore[arg-type]
+def test_the_sdk_retries_a_rate_limit_twice_honouring_retry_after(api: str, sdk_sleeps: list[float]) -> None:
+    run = measure_sdk_retries("rate_limit", api=api, retry_after=0.25)  # type: ignore[arg-type]
     assert run.statuses == (429, 429, 429) and run.outcome == "RateLimitError" and len(run.waits) == 2
-    assert all(w < 0.3 for w in run.waits)  # retry-after-ms 1, not the SDK's 0.5 s backoff
+    assert sdk_sleeps == [0.25, 0.25]  # the server's retry-after, not the SDK's own backoff
 
 
-def test_a_fault_that_clears_is_answered_and_max_retries_0_sends_once() -> None:
+@pytest.mark.parametrize(("fault", "api", "error"), [("server_error", "openai", "InternalServerError"),
+                                                     ("overloaded", "anthropic", "OverloadedError")])
+def test_without_retry_after_the_sdk_backs_off_from_half_a_second(
+    fault: str, api: str, error: str, sdk_sleeps: list[float]
+) -> None:
+    run = measure_sdk_retries(fault, api=api)  # type: ignore[arg-type]
+    assert run.outcome == error and len(run.statuses) == 3
+    first, second = sdk_sleeps
+    assert 0.375 <= first <= 0.5 and 0.75 <= second <= 1.0  # min(0.5 * 2**n, 8) less up to 25 %
+
+
+def test_a_fault_that_clears_is_answered_and_max_retries_0_sends_once(sdk_sleeps: list[float]) -> None:
     cleared = measure_sdk_retries("rate_limit", api="anthropic", times=1, retry_after=0.001)
     assert cleared.statuses == (429, 200) and cleared.outcome == "answered"
     once = measure_sdk_retries("server_error", max_retries=0)
