@@ -278,3 +278,14 @@ def test_bench_retry_command_prints_the_ratio_and_the_simulation(capsys):
     out = capsys.readouterr().out
     assert "ratio guarded / plain on the loop:" in out
     assert "5 clients contending" in out and "full jitter" in out
+
+
+def test_an_existing_tool_gets_a_policy_without_being_redefined():
+    from conductor import scenarios
+
+    guarded = cd.tool(scenarios.get_weather, retry=Retry(attempts=2), timeout=2.0)
+    assert guarded is not scenarios.get_weather and not scenarios.get_weather.guarded
+    assert guarded.guarded and guarded.timeout == 2.0 and guarded.parameters == scenarios.get_weather.parameters
+    assert cd.tool(scenarios.get_weather) is scenarios.get_weather
+    [record] = execute([call()], ToolRegistry([guarded]))
+    assert not record.is_error and len(record.attempts) == 1

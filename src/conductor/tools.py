@@ -512,6 +512,19 @@ class Tool:
             return await self.func(**arguments)
         return await asyncio.to_thread(self.func, **arguments)
 
+    def with_policy(self, *, retry: Any = None, timeout: float | None = None, fallbacks: Iterable[Any] = ()) -> Tool:
+        """A copy of this tool with a retry policy, a timeout and fallbacks (see :mod:`conductor.retry`).
+
+        ``cd.tool(existing_tool, retry=...)`` does the same, so a course tool such as
+        ``cd.scenarios.get_weather`` can be given a policy without redefining it.
+        """
+        from .retry import check_policy
+
+        guarded = copy.copy(self)
+        guarded.retry, guarded.timeout, guarded.fallbacks = check_policy(self.name, retry, timeout, fallbacks)
+        guarded.guarded = guarded.retry is not None or guarded.timeout is not None or bool(guarded.fallbacks)
+        return guarded
+
     def __repr__(self) -> str:
         params = ", ".join(self.parameters.get("properties", {}))
         return f"<tool {self.name}({params})>"
@@ -548,6 +561,8 @@ def tool(
 
     def wrap(f: Callable[..., Any]) -> Tool:
         if isinstance(f, Tool):
+            if retry is not None or timeout is not None or fallbacks:
+                return f.with_policy(retry=retry, timeout=timeout, fallbacks=fallbacks)
             return f
         return Tool(
             f,
