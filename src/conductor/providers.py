@@ -233,7 +233,7 @@ class LLM:
         calls = conversation.resume(result.paused.decisions)  # type: ignore[union-attr]
         options = conversation.run_options
         if calls:
-            conversation.add_results(execute(calls, conversation.tools, origin=conversation.origin, **options))
+            conversation.add_results(self._execute(conversation, calls, **options))
         return self._drive(conversation, **options)
 
     async def aresume(self, result: RunResult) -> RunResult:
@@ -242,7 +242,7 @@ class LLM:
         calls = conversation.resume(result.paused.decisions)  # type: ignore[union-attr]
         options = conversation.run_options
         if calls:
-            conversation.add_results(await aexecute(calls, conversation.tools, origin=conversation.origin, **options))
+            conversation.add_results(await self._aexecute(conversation, calls, **options))
         return await self._adrive(conversation, **options)
 
     def stream(
