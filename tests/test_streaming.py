@@ -317,3 +317,12 @@ def test_aprint_stream_prints_what_print_stream_prints(api: str) -> None:
 def test_call_label_reads_like_a_call() -> None:
     assert call_label("get_weather", '{"city": "北京"}') == "get_weather(city='北京')"
     assert call_label("get_weather", '{"city": "Bei') == 'get_weather({"city": "Bei)'
+
+
+def test_print_stream_shows_every_word_received_before_a_break() -> None:
+    llm, model = offline("openai", scripted("The answer is a long sentence that streams in many small pieces, one by one."))
+    model.inject("stream_error")
+    out = io.StringIO()
+    with pytest.raises(StreamInterrupted) as caught:
+        print_stream(llm.stream("Hello?"), file=out)
+    assert out.getvalue() == caught.value.partial_text + "\n"

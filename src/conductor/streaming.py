@@ -448,6 +448,16 @@ def _show(writer: _Wrapper, event: StreamEvent, progress: str) -> RunResult | No
     return None
 
 
+@contextlib.contextmanager
+def _shows_all(writer: _Wrapper) -> Iterator[None]:
+    """When the stream breaks off, still show the last word that arrived, and end its line."""
+    try:
+        yield
+    except BaseException:
+        writer.end()
+        raise
+
+
 def _no_done() -> RuntimeError:
     return RuntimeError("the events ended without a 'done' event: pass the whole llm.stream(...) to print_stream")
 
@@ -462,9 +472,10 @@ def print_stream(
     what it returned.
     """
     writer = _Wrapper(file or sys.stdout, columns)
-    for event in events:
-        if (result := _show(writer, event, progress)) is not None:
-            return result
+    with _shows_all(writer):
+        for event in events:
+            if (result := _show(writer, event, progress)) is not None:
+                return result
     raise _no_done()
 
 
@@ -477,7 +488,8 @@ async def aprint_stream(
 ) -> RunResult:
     """:func:`print_stream` for ``llm.astream(...)``."""
     writer = _Wrapper(file or sys.stdout, columns)
-    async for event in events:
-        if (result := _show(writer, event, progress)) is not None:
-            return result
+    with _shows_all(writer):
+        async for event in events:
+            if (result := _show(writer, event, progress)) is not None:
+                return result
     raise _no_done()
