@@ -5,10 +5,13 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scripted import offline, scripted
 
 import conductor as cd
 from conductor.offline import LatencyModel, OfflineModel
+from conductor.types import ToolResult, Turn
 
 APIS = ["openai", "anthropic"]
 
@@ -16,7 +19,7 @@ APIS = ["openai", "anthropic"]
 class Desk:
     """Tools that count how often they really ran."""
 
-    def __init__(self, max_invalid: int | None = 2) -> None:
+    def __init__(self, max_invalid: int | None = 2, *, approval: bool = False) -> None:
         self.ran: list[str] = []
 
         @cd.tool
@@ -31,7 +34,7 @@ class Desk:
             self.ran.append("set_alarm")
             return f"alarm at {hour:02d}:{minute:02d}"
 
-        @cd.tool
+        @cd.tool(requires_approval=approval)
         def delete_database() -> str:
             """Delete the production database."""
             self.ran.append("delete_database")
@@ -143,3 +146,50 @@ def test_max_invalid_must_be_a_positive_whole_number():
     for bad in (0, -1, 1.5, True, "2"):
         with pytest.raises(cd.ToolDefinitionError, match="max_invalid"):
             cd.tool(max_invalid=bad, name="noop")(lambda: None)
+
+
+# -- properties ----------------------------------------------------------------------------------
+
+CALLS = st.sampled_from(
+    [
+        ("get_weather", {"city": "Paris"}),
+        ("get_weather", {"city": 3}),
+        ("set_alarm", {"hour": 7, "minute": 0}),
+        ("set_alarm", {"hour": "seven"}),
+        ("delete_database", {}),
+        ("no_such_tool", {}),
+    ]
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    turns=st.lists(st.lists(CALLS, min_size=1, max_size=3), min_size=1, max_size=4),
+    allowed=st.one_of(st.none(), st.sets(st.sampled_from(["get_weather", "set_alarm", "delete_database"]))),
+    max_repeats=st.sampled_from([None, 2, 3]),
+    approve_all=st.booleans(),
+    api=st.sampled_from(APIS),
+)
+def test_whatever_the_model_asks_every_call_is_answered_once_and_no_guard_is_bypassed(
+    turns, allowed, max_repeats, approve_all, api
+):
+    desk = Desk(max_invalid=1, approval=True)
+    policy = scripted(*turns, "done")
+    llm, _ = offline(api, policy)
+    result = llm.run(
+        "go", tools=desk.tools, max_rounds=len(turns), allowed_tools=allowed, max_repeats=max_repeats,
+        approve=lambda call: approve_all,
+    )
+    issued = [c.id for m in result.conversation if isinstance(m, Turn) for c in m.tool_calls]
+    answered = [m.call_id for m in result.conversation if isinstance(m, ToolResult)]
+    assert sorted(issued) == sorted(answered) and len(set(issued)) == len(issued)
+    ran = [c for c in result.tool_calls if c.blocked is None and not c.is_error]
+    assert [c.name for c in ran] == desk.ran  # what the trace says ran is exactly what ran
+    if allowed is not None:
+        assert set(desk.ran) <= allowed
+    if not approve_all:
+        assert "delete_database" not in desk.ran
+    withdrawn_at = next((i for i, c in enumerate(result.tool_calls) if "now withdrawn" in c.output), None)
+    if withdrawn_at is not None:
+        later = result.tool_calls[withdrawn_at + 1 :]
+        assert all(c.blocked is not None or c.name != result.tool_calls[withdrawn_at].name for c in later)
