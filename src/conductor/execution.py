@@ -182,8 +182,17 @@ def execute(
     return records
 
 
-def _is_async_call(call: ToolCall, registry: ToolRegistry) -> bool:
-    return call.name in registry and registry.get(call.name).is_async
+def _on_the_loop(call: ToolCall, registry: ToolRegistry, deadline: float | None) -> bool:
+    """Whether a call runs as a task on the loop rather than whole in the turn's thread pool.
+
+    Async tools do. So does a sync tool under a policy or a deadline: its attempts
+    go to a worker thread each, timed and waited for (backoff included) on the loop,
+    so a pool thread is not held through the waits, and the hand-over happens once.
+    """
+    if call.name not in registry:
+        return False
+    tool = registry.get(call.name)
+    return tool.is_async or tool.guarded or deadline is not None
 
 
 async def aexecute(
@@ -209,7 +218,7 @@ async def aexecute(
 
     async def one(call: ToolCall) -> ToolCallRecord:
         async with limit:
-            if _is_async_call(call, registry):
+            if _on_the_loop(call, registry, deadline):
                 return await arun_call(call, registry, origin, deadline)
             # The context goes along, as asyncio.to_thread would take it (logging, tracing).
             context = contextvars.copy_context()
