@@ -272,3 +272,28 @@ def test_the_trace_leaves_out_the_time_spent_waiting_for_a_person(monkeypatch):
     result = llm.resume(paused)
     assert result.seconds < 60 and all(c.ended < 60 for c in result.trace.model_calls)
     assert bank.transfers == [("DE89", 500)]
+
+
+def test_two_resumes_at_once_run_the_call_once():
+    import threading
+
+    bank = Bank()
+    llm, _ = offline("openai", big_transfer())
+    paused = llm.run("Send 500 to DE89", tools=[bank.transfer])
+    paused.approve(paused.pending[0].id)
+    start, outcomes = threading.Barrier(2), []
+
+    def resume() -> None:
+        start.wait()
+        try:
+            outcomes.append(llm.resume(paused).answer)
+        except RuntimeError as exc:
+            outcomes.append(str(exc))
+
+    threads = [threading.Thread(target=resume) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(o == "Done." for o in outcomes) == [False, True]
+    assert bank.transfers == [("DE89", 500)]

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from .adapters import ApiName, RequestSettings, adapter_for, tool_choice_from
 from .execution import DEFAULT_MAX_WORKERS, aexecute, execute
-from .guards import DEFAULT_MAX_REPEATS, Approver, Guards, check_allowed_tools
+from .guards import DEFAULT_MAX_REPEATS, Approver, Decision, Guards, check_allowed_tools
 from .rounds import Conversation, RunResult, check_max_rounds
 from .tools import Tool, ToolRegistry
 from .trace import ToolCallRecord
@@ -229,8 +229,8 @@ class LLM:
         """
         if self.is_async:
             raise ProviderError("this LLM holds an async client: use `await llm.aresume(result)`")
-        conversation = _paused_conversation(result)
-        calls = conversation.resume(result.paused.decisions)  # type: ignore[union-attr]
+        conversation, decisions = _paused_conversation(result)
+        calls = conversation.resume(decisions)
         options = conversation.run_options
         if calls:
             conversation.add_results(self._execute(conversation, calls, **options))
@@ -238,8 +238,8 @@ class LLM:
 
     async def aresume(self, result: RunResult) -> RunResult:
         """:meth:`resume` on the event loop."""
-        conversation = _paused_conversation(result)
-        calls = conversation.resume(result.paused.decisions)  # type: ignore[union-attr]
+        conversation, decisions = _paused_conversation(result)
+        calls = conversation.resume(decisions)
         options = conversation.run_options
         if calls:
             conversation.add_results(await self._aexecute(conversation, calls, **options))
@@ -372,8 +372,8 @@ class LLM:
         return self._result(conversation)
 
 
-def _paused_conversation(result: Any) -> Conversation:
-    """The conversation of a paused result, marked as resumed; an error saying what to pass otherwise."""
+def _paused_conversation(result: Any) -> tuple[Conversation, dict[str, Decision]]:
+    """The conversation of a paused result and its decisions, claimed once; an error saying what to pass otherwise."""
     if not isinstance(result, RunResult):
         raise TypeError(f"resume() takes the RunResult of a paused run, got {type(result).__name__}")
     paused = result.paused
@@ -382,13 +382,7 @@ def _paused_conversation(result: Any) -> Conversation:
             f"this run is not paused for approval (stopped_by={result.stopped_by!r}); only a result with "
             f"stopped_by == 'approval' can be resumed: run with approve=None and a tool that requires approval"
         )
-    if paused.resumed:
-        raise RuntimeError(
-            "this paused result was already resumed (its approved calls have run); continue from the result "
-            "that resume returned"
-        )
-    paused.resumed = True
-    return paused.conversation
+    return paused.conversation, paused.claim()
 
 
 def _check_options(options: dict[str, Any]) -> None:

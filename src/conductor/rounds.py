@@ -21,6 +21,7 @@ every decision).
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -99,9 +100,7 @@ class RunResult:
 
     def _decide(self, call_id: str, decision: Decision) -> None:
         assert self.paused is not None  # pending is non-empty only on a paused result
-        if self.paused.resumed:
-            raise RuntimeError("this paused run was already resumed; decide on the result llm.resume returned")
-        self.paused.decisions[call_id] = decision
+        self.paused.record(call_id, decision)
         logger.info("%s %s", "approved" if decision.approved else "denied", self._pending_call(call_id))
 
     @property
@@ -249,6 +248,28 @@ class PausedRun:
     conversation: Conversation
     decisions: dict[str, Decision] = field(default_factory=dict)
     resumed: bool = False
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def record(self, call_id: str, decision: Decision) -> None:
+        """Keep a decision, unless the run has resumed (then it would change nothing)."""
+        with self._lock:
+            if self.resumed:
+                raise RuntimeError("this paused run was already resumed; decide on the result llm.resume returned")
+            self.decisions[call_id] = decision
+
+    def claim(self) -> dict[str, Decision]:
+        """Mark the run resumed and return the decisions; only the first caller gets them.
+
+        Atomic, so two resumes of one result (two threads, a double click) cannot both run its calls.
+        """
+        with self._lock:
+            if self.resumed:
+                raise RuntimeError(
+                    "this paused result was already resumed (its approved calls have run); continue from the "
+                    "result that resume returned"
+                )
+            self.resumed = True
+            return dict(self.decisions)
 
 
 class Conversation:
