@@ -11,6 +11,12 @@ Round semantics (``max_rounds`` counts tool rounds):
   and the run ends with whatever text the model wrote;
 * every tool call id the model issued is answered exactly once, in call order.
 
+Before any call runs, the run's guards (:mod:`conductor.guards`: allowlist,
+invalid-call budget, validation, loop detection, approval) screen it. A call
+they stop is answered by a record with ``blocked`` set; a call that needs a
+person's approval pauses the run (``stopped_by="approval"``, ``result.pending``)
+with the conversation kept whole, so ``llm.resume(result)`` goes on from there.
+
 :class:`Conversation` holds the state of one run in the neutral form
 (:mod:`conductor.types`) and knows what to send next; each request's messages
 are that neutral conversation rendered for the adapter in use, each message
@@ -55,6 +61,10 @@ class RunResult:
       request; they were not run. Non-empty means the limit cut the model short.
     * ``truncated`` / ``refused`` / ``empty``: the answer was cut by the token
       limit, is a refusal, or holds no text.
+    * ``stopped_by``: a guard or a limit ended the run early; ``"approval"`` means
+      paused, with the calls awaiting a decision in ``pending`` (decide with
+      :meth:`approve` / :meth:`reject`, which record on this result and return
+      nothing, then call ``llm.resume(result)``).
     """
 
     answer: str
