@@ -193,3 +193,12 @@ def test_whatever_the_model_asks_every_call_is_answered_once_and_no_guard_is_byp
     if withdrawn_at is not None:
         later = result.tool_calls[withdrawn_at + 1 :]
         assert all(c.blocked is not None or c.name != result.tool_calls[withdrawn_at].name for c in later)
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_a_withdrawn_tool_stays_in_the_requests_for_the_prompt_cache_and_anthropic_rule(api):
+    desk = Desk(max_invalid=1)
+    llm, model = offline(api, scripted([("set_alarm", {"hour": "x"}), ("get_weather", {"city": "Oslo"})], "ok"))
+    llm.run("Alarm", tools=desk.tools)
+    first, last = model.requests[0].body["tools"], model.requests[-1].body["tools"]
+    assert first == last and len(last) == 3
