@@ -56,7 +56,9 @@ class PendingCall:
 
     id: str  # the model's call id
     name: str
-    arguments: Mapping[str, Any]  # the exact arguments, read-only
+    # The exact arguments, read-only. What runs is the model's argument text itself, checked
+    # against ``digest``: changing a nested value here changes nothing that runs.
+    arguments: Mapping[str, Any]
     digest: str = field(repr=False)  # SHA-256 of the exact argument text the model sent
 
     def __str__(self) -> str:
@@ -116,7 +118,7 @@ def check_allowed_tools(allowed: Iterable[str | Tool] | None, registry: ToolRegi
     if isinstance(allowed, (str, Tool)):
         allowed = [allowed]
     names = frozenset(a.name if isinstance(a, Tool) else a for a in allowed)
-    unknown = sorted(n for n in names if not isinstance(n, str) or n not in registry)
+    unknown = sorted((n for n in names if not isinstance(n, str) or n not in registry), key=repr)
     if unknown:
         offered = ", ".join(registry.names) or "(none)"
         raise ValueError(
