@@ -78,3 +78,50 @@ def apply_bootstrap(notebook: Any) -> bool:
 
 def _is_bootstrap(cell: Mapping[str, Any]) -> bool:
     return BOOTSTRAP_MARK in cell["source"] and "parameters" not in cell.get("metadata", {}).get("tags", [])
+
+
+# -- API keys in a notebook ------------------------------------------------------------------
+
+KEY_SOURCES: tuple[str, ...] = ("env", "colab", "getpass")
+"""Where :func:`read_key` looks: the environment variable, Colab's secrets, or a hidden prompt."""
+
+
+def read_key(provider: str, source: str = "env") -> str | None:
+    """The API key for ``provider``, read only from where the learner asked; never printed or logged.
+
+    ``"env"`` returns ``None``: ``cd.connect`` then reads ``OPENAI_API_KEY`` /
+    ``ANTHROPIC_API_KEY`` itself. ``"colab"`` reads the Colab secret of that name
+    (the key icon in Colab's left bar), ``"getpass"`` asks for it without echoing
+    it. The offline model needs no key, so it is ``None`` whatever ``source`` is.
+    """
+    from .providers import KEY_VARIABLES, PROVIDERS
+
+    if source not in KEY_SOURCES:
+        raise ValueError(f"unknown key source {source!r}; choose one of: {', '.join(KEY_SOURCES)}")
+    if provider not in PROVIDERS:
+        raise ValueError(f"unknown provider {provider!r}; choose one of: {', '.join(PROVIDERS)}")
+    if provider == "offline" or source == "env":
+        return None
+    variable = KEY_VARIABLES[provider]
+    if source == "getpass":
+        import getpass
+
+        return getpass.getpass(f"{variable} (not shown): ").strip() or None
+    return _colab_secret(variable)
+
+
+def _colab_secret(variable: str) -> str:
+    try:
+        from google.colab import userdata  # type: ignore[import-not-found]
+    except ImportError:
+        raise RuntimeError(
+            "key source 'colab' works inside Google Colab only; here, set the environment variable "
+            f"{variable} (source 'env') or type the key at a hidden prompt (source 'getpass')"
+        ) from None
+    try:
+        return userdata.get(variable)
+    except Exception as exc:  # SecretNotFoundError, NotebookAccessError: the fix is the same
+        raise RuntimeError(
+            f"Colab has no secret {variable} this notebook may read ({type(exc).__name__}): add it in the "
+            "key panel of Colab's left bar and switch on 'Notebook access'"
+        ) from None
