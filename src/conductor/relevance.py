@@ -482,12 +482,12 @@ class Measurement:
     def by_kind(self) -> str:
         """For each kind of case, how many of its calls each defence stopped."""
         names = list(self.stopped)
-        head = f"{'kind':<31}" + "".join(f"{_short(n):>10}" for n in names)
+        head = f"{'kind':<31}" + "".join(f"{_short(n):>9}" for n in names)
         lines = [head]
         for kind in KINDS:
             rows = [i for i, c in enumerate(self.cases) if c.kind == kind]
-            cells = "".join(f"{sum(self.stopped[n][i] for i in rows):>6}/{len(rows):<3}" for n in names)
-            lines.append(f"{KIND_LABELS[kind]:<31}{cells}")
+            cells = "".join(f"{sum(self.stopped[n][i] for i in rows):>5}/{len(rows):<3}" for n in names)
+            lines.append(f"{KIND_LABELS[kind]:<31}{cells}".rstrip())
         return "\n".join(lines)
 
     def plot(self, *, figsize: tuple[float, float] = (10, 4)) -> Figure:
