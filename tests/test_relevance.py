@@ -179,3 +179,20 @@ def test_the_chart_has_a_precision_and_a_recall_bar_per_defence(measured: rel.Me
     (ax,) = fig.axes
     assert len(ax.patches) == 2 * len(rel.DEFENCES)
     assert [t.get_text() for t in ax.get_legend().get_texts()][1].startswith("recall")
+
+
+def test_play_makes_the_cases_calls_then_the_model_carries_on(cases: tuple[Case, ...]) -> None:
+    case = next(c for c in cases if c.id == "wro-01")  # get_weather(city="2+3") for "work out 2+3"
+    tools = list(rel.measured_tools().values())
+    result = rel.play(case).run(case.question, tools=tools, max_rounds=3)
+    first, *rest = result.tool_calls
+    assert (first.name, first.arguments, first.is_error) == ("get_weather", {"city": "2+3"}, True)
+    assert [(c.name, c.arguments) for c in rest] == [("calculate", {"expression": "2+3"})]  # its own rules
+    assert "5" in result.answer
+
+
+def test_play_replays_the_earlier_calls_first(cases: tuple[Case, ...]) -> None:
+    case = next(c for c in cases if c.id == "rep-03")
+    tools = list(rel.measured_tools().values())
+    result = rel.play(case).run(case.question, tools=tools, max_rounds=3, max_repeats=None)
+    assert [ProposedCall(c.name, c.arguments) for c in result.tool_calls] == [*case.earlier, case.call]
