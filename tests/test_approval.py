@@ -297,3 +297,19 @@ def test_two_resumes_at_once_run_the_call_once():
         t.join()
     assert sorted(o == "Done." for o in outcomes) == [False, True]
     assert bank.transfers == [("DE89", 500)]
+
+
+def test_the_listing_fits_the_notebook_width_and_keeps_long_arguments_whole(capsys):
+    from conductor import display
+
+    @cd.tool(requires_approval=True)
+    def send_email(to: str, body: str) -> str:
+        """Send an e-mail."""
+        return "sent"
+
+    body = " ".join(f"word{i}" for i in range(60))
+    llm, _ = offline("openai", scripted([("send_email", {"to": "a@example.invalid", "body": body})], "ok"))
+    cd.widgets.approval(llm.run("Mail it", tools=[send_email]), interactive=False)
+    shown = capsys.readouterr().out
+    assert all(display.width(line) <= display.LINE_WIDTH for line in shown.splitlines())
+    assert " ".join(shown.split()).count("word59") == 1 and '"to": "a@example.invalid"' in shown

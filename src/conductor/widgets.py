@@ -231,6 +231,17 @@ def _exact_arguments(call: Any) -> str:
     return json.dumps(dict(call.arguments), ensure_ascii=False, indent=2, sort_keys=True)
 
 
+def _fit(text: str) -> str:
+    """``text`` wrapped to the course's line width, each line keeping its indentation (JSON stays readable)."""
+    from . import display
+
+    lines = []
+    for line in text.splitlines() or [""]:
+        body = line.lstrip(" ")
+        lines.append(display.wrap(body, display.LINE_WIDTH, indent=line[: len(line) - len(body)]) if body else line)
+    return "\n".join(lines)
+
+
 def approval_listing(result: Any) -> str:
     """The calls ``result`` awaits, one block each with the id and the exact arguments, as plain text."""
     from .rounds import RunResult
@@ -243,7 +254,7 @@ def approval_listing(result: Any) -> str:
     for call in result.pending:
         blocks.append(f"{call.id}: {call.name}\n{_exact_arguments(call)}")
     blocks.append(_DECIDE_HINT)
-    return "\n\n".join(blocks)
+    return _fit("\n\n".join(blocks))
 
 
 def approval(result: Any, *, interactive: bool | None = None) -> Any:
