@@ -56,6 +56,7 @@ cities, two quoted songs, two tracking numbers) means one call per entity:
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from os.path import commonprefix
@@ -404,6 +405,15 @@ CHINESE_CONCEPTS: dict[str, tuple[str, ...]] = {
 _CHINESE_FILLERS = re.compile(r"[把的了吗呢吧啊请帮我你他她它给是在和与及一下个什么怎么多少几哪]|现在|今天|一下|打开|关闭|关掉|开启")
 
 
+# Concepts measured on one scale: a "temperature" takes 68 °F as well as 21 °C.
+_KINDS = {"celsius": "temperature", "fahrenheit": "temperature"}
+
+
+def _kinds(concepts: Iterable[str]) -> set[str]:
+    """The concepts, each with the kind of scale it is on."""
+    return {kind for concept in concepts for kind in (concept, _KINDS.get(concept, concept))}
+
+
 def _word_concepts(words: list[str]) -> set[str]:
     """The content words' concepts (numbers' concepts, else the word stemmed): "born" and "birthday" share one."""
     content = [w.strip(",.()").lower() for w in words]
@@ -731,10 +741,15 @@ class _Reader:
                 sided = values
             return self._free(sided)
         mail_tool = bool(self.own_words & {"email", "mail"})
-        if role in ("", "person", "origin", "destination") and mail_tool and r.emails:
-            # A mail tool's bare `to`/`from`/`recipient` means an address, not a direction or a name.
+        postal = role == "place" and "address" in parameter.terms
+        if (role in ("", "person", "origin", "destination") or postal) and mail_tool and r.emails:
+            # A mail tool's bare `to`/`from`/`recipient` (its "address" too) means an e-mail address, not a
+            # direction, a name or a street.
             free = self._free(r.emails)
-            return self._sided(free, side) if side is not None else free
+            if side is None:
+                return free
+            # A lone address is whom the mail goes to; the sender is only ever marked ("from a@b.c").
+            return self._sided(free, side) or (free if side == 1 and len(free) == 1 else [])
         if side is not None:
             typed = r.places if role in ("origin", "destination", "place") else []
             sided = self._sided(self._free(typed), side)
@@ -817,7 +832,8 @@ class _Reader:
         """
         markers = _TO_MARKERS if side else _FROM_MARKERS
         marked = []
-        for value, at in zip(values, positions or [self.read.text.find(v) for v in values]):
+        positions = positions or [self.read.text.find(v) for v in values]
+        for value, at in zip(values, positions):
             prefix = self.read.text[:at].rstrip()
             # In Chinese the marker is the character right before the value: "从北京到上海".
             before = [prefix[-1]] if _CJK.match(prefix[-1:]) else re.findall(r"[a-z]+", prefix.lower())[-1:]
@@ -825,7 +841,26 @@ class _Reader:
                 marked.append(value)
         if marked:
             return marked[:1]
+        if len(values) > 2:
+            return self._split_at_marker(values, positions, side)
         return [values[side]] if len(values) == 2 else []
+
+    def _split_at_marker(self, values: list[str], positions: list[int], side: int) -> list[str]:
+        """Three values or more around one "to": one before it is the from side, the rest the to side.
+
+        "Convert 50 CHF to both EUR and USD": CHF is what you have, EUR and USD one call each.
+        """
+        written = sorted(zip(positions, values))
+        start = written[0][0]
+        marker = re.search(r"\b(?:to|into|in)\b|到|成", self.read.text[start:], re.IGNORECASE)
+        if marker is None:
+            return []
+        cut = start + marker.start()
+        before = [value for at, value in written if at < cut]
+        after = [value for at, value in written if at > cut]
+        if len(before) != 1 or not after:
+            return []
+        return before if side == 0 else after
 
     def leftover(self, *, place: bool = False) -> str | None:
         """One contiguous phrase of the question's content words not used elsewhere and not the tool's own words.
@@ -926,7 +961,7 @@ class _Reader:
         own = [w for w in name_words(parameter.name) if len(w) >= 3]
         by_name = [
             (i, n) for i, n in free
-            if n.concepts & named or any(len(commonprefix([b, w])) >= 4 for b in n.beside for w in own)
+            if _kinds(n.concepts) & _kinds(named) or any(len(commonprefix([b, w])) >= 4 for b in n.beside for w in own)
         ]
         # Or the noun beside the number is in its description: "3 headlines" for "limit: how many headlines".
         described = {stem(w) for w in re.findall(r"[a-z]+", parameter.description.lower())
@@ -981,6 +1016,11 @@ class _Reader:
             return named[0][1] if said == side else None
         if not named:
             return None
+        # The option written right after the amount is what it is measured in: "How many feet is 3 meters?".
+        measured = [option for at, option in named if re.search(r"\d\s*$", text[:at])]
+        if len(measured) == 1 and len(named) == 2:
+            other = next(option for _, option in named if option != measured[0])
+            return measured[0] if side == 0 else other
         return named[0][1] if side == 0 else named[-1][1]
 
     def enum(self, options: list[Any]) -> Any:
