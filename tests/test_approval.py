@@ -313,3 +313,20 @@ def test_the_listing_fits_the_notebook_width_and_keeps_long_arguments_whole(caps
     shown = capsys.readouterr().out
     assert all(display.width(line) <= display.LINE_WIDTH for line in shown.splitlines())
     assert " ".join(shown.split()).count("word59") == 1 and '"to": "a@example.invalid"' in shown
+
+
+@pytest.mark.parametrize("answer", ["no", None, 1, "yes"])
+def test_only_a_real_true_from_the_policy_approves(answer):
+    bank = Bank()
+    llm, _ = offline("openai", big_transfer())
+    result = llm.run("Send 500 to DE89", tools=[bank.transfer], approve=lambda call: answer)
+    assert bank.transfers == [] and result.tool_calls[0].blocked == "denied"
+
+
+def test_an_async_policy_is_refused_with_the_fix():
+    async def policy(call):
+        return True
+
+    llm, _ = offline("openai", big_transfer())
+    with pytest.raises(TypeError, match="not async"):
+        llm.run("Send 500 to DE89", tools=[Bank().transfer], approve=policy)

@@ -31,6 +31,7 @@ A call that ran is never run again, however often a paused result is resumed.
 from __future__ import annotations
 
 import hashlib
+import inspect
 import json
 import logging
 import re
@@ -129,6 +130,13 @@ def check_allowed_tools(allowed: Iterable[str | Tool] | None, registry: ToolRegi
 
 
 def check_approve(approve: Any) -> Approver | None:
+    """``approve`` itself, or an error saying what it must be (an async function would answer a
+    coroutine, which is not a yes)."""
+    if inspect.iscoroutinefunction(approve) or inspect.iscoroutinefunction(getattr(approve, "__call__", None)):
+        raise TypeError(
+            "approve= must be a plain (not async) function returning True or False; "
+            "decide with data you already have, or pause with approve=None and decide in the next cell"
+        )
     if approve is None or callable(approve):
         return approve
     raise TypeError(
@@ -261,10 +269,13 @@ class Guards:
             return _Verdict("pending")
         pending = pending_call(call)
         try:
-            approved = bool(self.approve(pending))
+            answer = self.approve(pending)
         except Exception:  # noqa: BLE001 - a policy that fails denies: when in doubt, do not run
             logger.exception("approve= raised for %s; the call is denied", pending)
-            approved = False
+            answer = False
+        approved = answer is True  # only a real yes: "no", None or a coroutine are truthy or unclear
+        if not isinstance(answer, bool):
+            logger.warning("approve= returned %r for %s, not True or False; the call is denied", answer, pending)
         if approved:
             logger.info("approved by policy: %s", pending)
             return _Verdict()
