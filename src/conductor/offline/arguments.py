@@ -194,7 +194,9 @@ _ZONE = re.compile(r"\b(?:[A-Z][a-z]+/[A-Z][A-Za-z_]+(?:/[A-Z][A-Za-z_]+)?|UTC|G
 # a short one such as "100km" or "2nd" is a measure or an ordinal.
 _ID = re.compile(
     r"(?<![\w@.-])(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z][A-Za-z0-9_-]*\d[A-Za-z0-9_-]*\b|#(\d+)\b"
-    r"|(?<![\w@./-])(?=[A-Za-z0-9]{10,}\b)\d[A-Za-z0-9]*[A-Za-z][A-Za-z0-9]*\b",
+    r"|(?<![\w@./-])(?=[A-Za-z0-9]{10,}\b)\d[A-Za-z0-9]*[A-Za-z][A-Za-z0-9]*\b"
+    # A snake_case name is an identifier as written (porch_light, desk_lamp).
+    r"|(?<![\w@./-])[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b",
     re.ASCII,
 )
 _TICKER = re.compile(r"(?<![\w$.-])\$?[A-Z]{2,5}(?:\.[A-Z])?(?![\w-])", re.ASCII)
