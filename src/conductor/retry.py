@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import contextvars
 import functools
 import inspect
@@ -52,7 +53,7 @@ import queue
 import random
 import threading
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -605,6 +606,48 @@ def _final_error(plan: _Plan, primary: BaseException, fallback_errors: Sequence[
     return text
 
 
+@contextlib.contextmanager
+def _recorded(book: _Book, name: str) -> Iterator[None]:
+    """Record the attempt run inside the block: its times, and its error if it raises."""
+    started = time.perf_counter()
+    try:
+        yield
+    except Exception as exc:
+        book.add(name, started, exc)
+        raise
+    book.add(name, started, None)
+
+
+@dataclass(frozen=True)
+class _Fallback:
+    name: str
+    func: Callable[..., Any]
+    is_async: bool
+    limit: _Limit
+
+
+def _fallbacks(plan: _Plan, primary: BaseException) -> Iterator[_Fallback]:
+    """The fallbacks to try, in order: none after a failure that is not transient."""
+    if not plan.retry.retries(primary):
+        return
+    for fallback in plan.fallbacks:
+        func, is_async = _fallback_func(fallback)
+        yield _Fallback(_fallback_name(fallback), func, is_async, _fallback_limit(fallback, plan))
+
+
+def _answered(plan: _Plan, value: Any) -> Outcome:
+    return Outcome(value, None, tuple(plan.book.attempts))
+
+
+def _from_fallback(plan: _Plan, value: Any, fallback: str, primary: BaseException) -> Outcome:
+    logger.info("%s answered from fallback %s after: %s", plan.name, fallback, error_text(primary))
+    return Outcome(mark_source(value, fallback), None, tuple(plan.book.attempts), fallback)
+
+
+def _failed(plan: _Plan, primary: BaseException, fallback_errors: Sequence[str]) -> Outcome:
+    return Outcome(None, _final_error(plan, primary, fallback_errors), tuple(plan.book.attempts))
+
+
 def run_policy(tool: Any, arguments: dict[str, Any], *, origin: float = 0.0, deadline: float | None = None) -> Outcome:
     """Call ``tool`` with ``arguments`` under its retry, timeout and fallbacks, in this thread.
 
@@ -614,37 +657,24 @@ def run_policy(tool: Any, arguments: dict[str, Any], *, origin: float = 0.0, dea
     plan = _plan(tool, origin, deadline)
 
     def attempt() -> Any:
-        started = time.perf_counter()
-        try:
-            value = attempt_sync(plan.name, plan.func, arguments, _limit(plan.timeout, plan.until, deadline, plan.clock))
-        except Exception as exc:
-            plan.book.add(plan.name, started, exc)
-            raise
-        plan.book.add(plan.name, started, None)
-        return value
+        with _recorded(plan.book, plan.name):
+            limit = _limit(plan.timeout, plan.until, deadline, plan.clock)
+            return attempt_sync(plan.name, plan.func, arguments, limit)
 
     try:
-        value = tenacity.Retrying(sleep=plan.clock.sleep, **_tenacity_options(plan))(attempt)
-        return Outcome(value, None, tuple(plan.book.attempts))
+        return _answered(plan, tenacity.Retrying(sleep=plan.clock.sleep, **_tenacity_options(plan))(attempt))
     except Exception as exc:  # noqa: BLE001 - the model hears of it
         primary = exc
-    if not plan.retry.retries(primary):
-        return Outcome(None, _final_error(plan, primary, ()), tuple(plan.book.attempts))
     errors = []
-    for fallback in plan.fallbacks:
-        name, (func, is_async) = _fallback_name(fallback), _fallback_func(fallback)
-        started = time.perf_counter()
+    for fallback in _fallbacks(plan, primary):
         try:
-            limit = _fallback_limit(fallback, plan)
-            value = attempt_sync(name, func, arguments, limit)
+            with _recorded(plan.book, fallback.name):
+                value = attempt_sync(fallback.name, fallback.func, arguments, fallback.limit)
         except Exception as exc:  # noqa: BLE001 - on to the next fallback
-            plan.book.add(name, started, exc)
-            errors.append(f"{name}: {error_text(exc)}")
+            errors.append(f"{fallback.name}: {error_text(exc)}")
             continue
-        plan.book.add(name, started, None)
-        logger.info("%s answered from fallback %s after: %s", plan.name, name, error_text(primary))
-        return Outcome(mark_source(value, name), None, tuple(plan.book.attempts), fallback=name)
-    return Outcome(None, _final_error(plan, primary, errors), tuple(plan.book.attempts))
+        return _from_fallback(plan, value, fallback.name, primary)
+    return _failed(plan, primary, errors)
 
 
 async def arun_policy(tool: Any, arguments: dict[str, Any], *, origin: float = 0.0,
@@ -653,38 +683,25 @@ async def arun_policy(tool: Any, arguments: dict[str, Any], *, origin: float = 0
     plan = _plan(tool, origin, deadline)
 
     async def attempt() -> Any:
-        started = time.perf_counter()
-        limit = _limit(plan.timeout, plan.until, deadline, plan.clock)
-        try:
-            value = await attempt_async(plan.name, plan.func, arguments, limit, plan.is_async)
-        except Exception as exc:
-            plan.book.add(plan.name, started, exc)
-            raise
-        plan.book.add(plan.name, started, None)
-        return value
+        with _recorded(plan.book, plan.name):
+            limit = _limit(plan.timeout, plan.until, deadline, plan.clock)
+            return await attempt_async(plan.name, plan.func, arguments, limit, plan.is_async)
 
     try:
-        value = await tenacity.AsyncRetrying(sleep=plan.clock.asleep, **_tenacity_options(plan))(attempt)
-        return Outcome(value, None, tuple(plan.book.attempts))
+        retrying = tenacity.AsyncRetrying(sleep=plan.clock.asleep, **_tenacity_options(plan))
+        return _answered(plan, await retrying(attempt))
     except Exception as exc:  # noqa: BLE001 - the model hears of it
         primary = exc
-    if not plan.retry.retries(primary):
-        return Outcome(None, _final_error(plan, primary, ()), tuple(plan.book.attempts))
     errors = []
-    for fallback in plan.fallbacks:
-        name, (func, is_async) = _fallback_name(fallback), _fallback_func(fallback)
-        started = time.perf_counter()
+    for fallback in _fallbacks(plan, primary):
         try:
-            limit = _fallback_limit(fallback, plan)
-            value = await attempt_async(name, func, arguments, limit, is_async)
+            with _recorded(plan.book, fallback.name):
+                value = await attempt_async(fallback.name, fallback.func, arguments, fallback.limit, fallback.is_async)
         except Exception as exc:  # noqa: BLE001 - on to the next fallback
-            plan.book.add(name, started, exc)
-            errors.append(f"{name}: {error_text(exc)}")
+            errors.append(f"{fallback.name}: {error_text(exc)}")
             continue
-        plan.book.add(name, started, None)
-        logger.info("%s answered from fallback %s after: %s", plan.name, name, error_text(primary))
-        return Outcome(mark_source(value, name), None, tuple(plan.book.attempts), fallback=name)
-    return Outcome(None, _final_error(plan, primary, errors), tuple(plan.book.attempts))
+        return _from_fallback(plan, value, fallback.name, primary)
+    return _failed(plan, primary, errors)
 
 
 # -- a hard stop: a child process -------------------------------------------------------------
