@@ -583,11 +583,16 @@ def _tenacity_options(plan: _Plan) -> dict[str, Any]:
             return True
         return plan.run_deadline is not None and time.perf_counter() + wake >= plan.run_deadline
 
+    def before_sleep(state: tenacity.RetryCallState) -> None:
+        plan.book.slept(state.upcoming_sleep)
+        logger.info("%s: attempt %d failed (%s); retrying in %.2f s", plan.name, state.attempt_number,
+                    plan.book.attempts[-1].error, state.upcoming_sleep)
+
     return {
         "stop": tenacity.stop_after_attempt(retry.attempts) | crosses_a_deadline,
         "wait": wait,
         "retry": tenacity.retry_if_exception(retry.retries),
-        "before_sleep": lambda state: plan.book.slept(state.upcoming_sleep),
+        "before_sleep": before_sleep,
         "reraise": True,
     }
 
