@@ -240,6 +240,9 @@ _ENUMERATION = re.compile(
     r"([\w.@'-]+(?:\s*,\s*[\w.@'-]+)*)\s*,?\s+(?:and|or|&)\s+([\w.@'-]+)"
     r"|([^\s、和,，]+(?:、[^\s、和,，]+)*)(?:、|和|与)([^\s、和,，?？。]+)"
 )
+# Capitalised names listed: "Yesterday, Let It Be and Hey Jude".
+_NAME_LIST = re.compile(rf"{_CAPITALISED.pattern}(?:\s*,\s*{_CAPITALISED.pattern})*\s*,?\s+(?:and|or|&)\s+"
+                        rf"{_CAPITALISED.pattern}")
 _PAIR = re.compile(
     r"\b(?:from|between)\s+([\w.'-]+(?-i:\s[A-Z][\w.'-]+)?)\s+(?:to|into|and)\s+([\w.'-]+(?-i:\s[A-Z][\w.'-]+)?)"
     r"|([\w.'/-]+)\s+(?:to|into|in)\s+([\w.'/-]+)",
@@ -517,10 +520,28 @@ def role_of(parameter: Parameter) -> str:
     order = (described, own) if own in (["to"], ["from"]) else (own, [stem(w) for w in own], described)
     for candidates in order:
         for role, role_words in _ROLE_WORDS:
-            if any(w in role_words for w in candidates):
+            matched = {w for w in candidates if w in role_words}
+            if role == "person" and matched <= {"name", "names"} and _names_a_thing(parameter):
+                continue
+            if matched:
                 return role
     # A "number" written as text is a reference: tracking_number, order_number.
     return "id" if parameter.kind == "string" and "number" in own else ""
+
+
+_PERSON_WORDS = dict(_ROLE_WORDS)["person"] - {"name", "names"}
+# Words that make a name a person's: first_name, full name.
+_PERSONAL_NAME_PARTS = frozenset("first last full given family middle nick display sur real legal".split())
+
+
+def _names_a_thing(parameter: Parameter) -> bool:
+    """A name of something other than a person: ``recipe_name``, ``name`` "of the new playlist"."""
+    subjects = [w for w in name_words(parameter.name) if w not in ("name", "names")]
+    description = parameter.description.lower()
+    subjects += re.findall(r"\bname\s+of\s+(?:(?:the|a|an|new|this|that|your|my|our)\s+)*([a-z]+)", description)
+    subjects += re.findall(r"([a-z]+)'s\s+name\b", description)
+    return bool(subjects) and not any(
+        w in _PERSON_WORDS or stem(w) in _PERSON_WORDS or w in _PERSONAL_NAME_PARTS for w in subjects)
 
 
 @dataclass(frozen=True)
@@ -566,6 +587,8 @@ class Question:
 _NUMBER_FILLERS = frozenset("more extra additional further other".split())
 # The unit right after a number: "l/100km", "per litre", "km".
 _UNIT = re.compile(r"\s?(?:(per)\s+([a-z]+)|([a-z]+)/(\d*[a-z]+)|([a-z]+)\b)", re.IGNORECASE)
+# The rest of a list of dimensions after its first number: " x 20 x 15" of "30 x 20 x 15 cm".
+_DIMENSIONS = re.compile(r"(?:\s*[x×*]\s*\d+(?:\.\d+)?)+(?=\s?[a-z])", re.IGNORECASE)
 # The old value of a change comes after these words: "for 6 people instead of 4".
 _REPLACED = re.compile(r"\b(?:instead\s+of|rather\s+than|not)\s*$", re.IGNORECASE)
 
@@ -584,6 +607,10 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Number]:
         concepts = frozenset(_CONCEPTS[w] for w in [*marks, *before, *after] if w in _CONCEPTS)
         beside = frozenset(w for w in [*before, *after] if len(w) >= 3 and w not in STOPWORDS)
         unit = _UNIT.match(text, match.end())
+        # Each side of "30 x 20 x 15 cm" is in the unit written after the last one.
+        dimensions = _DIMENSIONS.match(text, match.end())
+        if dimensions:
+            unit = _UNIT.match(text, dimensions.end())
         replaced = bool(_REPLACED.search(text[: match.start()]))
         found.append(Number(float(match.group(2).replace(",", "")), match.start(2), concepts, beside,
                             tuple(p.lower() for p in unit.groups() if p) if unit else (), replaced))
@@ -599,8 +626,15 @@ def _currencies(plain: str) -> list[tuple[str, int]]:
 
 
 def _enumerations(text: str) -> list[list[str]]:
-    lists = []
+    """Lists written with commas and "and"/"or"/"、"; capitalised names keep all their words.
+
+    "Africa, Dreams and Go Your Own Way" lists three songs, not "Go".
+    """
+    named = [(m.start(), m.end()) for m in _NAME_LIST.finditer(text)]
+    lists = [re.split(r"\s*,\s*(?:(?:and|or|&)\s+)?|\s+(?:and|or|&)\s+", text[start:end]) for start, end in named]
     for match in _ENUMERATION.finditer(text):
+        if any(start < match.end() and match.start() < end for start, end in named):
+            continue
         if match.group(2):
             items = [*(w.strip() for w in match.group(1).split(",")), match.group(2)]
         else:
