@@ -18,7 +18,6 @@ nbval compares its printed figures.
 from __future__ import annotations
 
 import os
-import random
 import statistics
 import sys
 from dataclasses import dataclass
