@@ -791,7 +791,9 @@ class _Reader:
             sided = self._sided(self._free(typed), side)
             # A value written after the parameter's own words comes before a pair ("to account DE89...").
             paired = [pair[side] for pair in r.pairs if stem(pair[side].casefold()) not in self._label_words()]
-            return sided or self._labelled(parameter) or self._free(paired[:1]) or self._free(self._named_after(side))
+            named_after = self._free(self._named_after(side))
+            listed = named_after if len(named_after) > 1 else []
+            return sided or self._labelled(parameter) or listed or self._free(paired[:1]) or named_after
         if role in by_role:
             return self._by_words_before(parameter, self._free(by_role[role])) or self._labelled(parameter)
         if role == "place" and "room" in parameter.terms and self._free(r.rooms):
@@ -859,7 +861,13 @@ class _Reader:
         """A capitalised name right after a marker of the side: "into English", "from Spanish"."""
         markers = "to|into" if side else "from"
         match = re.search(rf"\b(?:{markers})\s+([A-Z][\w'-]*(?:\s[A-Z][\w'-]*)*)", self.read.plain)
-        return [match.group(1)] if match else []
+        if match is None:
+            return []
+        # Several names listed after the marker are one each: "into Spanish and Italian".
+        listed = _NAME_LIST.match(self.read.plain, match.start(1))
+        if listed:
+            return re.split(r"\s*,\s*(?:(?:and|or|&)\s+)?|\s+(?:and|or|&)\s+", listed.group(0))
+        return [match.group(1)]
 
     def _sided(self, values: list[str], side: int, positions: list[int] | None = None) -> list[str]:
         """The value on ``side`` (0 from, 1 to): by the word before it, else by order when there are two.
@@ -1146,11 +1154,12 @@ class _Reader:
                     value := self._named_beside(parameter)):
                 arguments[parameter.name] = self.take(value)
         # Two parameters of one kind (birth_date, on_date) share its values in order: no fan-out.
-        roles = [role_of(p) for p in parameters if p.name not in arguments]
+        # A pair (source_language, target_language) is one of each side: either may fan out.
+        roles = [(role_of(p), side_of(p)) for p in parameters if p.name not in arguments]
         for parameter in order:
             if parameter.name in arguments:
                 continue
-            alone = roles.count(role_of(parameter)) == 1
+            alone = roles.count((role_of(parameter), side_of(parameter))) == 1
             value, several = self.fill(parameter, allow_fan_out=allow_fan_out and alone and self.fan_out is None)
             if several is not None:
                 self.fan_out = (parameter.name, several)
