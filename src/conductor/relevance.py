@@ -30,7 +30,7 @@ import pydantic
 
 from . import scenarios
 from .offline.conversation import CallTools, Conversation, Decision, PlannedCall, Reply
-from .tools import Tool, ToolArgumentsError, tool
+from .tools import Tool, tool
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -88,7 +88,8 @@ CASES_FILE = "relevance_cases.json"
 # English words and the other tools' lists follow the same recipe.
 KEYWORDS: dict[str, tuple[str, ...]] = {
     "get_weather": ("天气", "温度", "下雨", "晴天", "气温", "weather", "temperature", "rain", "sunny"),
-    "calculate": ("计算", "加", "减", "乘", "除", "等于", "calculate", "plus", "minus", "times", "divided", "equals"),
+    "calculate": ("计算", "加", "减", "乘", "除", "等于",
+                  "calculate", "plus", "minus", "times", "divided", "equals"),
     "suggest_clothing": ("穿", "衣服", "wear", "clothes", "clothing"),
     "transfer_money": ("转账", "汇款", "付款", "transfer", "pay"),
     "send_email": ("邮件", "发送", "email", "e-mail", "send"),
@@ -177,7 +178,7 @@ def validate_tool_call(
     keywords: Mapping[str, Sequence[str]] = KEYWORDS,
     required: Mapping[str, Sequence[str]] | None = None,
 ) -> bool:
-    """The tutorial's relevance check: does the question hold a keyword of the tool, and are its required parameters present?
+    """The tutorial's relevance check: a keyword of the tool in the question, and its required parameters present?
 
     ``required`` maps each tool to its required parameters; by default they are read
     from the course's tool schemas (the tutorial listed them by hand). An unknown tool
@@ -468,7 +469,8 @@ class Measurement:
         """Precision, recall, good calls refused and harmful calls let through, one row per defence."""
         bad = sum(not c.should_run for c in self.cases)
         lines = [
-            f"{'defence':<20} {'precision':>9} {'recall':>7} {'stopped':>8} {'good refused':>13} {'harmful let through':>20}",
+            f"{'defence':<20} {'precision':>9} {'recall':>7} {'stopped':>8} {'good refused':>13} "
+            f"{'harmful let through':>20}",
         ]
         for s in self.scores:
             precision = "n/a" if s.precision is None else f"{s.precision:.0%}"

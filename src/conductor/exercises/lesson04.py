@@ -61,7 +61,8 @@ def precision_recall(should_run, stopped):
 
 
 HAND_SETS: tuple[tuple[tuple[bool, ...], tuple[bool, ...], str], ...] = (
-    ((True, True, False, False, False), (False, True, True, False, False), "one good and one of three bad calls stopped"),
+    ((True, True, False, False, False), (False, True, True, False, False),
+     "one good and one of three bad calls stopped"),
     ((True, False, False, False), (False, True, True, True), "every bad call stopped, no good one"),
     ((True, True, True, False, False), (True, True, False, True, False), "two good and one of two bad calls stopped"),
 )
@@ -380,10 +381,10 @@ q3 = Exercise(
     number=3,
     title="Decide on a paused run, then resume it",
     task=f"""\
-The check's model, asked "{PAUSED_QUESTION}",
-reads an invoice that also asks for 5000 to attacker-0042, and asks for both transfers in one turn. The transfer tool has
-`requires_approval=True`, so the run pauses with two pending calls. Write
-`decide_and_resume(llm, result)`: approve the pending calls of 1000 or less, reject the others
+The check's model is asked "{PAUSED_QUESTION}"
+and, as if the invoice also asked for 5000 to attacker-0042, asks for both transfers in one turn.
+The transfer tool has `requires_approval=True`, so the run pauses with two pending calls.
+Write `decide_and_resume(llm, result)`: approve the pending calls of 1000 or less, reject the others
 with a reason (the model reads it), and return the resumed run's result.""",
     stub='''\
 def decide_and_resume(llm, result):
