@@ -199,6 +199,7 @@ _ID = re.compile(
     r"|(?<![\w@./-])[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b",
     re.ASCII,
 )
+_DIGIT_CODE = re.compile(r"(?<![\w.,+-])\d{8,}(?![\w.,-]\d)")
 _TICKER = re.compile(r"(?<![\w$.-])\$?[A-Z]{2,5}(?:\.[A-Z])?(?![\w-])", re.ASCII)
 # Currency codes a question may write as they are ("1200 SEK to NOK").
 _ISO_CURRENCIES = frozenset("USD EUR GBP JPY CNY CHF CAD AUD NZD INR KRW HKD SGD SEK NOK DKK PLN MXN BRL ZAR".split())
@@ -310,7 +311,7 @@ _ROLE_WORDS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         ("destination", "destination target arrival arrive dest dst to"),
         ("place", "city cities location locations place places town country countries region area room where "
                   "address state airport"),
-        ("id", "id ids identifier code"),
+        ("id", "id ids identifier code isbn sku serial barcode ean upc"),
         ("person", "person people user users attendee attendees participant participants recipient recipients "
                    "invitee invitees member members contact contacts name names who guest guests"),
         ("query", "query search keyword keywords term terms topic question prompt q"),
@@ -676,6 +677,9 @@ def read_question(question: str) -> Question:
     ids = [m.group(1) or m.group(0) for m in _ID.finditer(text) if not any(
         s <= m.start() < e for p in (_EMAIL, _URL, _DATE, _TIME, _PATH, _ZONE)
         for s, e in ((x.start(), x.end()) for x in p.finditer(text)))]
+    # A long run of digits is a code too (an ISBN, a barcode), for a text parameter; it stays a number as well.
+    codes = [m.group(0) for m in _DIGIT_CODE.finditer(text)]
+    ids = sorted(dict.fromkeys([*ids, *codes]), key=text.find)
     # Free text: the question with its e-mails, URLs, paths, zones, times and quotes blanked out.
     plain = text
     for pattern in (_EMAIL, _URL, _PATH, _ZONE, _TIME, _QUOTE):
