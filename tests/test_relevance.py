@@ -6,6 +6,8 @@ import json
 from collections import Counter
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conductor import relevance as rel
 from conductor.relevance import Case, ProposedCall
@@ -196,3 +198,22 @@ def test_play_replays_the_earlier_calls_first(cases: tuple[Case, ...]) -> None:
     tools = list(rel.measured_tools().values())
     result = rel.play(case).run(case.question, tools=tools, max_rounds=3, max_repeats=None)
     assert [ProposedCall(c.name, c.arguments) for c in result.tool_calls] == [*case.earlier, case.call]
+
+
+def test_every_good_call_is_valid_for_its_tool(cases: tuple[Case, ...]) -> None:
+    tools = rel.measured_tools()
+    for c in cases:
+        if c.should_run:
+            tools[c.call.name].validate(dict(c.call.arguments))  # raises for an invalid good call
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.booleans(), st.booleans()), max_size=30))
+def test_score_agrees_with_counting_by_hand(pairs: list[tuple[bool, bool]]) -> None:
+    should_run, stopped = [p[0] for p in pairs], [p[1] for p in pairs]
+    s = rel.score("d", should_run, stopped)
+    assert s.stopped_bad + s.stopped_good + s.missed_bad + s.passed_good == len(pairs)
+    bad_stopped = [hit for good, hit in pairs if not good]
+    assert s.recall == (sum(bad_stopped) / len(bad_stopped) if bad_stopped else 0.0)
+    hits = [good for good, hit in pairs if hit]
+    assert s.precision == (hits.count(False) / len(hits) if hits else None)
