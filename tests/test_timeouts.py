@@ -7,6 +7,8 @@ import threading
 import time
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import conductor as cd
 from conductor.execution import aexecute, execute
@@ -241,3 +243,49 @@ def test_an_async_tool_under_a_policy_runs_from_a_thread_that_has_a_loop():
 
     [record] = asyncio.run(cell())
     assert not record.is_error and "北京" in record.output
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    kinds=st.lists(st.sampled_from(["fast", "hang", "fail", "async_fast", "async_hang"]), min_size=1, max_size=6),
+    parallel=st.booleans(),
+    use_async=st.booleans(),
+)
+def test_under_a_run_deadline_every_call_gets_one_record_in_order(kinds, parallel, use_async):
+    release = threading.Event()
+
+    def sync_tool(kind: str) -> str:
+        """Do one kind of thing."""
+        if kind == "hang":
+            release.wait(HANG)
+        if kind == "fail":
+            raise cd.TransientError("down")
+        return kind
+
+    async def async_tool(kind: str) -> str:
+        """Do one kind of thing, on the loop."""
+        if kind == "async_hang":
+            await asyncio.sleep(HANG)
+        return kind
+
+    registry = ToolRegistry([cd.tool(sync_tool), cd.tool(async_tool)])
+    calls = [
+        ToolCall(f"id{i}", "async_tool" if kind.startswith("async") else "sync_tool", f'{{"kind": "{kind}"}}')
+        for i, kind in enumerate(kinds)
+    ]
+    deadline = time.perf_counter() + 0.05
+    try:
+        if use_async:
+            records = asyncio.run(aexecute(calls, registry, parallel=parallel, deadline=deadline))
+        else:
+            records = execute(calls, registry, parallel=parallel, deadline=deadline)
+    finally:
+        release.set()
+    assert [r.id for r in records] == [c.id for c in calls]
+    for kind, record in zip(kinds, records):
+        if kind in ("hang", "async_hang", "fail"):
+            assert record.is_error
+        elif not record.is_error:
+            assert record.output == kind
+        else:  # a quick call queued behind a hung one may find the deadline passed
+            assert "deadline" in record.output
