@@ -17,6 +17,7 @@ from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequenc
 from typing import TYPE_CHECKING, Any
 
 from .adapters import ApiName, RequestSettings, adapter_for, tool_choice_from
+from .budget import Budget, Ledger, RunLimits
 from .execution import DEFAULT_MAX_WORKERS, aexecute, execute
 from .guards import DEFAULT_MAX_REPEATS, Approver, Decision, Guards, check_allowed_tools
 from .rounds import Conversation, RunResult, check_max_rounds
@@ -161,6 +162,9 @@ class LLM:
         allowed_tools: Iterable[str | Tool] | None = None,
         max_repeats: int | None = DEFAULT_MAX_REPEATS,
         approve: Approver | None = None,
+        budget: Budget | Ledger | Sequence[Budget | Ledger] | None = None,
+        deadline: float | None = None,
+        limits: RunLimits | None = None,
         **options: Any,
     ) -> RunResult:
         """Answer ``question``, letting the model call ``tools`` for up to ``max_rounds`` rounds.
@@ -184,6 +188,14 @@ class LLM:
         (``result.stopped_by == "approval"``, ``result.pending``) until you decide
         (``result.approve(id)`` / ``result.reject(id, reason=...)``) and call
         ``llm.resume(result)``.
+
+        Limits (:mod:`conductor.budget`): before each request its worst case (estimated
+        input plus ``max_tokens`` output, at this model's prices) is checked against what
+        is left of ``budget=cd.Budget(usd=..., tokens=...)``; a request that could cross it
+        is not sent and the run ends with its best answer (``stopped_by="budget"``).
+        ``deadline`` (seconds) ends the run in time the same way (``"deadline"``); tool
+        calls still running then are abandoned. ``limits`` passes a prepared
+        :class:`~conductor.budget.RunLimits` instead (what ``cd.Orchestrator`` does).
         """
         if self.is_async:
             raise ProviderError("this LLM holds an async client: use `await llm.arun(...)`")
@@ -192,6 +204,7 @@ class LLM:
             guards={"allowed_tools": allowed_tools, "max_repeats": max_repeats, "approve": approve},
         )
         conversation.run_options = {"parallel": parallel, "max_workers": max_workers}
+        conversation.limits = _limits(budget, deadline, limits)
         return self._drive(conversation, parallel=parallel, max_workers=max_workers)
 
     async def arun(
@@ -210,6 +223,9 @@ class LLM:
         allowed_tools: Iterable[str | Tool] | None = None,
         max_repeats: int | None = DEFAULT_MAX_REPEATS,
         approve: Approver | None = None,
+        budget: Budget | Ledger | Sequence[Budget | Ledger] | None = None,
+        deadline: float | None = None,
+        limits: RunLimits | None = None,
         **options: Any,
     ) -> RunResult:
         """:meth:`run` on the event loop: async tools run as tasks, sync ones in threads."""
@@ -218,6 +234,7 @@ class LLM:
             guards={"allowed_tools": allowed_tools, "max_repeats": max_repeats, "approve": approve},
         )
         conversation.run_options = {"parallel": parallel, "max_workers": max_workers}
+        conversation.limits = _limits(budget, deadline, limits)
         return await self._adrive(conversation, parallel=parallel, max_workers=max_workers)
 
     def resume(self, result: RunResult) -> RunResult:
@@ -261,6 +278,8 @@ class LLM:
         allowed_tools: Iterable[str | Tool] | None = None,
         max_repeats: int | None = DEFAULT_MAX_REPEATS,
         approve: Approver | None = None,
+        budget: Budget | Ledger | Sequence[Budget | Ledger] | None = None,
+        deadline: float | None = None,
         **options: Any,
     ) -> Iterator[StreamEvent]:
         """:meth:`run`, streamed: ``for event in llm.stream(...)``, each request read as it is generated.
@@ -281,6 +300,7 @@ class LLM:
             guards={"allowed_tools": allowed_tools, "max_repeats": max_repeats, "approve": approve},
         )
         conversation.run_options = {"parallel": parallel, "max_workers": max_workers}
+        conversation.limits = _limits(budget, deadline, None)
         return stream_run(self, conversation, parallel=parallel, max_workers=max_workers)
 
     def astream(
@@ -299,6 +319,8 @@ class LLM:
         allowed_tools: Iterable[str | Tool] | None = None,
         max_repeats: int | None = DEFAULT_MAX_REPEATS,
         approve: Approver | None = None,
+        budget: Budget | Ledger | Sequence[Budget | Ledger] | None = None,
+        deadline: float | None = None,
         **options: Any,
     ) -> AsyncIterator[StreamEvent]:
         """:meth:`stream` on the event loop: ``async for event in llm.astream(...)``."""
@@ -309,6 +331,7 @@ class LLM:
             guards={"allowed_tools": allowed_tools, "max_repeats": max_repeats, "approve": approve},
         )
         conversation.run_options = {"parallel": parallel, "max_workers": max_workers}
+        conversation.limits = _limits(budget, deadline, None)
         return astream_run(self, conversation, parallel=parallel, max_workers=max_workers)
 
     # -- the loop ------------------------------------------------------------------
@@ -342,34 +365,68 @@ class LLM:
     ) -> list[ToolCallRecord]:
         """Run one turn's calls; every driver (run, stream) goes through here."""
         return execute(
-            calls, conversation.tools, parallel=parallel, max_workers=max_workers, origin=conversation.origin
+            calls, conversation.tools, parallel=parallel, max_workers=max_workers, origin=conversation.origin,
+            deadline=conversation.limits.deadline_at(conversation),
         )
 
     async def _aexecute(
         self, conversation: Conversation, calls: list[ToolCall], *, parallel: bool, max_workers: int
     ) -> list[ToolCallRecord]:
         return await aexecute(
-            calls, conversation.tools, parallel=parallel, max_workers=max_workers, origin=conversation.origin
+            calls, conversation.tools, parallel=parallel, max_workers=max_workers, origin=conversation.origin,
+            deadline=conversation.limits.deadline_at(conversation),
         )
 
     def _drive(self, conversation: Conversation, *, parallel: bool, max_workers: int) -> RunResult:
-        while (request := conversation.next_request()) is not None:
-            started = time.perf_counter()
-            response = self._create(conversation, request)
-            calls = conversation.receive(response, started, time.perf_counter())
-            if calls:
-                conversation.add_results(self._execute(conversation, calls, parallel=parallel, max_workers=max_workers))
+        limits = conversation.limits
+        try:
+            while (request := conversation.next_request()) is not None:
+                if not limits.pace(conversation, request):  # a rate limit's wait would pass the deadline
+                    continue
+                started = time.perf_counter()
+                try:
+                    response = self._create(conversation, request)
+                except Exception as exc:
+                    if not limits.overran(conversation, exc):
+                        raise
+                    continue
+                calls = conversation.receive(response, started, time.perf_counter())
+                if calls:
+                    records = self._execute(conversation, calls, parallel=parallel, max_workers=max_workers)
+                    conversation.add_results(records)
+        finally:
+            limits.release()  # a request that raised gives its budget reservation back
         return self._result(conversation)
 
     async def _adrive(self, conversation: Conversation, *, parallel: bool, max_workers: int) -> RunResult:
-        while (request := conversation.next_request()) is not None:
-            started = time.perf_counter()
-            response = await self._acreate(conversation, request)
-            calls = conversation.receive(response, started, time.perf_counter())
-            if calls:
-                records = await self._aexecute(conversation, calls, parallel=parallel, max_workers=max_workers)
-                conversation.add_results(records)
+        limits = conversation.limits
+        try:
+            while (request := conversation.next_request()) is not None:
+                if not await limits.apace(conversation, request):
+                    continue
+                started = time.perf_counter()
+                try:
+                    response = await limits.within_deadline(conversation, self._acreate(conversation, request))
+                except Exception as exc:
+                    if not limits.overran(conversation, exc):
+                        raise
+                    continue
+                calls = conversation.receive(response, started, time.perf_counter())
+                if calls:
+                    records = await self._aexecute(conversation, calls, parallel=parallel, max_workers=max_workers)
+                    conversation.add_results(records)
+        finally:
+            limits.release()
         return self._result(conversation)
+
+
+def _limits(budget: Any, deadline: float | None, limits: RunLimits | None) -> RunLimits:
+    """The run's limits from ``budget=`` / ``deadline=``, or the prepared ``limits=``."""
+    if limits is None:
+        return RunLimits.of(budget, deadline)
+    if budget is not None or deadline is not None:
+        raise ValueError("pass budget=/deadline= or limits=, not both: limits= already holds a budget and deadline")
+    return limits
 
 
 def _paused_conversation(result: Any) -> tuple[Conversation, dict[str, Decision]]:

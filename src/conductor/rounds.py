@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import display
 from .adapters import history_to_neutral
+from .budget import RunLimits, stopped_answer
 from .guards import Decision, Guards, PendingCall, Screened, provenance
 from .trace import ModelCall, Round, ToolCallRecord, Trace
 from .types import CostSplit, Message, StopReason, SystemMessage, ToolCall, ToolResult, Turn, Usage, UserMessage
@@ -180,6 +181,7 @@ class RunResult:
                 ("cut by max_tokens", self.truncated),
                 ("refused", self.refused),
                 ("empty answer", self.empty),
+                (f"stopped by the {self.stopped_by}", self.stopped_by in ("budget", "deadline")),
             )
             if on
         ]
@@ -329,6 +331,7 @@ class Conversation:
         self._screened: Screened | None = None  # the guards' verdicts on the pending turn's calls
         self.paused: tuple[PendingCall, ...] = ()  # calls awaiting a person's decision
         self._paused_at = 0.0  # when the run paused (perf_counter)
+        self.limits = RunLimits()  # budgets and deadline (llm.run's budget= / deadline=); none by default
         self.run_options: dict[str, Any] = {}  # how the driver executes calls (parallel, ...), kept for resume
 
     @property
@@ -373,12 +376,19 @@ class Conversation:
     def next_request(self) -> dict[str, Any] | None:
         if self.final is not None or self.paused:
             return None
-        return self.adapter.request(self.settings, self.messages, tools_allowed=self.tools_allowed)
+        request = self.adapter.request(self.settings, self.messages, tools_allowed=self.tools_allowed)
+        # Budgets and the deadline are checked before the request goes out, never after it is billed.
+        refused = self.limits.check(self, request) if self.limits.active else None
+        if refused is not None:
+            self.stop(refused[0], stopped_answer(self, *refused))
+            return None
+        return request
 
     def receive(self, response: Any, started: float, ended: float) -> list[ToolCall]:
         """Record one model response; return the calls to run now."""
         turn = self.adapter.parse(response)
         split = self.price(turn.usage)
+        self.limits.settle(turn.usage, split.total)
         call = ModelCall(
             index=len(self.model_calls) + 1,
             started=started - self.origin,
@@ -538,7 +548,7 @@ class Conversation:
             truncated=final.stop_reason is StopReason.MAX_TOKENS,
             refused=final.stop_reason is StopReason.REFUSAL,
             empty=empty,
-            forced_final=bool(len(self.tools)) and not self.model_calls[-1].tools_allowed,
+            forced_final=bool(len(self.tools)) and bool(self.model_calls) and not self.model_calls[-1].tools_allowed,
             ignored_tool_calls=final.tool_calls,
             max_rounds=self.max_rounds,
             conversation=tuple(self.neutral),

@@ -1,0 +1,369 @@
+"""Budgets and deadlines checked *before* each model request.
+
+Frameworks learners know check a cost limit after each response, so the
+request that crosses the limit has already been sent and billed. Here the
+worst case of the next request is priced before it goes out: its estimated
+input tokens plus every output token it may generate (``max_tokens``), at the
+model's prices. A request whose worst case does not fit in what is left is not
+sent; the run ends with the best answer it has and ``stopped_by="budget"``.
+
+A deadline works the same way: before each request the time left is compared
+with the slowest request of the run so far, so the run ends in time rather than
+one request late (``stopped_by="deadline"``); tool calls are cut at the
+deadline by :mod:`conductor.execution`.
+
+One :class:`Ledger` holds one budget's spending and is safe to share between
+threads and concurrent runs: the worst case is *reserved* before a request and
+settled to the real usage when the response arrives, so ten runs sharing a
+batch budget cannot cross it together either.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import math
+import threading
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from .types import CostSplit, ToolResult, Turn, Usage
+
+if TYPE_CHECKING:
+    from .rounds import Conversation
+
+__all__ = [
+    "Budget",
+    "Spend",
+    "Ledger",
+    "RunLimits",
+    "DeadlineReached",
+    "estimate_input_tokens",
+    "worst_case",
+    "stopped_answer",
+    "DEFAULT_OUTPUT_CEILING",
+    "INPUT_MARGIN",
+]
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_OUTPUT_CEILING = 4096
+"""``max_tokens`` set on a budgeted request that has none (OpenAI needs none): without a ceiling
+the output, and so the worst case, has no bound."""
+
+INPUT_MARGIN = 1.25
+"""The input estimate (4 characters a token, 1 per CJK character, over the request's JSON) times
+this: real tokenizers count JSON punctuation nearer 3 characters a token."""
+
+
+@dataclass(frozen=True)
+class Budget:
+    """At most ``usd`` US dollars and ``tokens`` tokens (input + output); ``None`` means no limit."""
+
+    usd: float | None = None
+    tokens: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.usd is None and self.tokens is None:
+            raise ValueError("a Budget needs a limit: Budget(usd=0.01), Budget(tokens=20_000) or both")
+        if self.usd is not None and (isinstance(self.usd, bool) or not self.usd >= 0):
+            raise ValueError(f"Budget usd must be a number of dollars, 0 or more, got {self.usd!r}")
+        if self.tokens is not None and (isinstance(self.tokens, bool) or not isinstance(self.tokens, int)
+                                        or self.tokens < 0):
+            raise ValueError(f"Budget tokens must be a whole number, 0 or more, got {self.tokens!r}")
+
+    def __str__(self) -> str:
+        parts = [f"${self.usd:g}" if self.usd is not None else "", f"{self.tokens:,} tokens" if self.tokens else ""]
+        return " and ".join(p for p in parts if p) or "$0"
+
+
+@dataclass(frozen=True)
+class Spend:
+    """An amount of spending: dollars and tokens."""
+
+    usd: float = 0.0
+    tokens: int = 0
+
+    def __add__(self, other: Spend) -> Spend:
+        return Spend(self.usd + other.usd, self.tokens + other.tokens)
+
+    def __sub__(self, other: Spend) -> Spend:
+        return Spend(self.usd - other.usd, self.tokens - other.tokens)
+
+    @classmethod
+    def of(cls, usage: Usage, cost: float) -> Spend:
+        return cls(cost, usage.input_tokens + usage.output_tokens)
+
+
+class Ledger:
+    """One budget's spending, shared safely between threads and concurrent runs.
+
+    :meth:`reserve` takes a request's worst case out of what is left, or
+    refuses; :meth:`settle` replaces the reservation by what the request
+    really cost; :meth:`release` gives it back (the request was never answered).
+    """
+
+    def __init__(self, budget: Budget) -> None:
+        if not isinstance(budget, Budget):
+            raise TypeError(f"Ledger takes a cd.Budget, got {type(budget).__name__}")
+        self.budget = budget
+        self._spent = Spend()
+        self._reserved = Spend()
+        self._refused = 0
+        self._lock = threading.Lock()
+
+    def __repr__(self) -> str:
+        return f"Ledger({self.budget}, spent=${self.spent.usd:.6f} / {self.spent.tokens} tokens)"
+
+    @property
+    def spent(self) -> Spend:
+        with self._lock:
+            return self._spent
+
+    @property
+    def reserved(self) -> Spend:
+        with self._lock:
+            return self._reserved
+
+    @property
+    def refused(self) -> int:
+        """Requests this budget kept from being sent."""
+        with self._lock:
+            return self._refused
+
+    def remaining(self) -> Spend:
+        """What is left once spending and open reservations are taken out (``inf`` where unlimited)."""
+        with self._lock:
+            return self._left()
+
+    def _left(self) -> Spend:
+        used = self._spent + self._reserved
+        usd = math.inf if self.budget.usd is None else self.budget.usd - used.usd
+        tokens = math.inf if self.budget.tokens is None else self.budget.tokens - used.tokens
+        return Spend(usd, tokens)  # type: ignore[arg-type]  # inf marks "no limit"
+
+    def reserve(self, worst: Spend) -> bool:
+        """Hold ``worst`` for a request about to be sent; False (nothing held) when it does not fit."""
+        with self._lock:
+            left = self._left()
+            if worst.usd > left.usd or worst.tokens > left.tokens:
+                self._refused += 1
+                return False
+            self._reserved = self._reserved + worst
+            return True
+
+    def settle(self, worst: Spend, actual: Spend) -> None:
+        """The request held ``worst`` and really cost ``actual``."""
+        if actual.usd > worst.usd + 1e-12 or actual.tokens > worst.tokens:
+            logger.warning(
+                "a request cost more than its worst-case estimate ($%.6f / %d tokens against $%.6f / %d); "
+                "the budget may be crossed by the difference", actual.usd, actual.tokens, worst.usd, worst.tokens,
+            )
+        with self._lock:
+            self._reserved = self._reserved - worst
+            self._spent = self._spent + actual
+
+    def release(self, worst: Spend) -> None:
+        """Give back a reservation whose request got no response."""
+        with self._lock:
+            self._reserved = self._reserved - worst
+
+
+# -- the worst case of one request ------------------------------------------------------------
+
+
+def estimate_input_tokens(request: dict[str, Any]) -> int:
+    """An upper estimate of a request's input tokens: its messages, system text and tools as JSON."""
+    from .offline.tokens import estimate_tokens  # here: importing conductor.offline loads httpx2
+
+    parts = {key: request[key] for key in ("system", "messages", "tools") if key in request}
+    text = json.dumps(parts, ensure_ascii=False, default=str)
+    return math.ceil(estimate_tokens(text) * INPUT_MARGIN)
+
+
+def output_ceiling(request: dict[str, Any]) -> int:
+    """The most output tokens a request may generate; sets :data:`DEFAULT_OUTPUT_CEILING` when it has none."""
+    for key in ("max_tokens", "max_completion_tokens"):
+        if request.get(key) is not None:
+            return int(request[key])
+    request["max_completion_tokens"] = DEFAULT_OUTPUT_CEILING  # only OpenAI's Chat Completions allows none
+    return DEFAULT_OUTPUT_CEILING
+
+
+def worst_case(request: dict[str, Any], price: Callable[[Usage], CostSplit]) -> Spend:
+    """What ``request`` can cost at most: estimated input plus ``max_tokens`` output, at ``price``."""
+    usage = Usage(input_tokens=estimate_input_tokens(request), output_tokens=output_ceiling(request))
+    return Spend(price(usage).total, usage.input_tokens + usage.output_tokens)
+
+
+# -- the best answer a stopped run has -----------------------------------------------------------
+
+_REASONS = {
+    "budget": "the budget ({detail}) would not cover another request",
+    "deadline": "the deadline ({detail}) came before another request could finish",
+}
+
+
+def stopped_answer(conversation: Conversation, reason: str, detail: str) -> str:
+    """The latest text the model wrote, else a sentence saying why the run stopped and what the tools returned."""
+    for message in reversed(conversation.neutral):
+        if isinstance(message, Turn) and message.text.strip():
+            return message.text
+    why = _REASONS.get(reason, "{detail}").format(detail=detail)
+    results = [m for m in conversation.neutral if isinstance(m, ToolResult)]
+    if not results:
+        return f"No answer: {why}."
+    found = "; ".join(f"{r.name}: {'error: ' if r.is_error else ''}{r.content}" for r in results)
+    return f"No answer was written: {why}. The tools returned: {found}"
+
+
+# -- one run's limits ---------------------------------------------------------------------------------
+
+
+class DeadlineReached(TimeoutError):
+    """A model request was cancelled because the run's deadline came."""
+
+
+class RunLimits:
+    """The budgets and deadline of one run, checked before each of its requests.
+
+    ``ledgers``: every budget the run draws on (its own, and a batch's shared
+    one). ``deadline``: seconds from the start of the run. ``before_send`` is
+    called with the run and the request just before it goes out, after the
+    checks (the orchestrator paces requests and reports progress there);
+    ``abefore_send`` is its async twin for ``arun``.
+    """
+
+    def __init__(
+        self,
+        ledgers: Sequence[Ledger] = (),
+        deadline: float | None = None,
+        *,
+        before_send: Callable[[Conversation, dict[str, Any]], None] | None = None,
+        abefore_send: Callable[[Conversation, dict[str, Any]], Any] | None = None,
+    ) -> None:
+        if deadline is not None and (isinstance(deadline, bool) or not deadline > 0):
+            raise ValueError(f"deadline must be a number of seconds above 0, got {deadline!r}")
+        self.ledgers = tuple(ledgers)
+        self.deadline = deadline
+        self.before_send = before_send
+        self.abefore_send = abefore_send
+        self._open: Spend | None = None
+        self._origin: float | None = None
+
+    @classmethod
+    def of(cls, budget: Budget | Ledger | Sequence[Budget | Ledger] | None, deadline: float | None) -> RunLimits:
+        """Limits from ``llm.run``'s ``budget=`` (a Budget, a shared Ledger, or several) and ``deadline=``."""
+        if budget is None:
+            items: Sequence[Any] = ()
+        elif isinstance(budget, Budget | Ledger):
+            items = (budget,)
+        elif isinstance(budget, list | tuple):
+            items = budget
+        else:
+            raise TypeError(f"budget= takes cd.Budget(usd=..., tokens=...), got {type(budget).__name__}")
+        ledgers = []
+        for item in items:
+            if isinstance(item, Budget):
+                ledgers.append(Ledger(item))
+            elif isinstance(item, Ledger):
+                ledgers.append(item)
+            else:
+                raise TypeError(f"budget= takes cd.Budget(usd=..., tokens=...), got {type(item).__name__}")
+        return cls(ledgers, deadline)
+
+    @property
+    def active(self) -> bool:
+        return bool(self.ledgers) or self.deadline is not None
+
+    def deadline_at(self, conversation: Conversation) -> float | None:
+        """The deadline as a ``time.perf_counter()`` value, or None."""
+        return None if self.deadline is None else conversation.origin + self.deadline
+
+    def time_left(self, conversation: Conversation) -> float:
+        at = self.deadline_at(conversation)
+        return math.inf if at is None else at - time.perf_counter()
+
+    def check(self, conversation: Conversation, request: dict[str, Any]) -> tuple[str, str] | None:
+        """``(reason, detail)`` when ``request`` must not be sent, else None (its worst case is then held)."""
+        if self.deadline is not None:
+            left = self.time_left(conversation)
+            slowest = max((c.seconds for c in conversation.model_calls), default=0.0)
+            if left <= 0 or left < slowest:
+                return "deadline", f"{self.deadline:g} s"
+            # The SDK's own timeout for this request: a sync request cannot be cancelled otherwise.
+            request["timeout"] = min(left, request.get("timeout") or math.inf)
+        if not self.ledgers:
+            return None
+        worst = worst_case(request, conversation.price)
+        held: list[Ledger] = []
+        for ledger in self.ledgers:
+            if not ledger.reserve(worst):
+                for other in held:
+                    other.release(worst)
+                logger.info("request not sent: its worst case ($%.6f, %d tokens) exceeds what is left of %s",
+                            worst.usd, worst.tokens, ledger.budget)
+                return "budget", str(ledger.budget)
+            held.append(ledger)
+        self._open = worst
+        return None
+
+    # -- what the drivers call around each request ---------------------------------------------
+
+    def pace(self, conversation: Conversation, request: dict[str, Any]) -> bool:
+        """Run ``before_send`` (which may wait); False when it stopped the run instead."""
+        if self.before_send is not None:
+            self.before_send(conversation, request)
+        return self._still_on(conversation)
+
+    async def apace(self, conversation: Conversation, request: dict[str, Any]) -> bool:
+        """The async twin of :meth:`pace` (``abefore_send``, else ``before_send``)."""
+        if self.abefore_send is not None:
+            await self.abefore_send(conversation, request)
+        elif self.before_send is not None:
+            self.before_send(conversation, request)
+        return self._still_on(conversation)
+
+    def _still_on(self, conversation: Conversation) -> bool:
+        if conversation.final is None:
+            return True
+        self.release()
+        return False
+
+    async def within_deadline(self, conversation: Conversation, awaitable: Awaitable[Any]) -> Any:
+        """Await ``awaitable``, cancelled at the deadline (raises :class:`DeadlineReached`)."""
+        if self.deadline is None:
+            return await awaitable
+        try:
+            return await asyncio.wait_for(awaitable, max(self.time_left(conversation), 0.0))
+        except TimeoutError as exc:
+            raise DeadlineReached(f"the request was still running at the deadline ({self.deadline:g} s)") from exc
+
+    def overran(self, conversation: Conversation, exc: BaseException) -> bool:
+        """A request failed with ``exc``: when the deadline caused it, stop the run there and say True."""
+        if self.deadline is None or not (isinstance(exc, DeadlineReached) or self.time_left(conversation) <= 0):
+            return False
+        self.release()
+        logger.info("request abandoned at the deadline: %s", exc)
+        conversation.stop("deadline", stopped_answer(conversation, "deadline", f"{self.deadline:g} s"))
+        return True
+
+    def settle(self, usage: Usage, cost: float) -> None:
+        """The request answered with ``usage`` costing ``cost``: replace its reservation by that."""
+        if self._open is None:
+            return
+        actual = Spend.of(usage, cost)
+        for ledger in self.ledgers:
+            ledger.settle(self._open, actual)
+        self._open = None
+
+    def release(self) -> None:
+        """The request held got no response: give its reservation back."""
+        if self._open is None:
+            return
+        for ledger in self.ledgers:
+            ledger.release(self._open)
+        self._open = None

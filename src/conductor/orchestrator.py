@@ -1,0 +1,476 @@
+"""``cd.Orchestrator``: one object that runs many conversations safely.
+
+It composes what the earlier lessons built, by passing options through:
+tool retries, timeouts and fallbacks live on the tools (``@cd.tool(retry=...)``),
+model fallback on the LLM (``cd.fallback(...)``), the guards (``allowed_tools``,
+``max_repeats``, ``approve``) go to each run. Around each run it adds:
+
+* budgets checked before every request, per run and per batch
+  (:mod:`conductor.budget`), and a whole-run deadline;
+* per-user tool-call limits and global request / token limits
+  (:mod:`conductor.ratelimit`), every wait recorded;
+* structured logs of every request and tool call (run id, user, timings,
+  tokens, cost, outcome), as text or JSON, with keys scrubbed;
+* progress events for a UI ("Searching lesson 1…", "Writing the answer…");
+* metrics with production thresholds and alerts, and a dashboard
+  (:mod:`conductor.metrics`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import inspect
+import itertools
+import json
+import logging
+import os
+import re
+import threading
+import time
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from . import metrics as metrics_module
+from .budget import Budget, Ledger, RunLimits, estimate_input_tokens, output_ceiling, stopped_answer
+from .metrics import Metrics, QueryRecord, Thresholds
+from .ratelimit import Clock, Limiters, RateLimit, RateLimited, SystemClock
+from .rounds import RunResult
+from .tools import Tool, tool as make_tool
+from .trace import Trace
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+    from .providers import LLM
+    from .rounds import Conversation
+
+__all__ = ["Orchestrator", "Progress", "describe_call", "scrub"]
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_USER = "anonymous"
+
+# Strings that must never reach a log line: API keys and bearer tokens.
+_SECRET_PATTERNS = re.compile(r"(sk-[A-Za-z0-9_\-]{6,}|Bearer\s+\S+|x-api-key:\s*\S+)", re.IGNORECASE)
+MIN_SECRET_CHARS = 12  # real keys are far longer; the offline model's placeholder key ("offline") is no secret
+_KEY_VARIABLES = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN")
+
+
+def scrub(text: str, secrets: Iterable[str] = ()) -> str:
+    """``text`` with API keys, bearer tokens and the given ``secrets`` replaced by ``[redacted]``."""
+    for secret in secrets:
+        if len(secret) >= MIN_SECRET_CHARS:
+            text = text.replace(secret, "[redacted]")
+    return _SECRET_PATTERNS.sub("[redacted]", text)
+
+
+# -- progress ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Progress:
+    """One step of a conversation, for a UI: ``text`` is what to show the user."""
+
+    run_id: str
+    user: str
+    kind: str  # "thinking", "tool", "writing", "done"
+    text: str
+    tool: str | None = None
+    arguments: dict[str, Any] | None = None
+
+
+def describe_call(name: str, arguments: dict[str, Any], round_index: int) -> str:
+    """What a tool call is doing, in the user's terms ("Searching lesson 1…")."""
+    lesson = arguments.get("lesson_number")
+    if name == "search_course_content":
+        if lesson is None:
+            return "Searching the course materials…"
+        return f"{'Searching' if round_index <= 1 else 'Comparing with'} lesson {lesson}…"
+    if name == "get_course_outline":
+        return f"Reading the outline of {arguments.get('course_title', 'the course')}…"
+    if name == "get_weather":
+        return f"Checking the weather in {arguments.get('city', 'the city')}…"
+    if name == "suggest_clothing":
+        temperature = arguments.get("temperature")
+        shown = f"{temperature:g}" if isinstance(temperature, int | float) else temperature
+        return f"Choosing clothes for {shown} °C…"
+    if name == "calculate":
+        return f"Calculating {arguments.get('expression', '')}…"
+    return f"Calling {name}…"
+
+
+ProgressCallback = Callable[[Progress], Any]
+
+
+class _Run:
+    """What one conversation of the orchestrator shares between its hooks: who, which run, how far."""
+
+    def __init__(self, orch: Orchestrator, run_id: str, user: str, on_progress: Sequence[ProgressCallback],
+                 loop: asyncio.AbstractEventLoop | None) -> None:
+        self.orch = orch
+        self.run_id = run_id
+        self.user = user
+        self.requests = 0
+        self.callbacks = on_progress
+        self.loop = loop
+
+    def emit(self, kind: str, text: str, tool: str | None = None, arguments: dict[str, Any] | None = None) -> None:
+        event = Progress(self.run_id, self.user, kind, text, tool, arguments)
+        for callback in self.callbacks:
+            try:
+                outcome = callback(event)
+                if inspect.isawaitable(outcome):
+                    self._schedule(outcome)
+            except Exception:  # noqa: BLE001 - a broken progress display must not break the conversation
+                logger.exception("progress callback failed on %s", event)
+
+    def _schedule(self, awaitable: Awaitable[Any]) -> None:
+        if self.loop is None:
+            raise RuntimeError("an async progress callback needs an event loop: use await orch.arun / run_many")
+        asyncio.run_coroutine_threadsafe(_await(awaitable), self.loop)
+
+    # -- the hooks RunLimits calls before each request --------------------------------------
+
+    def _announce(self) -> None:
+        self.requests += 1
+        if self.requests == 1:
+            self.emit("thinking", "Thinking…")
+        else:
+            self.emit("writing", "Writing the answer…")
+
+    def _budget_for(self, conversation: Conversation, request: dict[str, Any]) -> tuple[int, float]:
+        """The request's tokens as the provider's limits count them, and the longest wait the deadline allows."""
+        tokens = estimate_input_tokens(request) + output_ceiling(request)
+        return tokens, conversation.limits.time_left(conversation)
+
+    def _stop(self, conversation: Conversation) -> None:
+        detail = f"{conversation.limits.deadline:g} s; waiting for the request rate limit would pass it"
+        conversation.stop("deadline", stopped_answer(conversation, "deadline", detail))
+
+    def before_send(self, conversation: Conversation, request: dict[str, Any]) -> None:
+        self._announce()
+        if self.orch.limiters.paces_requests:
+            tokens, left = self._budget_for(conversation, request)
+            try:
+                self.orch.limiters.request(tokens, max_wait=left)
+            except RateLimited:
+                self._stop(conversation)
+
+    async def abefore_send(self, conversation: Conversation, request: dict[str, Any]) -> None:
+        self._announce()
+        if self.orch.limiters.paces_requests:
+            tokens, left = self._budget_for(conversation, request)
+            try:
+                await self.orch.limiters.arequest(tokens, max_wait=left)
+            except RateLimited:
+                self._stop(conversation)
+
+    # -- the tools, wrapped for this run ----------------------------------------------------
+
+    def wrap(self, original: Tool) -> Tool:
+        """A copy of ``original`` that reports progress and takes the user's rate limit first.
+
+        The copy keeps every option of the original (retry, timeout, fallbacks, approval):
+        only the function it calls changes, so retries count against the limit too.
+        """
+        run, func, limiters = self, original.func, self.orch.limiters
+
+        if original.is_async:
+
+            async def limited(**arguments: Any) -> Any:
+                run.emit("tool", describe_call(original.name, arguments, run.requests), original.name, arguments)
+                await limiters.atool_call(run.user)
+                return await func(**arguments)
+
+        else:
+
+            def limited(**arguments: Any) -> Any:  # type: ignore[misc]
+                run.emit("tool", describe_call(original.name, arguments, run.requests), original.name, arguments)
+                limiters.tool_call(run.user)
+                return func(**arguments)
+
+        wrapped = copy.copy(original)
+        wrapped.func = limited
+        return wrapped
+
+
+async def _await(awaitable: Awaitable[Any]) -> Any:
+    return await awaitable
+
+
+# -- the orchestrator ----------------------------------------------------------------------------------
+
+
+class Orchestrator:
+    """Runs conversations the way production needs: limited, logged, measured.
+
+    Args:
+        llm: a connection (``cd.connect``) or a model fallback (``cd.fallback``).
+        tools: ``@cd.tool`` functions; their retry, timeout and fallback options apply.
+        max_rounds: tool rounds per conversation.
+        budget: per conversation (``cd.Budget(usd=..., tokens=...)``).
+        batch_budget: shared by all conversations of one :meth:`run_many`.
+        rate_limit: ``cd.RateLimit(...)``; the default allows 10 tool calls a minute per user.
+        deadline: seconds per conversation (default 30, the production advice).
+        thresholds: when :meth:`metrics` raises alerts.
+        on_alert: called with each alert text when it first appears (alerts also go to logging).
+        on_progress: called with each :class:`Progress` event; a coroutine function is awaited on the loop.
+        json_logs: log each request and tool call as one JSON object instead of ``key=value`` text.
+        clock: the rate limiters' clock (tests pass a ``ratelimit.FakeClock``).
+        run_options: anything else ``llm.run`` takes (``system``, ``allowed_tools``,
+            ``max_repeats``, ``approve``, ``max_tokens``, ``parallel``, ...).
+    """
+
+    def __init__(
+        self,
+        llm: LLM,
+        tools: Iterable[Tool | Callable[..., Any]] = (),
+        *,
+        max_rounds: int = 2,
+        budget: Budget | None = None,
+        batch_budget: Budget | None = None,
+        rate_limit: RateLimit | None = RateLimit(),
+        deadline: float | None = 30.0,
+        thresholds: Thresholds | None = None,
+        on_alert: Callable[[str], Any] | None = None,
+        on_progress: ProgressCallback | None = None,
+        json_logs: bool = False,
+        clock: Clock | None = None,
+        **run_options: Any,
+    ) -> None:
+        for name, value in (("budget", budget), ("batch_budget", batch_budget)):
+            if value is not None and not isinstance(value, Budget):
+                raise TypeError(f"{name}= takes cd.Budget(usd=..., tokens=...), got {type(value).__name__}")
+        if rate_limit is not None and not isinstance(rate_limit, RateLimit):
+            raise TypeError(f"rate_limit= takes cd.RateLimit(...), got {type(rate_limit).__name__}")
+        for name in ("budget", "deadline", "limits", "tools", "max_rounds"):
+            if name in run_options:
+                raise ValueError(f"{name}= is set by the Orchestrator itself")
+        self.llm = llm
+        self.tools = [t if isinstance(t, Tool) else make_tool(t) for t in tools]
+        self.max_rounds = max_rounds
+        self.budget = budget
+        self.batch_budget = batch_budget
+        self.rate_limit = rate_limit or RateLimit(tool_calls_per_minute=None)
+        self.deadline = RunLimits(deadline=deadline).deadline  # validated there
+        self.thresholds = thresholds or Thresholds()
+        self.on_alert = on_alert
+        self.on_progress = on_progress
+        self.json_logs = json_logs
+        self.run_options = run_options
+        self.limiters = Limiters(self.rate_limit, clock or SystemClock())
+        self.batch_ledger: Ledger | None = None  # the latest run_many's shared budget
+        self.records: list[QueryRecord] = []
+        self.failures: list[tuple[int | None, str, BaseException]] = []  # (batch index, run id, exception)
+        self._ids = itertools.count(1)
+        self._lock = threading.Lock()
+        self._raised: set[str] = set()
+        self._secrets = self._known_secrets()
+
+    def __repr__(self) -> str:
+        return (f"Orchestrator({self.llm!r}, tools={[t.name for t in self.tools]}, max_rounds={self.max_rounds}, "
+                f"conversations={len(self.records)})")
+
+    def _known_secrets(self) -> list[str]:
+        keys = [os.environ.get(name, "") for name in _KEY_VARIABLES]
+        keys.append(str(getattr(getattr(self.llm, "client", None), "api_key", "") or ""))
+        return [k for k in keys if k]
+
+    # -- one conversation ---------------------------------------------------------------------
+
+    def _start(self, user: str, on_progress: ProgressCallback | None, loop: asyncio.AbstractEventLoop | None) -> _Run:
+        if not isinstance(user, str) or not user:
+            raise ValueError(f"user must be a non-empty string naming who asks, got {user!r}")
+        callbacks = [c for c in (self.on_progress, on_progress) if c is not None]
+        return _Run(self, f"run-{next(self._ids):04d}", user, callbacks, loop)
+
+    def _limits(self, run: _Run) -> RunLimits:
+        ledgers = [Ledger(self.budget)] if self.budget else []
+        if self.batch_ledger is not None:
+            ledgers.append(self.batch_ledger)
+        return RunLimits(ledgers, self.deadline, before_send=run.before_send, abefore_send=run.abefore_send)
+
+    def _options(self, run: _Run) -> dict[str, Any]:
+        return {**self.run_options, "tools": [run.wrap(t) for t in self.tools], "max_rounds": self.max_rounds,
+                "limits": self._limits(run)}
+
+    def run(self, question: str, *, user: str = DEFAULT_USER, on_progress: ProgressCallback | None = None) -> RunResult:
+        """Answer one question for ``user``; never raises for what the model or the API does.
+
+        A conversation that fails (the API is down, every fallback spent) comes back as
+        a result with ``stopped_by="error"`` and is counted in the metrics.
+        """
+        if self.llm.is_async:
+            from .exercises.core import run_coroutine
+
+            return run_coroutine(lambda: self.arun(question, user=user, on_progress=on_progress))
+        run = self._start(user, on_progress, None)
+        started = time.perf_counter()
+        try:
+            result, error = self.llm.run(question, **self._options(run)), None
+        except Exception as exc:  # noqa: BLE001 - reported and counted, never lost
+            result, error = self._failed(run, exc, None), exc
+        return self._finish(run, question, result, time.perf_counter() - started, error)
+
+    async def arun(
+        self, question: str, *, user: str = DEFAULT_USER, on_progress: ProgressCallback | None = None,
+        index: int | None = None,
+    ) -> RunResult:
+        """:meth:`run` on the event loop."""
+        run = self._start(user, on_progress, asyncio.get_running_loop())
+        started = time.perf_counter()
+        try:
+            result, error = await self.llm.arun(question, **self._options(run)), None
+        except Exception as exc:  # noqa: BLE001 - reported and counted, never lost
+            result, error = self._failed(run, exc, index), exc
+        return self._finish(run, question, result, time.perf_counter() - started, error)
+
+    def _failed(self, run: _Run, exc: Exception, index: int | None) -> RunResult:
+        text = scrub(f"{type(exc).__name__}: {exc}", self._secrets)
+        logger.error("%s", self._line("conversation_failed", run, error=text))
+        with self._lock:
+            self.failures.append((index, run.run_id, exc))
+        answer = f"Sorry, this conversation failed ({text}). It is logged as {run.run_id}."
+        return RunResult(answer=answer, messages=[], trace=Trace(), stopped_by="error")
+
+    def _finish(self, run: _Run, question: str, result: RunResult, seconds: float, error: Exception | None) -> RunResult:
+        run.emit("done", "Done." if error is None else "Something went wrong.")
+        record = metrics_module.record_of(
+            result, run_id=run.run_id, user=run.user, seconds=seconds,
+            error=None if error is None else type(error).__name__,
+        )
+        with self._lock:
+            self.records.append(record)
+        self._log_run(run, question, result, record)
+        return result
+
+    # -- many conversations ---------------------------------------------------------------------
+
+    async def run_many(
+        self,
+        questions: Sequence[str],
+        *,
+        concurrency: int = 10,
+        users: Sequence[str] | str | None = None,
+        progress: bool = True,
+    ) -> list[RunResult]:
+        """Answer every question, at most ``concurrency`` at once; results in input order.
+
+        ``users`` names who asks each question (a list as long as ``questions``, or one
+        name for all; default :data:`DEFAULT_USER`). ``progress=True`` shows a tqdm bar.
+        ``batch_budget`` is shared by this batch: once it cannot cover another request,
+        the conversations left end at once with ``stopped_by="budget"``.
+        """
+        questions = list(questions)
+        if isinstance(concurrency, bool) or not isinstance(concurrency, int) or concurrency < 1:
+            raise ValueError(f"concurrency must be a whole number above 0, got {concurrency!r}")
+        who = self._users(users, len(questions))
+        self.batch_ledger = Ledger(self.batch_budget) if self.batch_budget else None
+        gate = asyncio.Semaphore(concurrency)
+        bar = _bar(len(questions)) if progress else None
+
+        async def one(index: int) -> RunResult:
+            async with gate:
+                result = await self.arun(questions[index], user=who[index], index=index)
+            if bar is not None:
+                bar.update(1)
+            return result
+
+        try:
+            results = await asyncio.gather(*(one(i) for i in range(len(questions))))
+        finally:
+            if bar is not None:
+                bar.close()
+        self.metrics()  # raises the batch's alerts
+        return list(results)
+
+    @staticmethod
+    def _users(users: Sequence[str] | str | None, count: int) -> list[str]:
+        if users is None:
+            return [DEFAULT_USER] * count
+        if isinstance(users, str):
+            return [users] * count
+        users = list(users)
+        if len(users) != count:
+            raise ValueError(f"users has {len(users)} names for {count} questions; pass one per question, or one name")
+        return users
+
+    # -- metrics, alerts, dashboard -------------------------------------------------------------
+
+    def metrics(self) -> Metrics:
+        """The production figures of every conversation so far; new alerts go to logging and ``on_alert``."""
+        with self._lock:
+            records = list(self.records)
+        result = metrics_module.compute(records, self.limiters.log.waits, self.thresholds)
+        for alert in result.alerts:
+            key = alert.split(" is ")[0].split(" of ")[0]  # one alert per metric, however its value moves
+            if key in self._raised:
+                continue
+            self._raised.add(key)
+            logger.warning("ALERT %s", alert)
+            if self.on_alert is not None:
+                self.on_alert(alert)
+        return result
+
+    def dashboard(self, *, figsize: tuple[float, float] = (12, 7)) -> Figure:
+        """Rounds, latency, tool failures and cost of every conversation so far, thresholds dashed."""
+        with self._lock:
+            records = list(self.records)
+        return metrics_module.plot_dashboard(records, self.metrics(), self.thresholds, figsize=figsize)
+
+    def reset(self) -> None:
+        """Forget the conversations measured so far (metrics start again; limits keep their windows)."""
+        with self._lock:
+            self.records.clear()
+            self.failures.clear()
+            self._raised.clear()
+
+    # -- logging ------------------------------------------------------------------------------------
+
+    def _line(self, event: str, run: _Run, **fields: Any) -> str:
+        data = {"event": event, "run": run.run_id, "user": run.user, **fields}
+        if self.json_logs:
+            text = json.dumps(data, ensure_ascii=False, default=str)
+        else:
+            text = " ".join(f"{k}={_plain(v)}" for k, v in data.items())
+        return scrub(text, self._secrets)
+
+    def _log_run(self, run: _Run, question: str, result: RunResult, record: QueryRecord) -> None:
+        """One line per model request, per tool call, and one for the conversation."""
+        if not logger.isEnabledFor(logging.INFO):
+            return
+        rounds = {r.model.index: r for r in result.rounds}
+        for call in result.trace.model_calls:
+            logger.info("%s", self._line(
+                "request", run, n=call.index, model=call.model or result.trace.model_name,
+                seconds=round(call.seconds, 4), input_tokens=call.usage.input_tokens,
+                output_tokens=call.usage.output_tokens, usd=round(call.cost, 8),
+                outcome="tool_use" if call.index in rounds else call.stop_reason.value,
+            ))
+        for r in result.rounds:
+            for c in r.tool_calls:
+                outcome = "blocked:" + c.blocked if c.blocked else ("error" if c.is_error else "ok")
+                logger.info("%s", self._line(
+                    "tool_call", run, round=r.index, tool=c.name, id=c.id, seconds=round(c.seconds, 4),
+                    attempts=len(c.attempts) or 1, fallback=c.fallback, outcome=outcome,
+                ))
+        logger.info("%s", self._line(
+            "conversation", run, question=question[:200], seconds=round(record.seconds, 4), rounds=record.rounds,
+            requests=record.requests, tokens=record.tokens, usd=round(record.cost, 8),
+            stopped_by=record.stopped_by, error=record.error,
+        ))
+
+
+def _plain(value: Any) -> str:
+    text = str(value)
+    return json.dumps(text, ensure_ascii=False) if (not text or any(c.isspace() for c in text) or "=" in text) else text
+
+
+def _bar(total: int) -> Any:
+    """A text progress bar on stderr (a widget bar would put varying output in committed notebooks)."""
+    from tqdm import tqdm
+
+    return tqdm(total=total, desc="conversations", unit="conv", mininterval=0.5)
+

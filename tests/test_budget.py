@@ -1,0 +1,152 @@
+"""Budgets and deadlines: checked before each request, never crossed, and the run still answers."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import conductor as cd
+from conductor import scenarios as sc
+from conductor.budget import Budget, Ledger, RunLimits, Spend, estimate_input_tokens
+from conductor.offline import LatencyModel, OfflineModel
+from conductor.types import CostSplit
+
+CHAIN = "北京今天天气怎么样?应该穿什么衣服?"  # "Beijing's weather today? What should I wear?"
+QUESTIONS = (CHAIN, "What is (2 + 3) * 4?", "Weather in Shanghai and Guangzhou? Which is warmer?",
+             "What does lesson 1 of the tool orchestration course cover?")
+
+
+def offline(**options) -> cd.LLM:
+    return cd.connect("offline", offline_model=OfflineModel(latency=LatencyModel.instant(), **options))
+
+
+def priced(llm: cd.LLM, input_per_m: float, output_per_m: float) -> cd.LLM:
+    """The same connection with made-up prices (US dollars per million tokens)."""
+    llm.cost_split = lambda u: CostSplit(input=u.input_tokens * input_per_m / 1e6,  # type: ignore[method-assign]
+                                         output=u.output_tokens * output_per_m / 1e6)
+    return llm
+
+
+def test_budget_needs_a_limit_and_sane_numbers() -> None:
+    with pytest.raises(ValueError, match="needs a limit"):
+        Budget()
+    with pytest.raises(ValueError, match="usd"):
+        Budget(usd=-1)
+    with pytest.raises(ValueError, match="tokens"):
+        Budget(tokens=1.5)  # type: ignore[arg-type]
+    assert str(Budget(usd=0.01, tokens=20_000)) == "$0.01 and 20,000 tokens"
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    limit=st.floats(0, 1),
+    steps=st.lists(st.tuples(st.floats(0, 0.5), st.floats(0, 1)), max_size=30),
+)
+def test_a_ledger_never_spends_past_its_budget(limit: float, steps: list[tuple[float, float]]) -> None:
+    ledger = Ledger(Budget(usd=limit))
+    for worst, share in steps:
+        if ledger.reserve(Spend(worst, 0)):
+            ledger.settle(Spend(worst, 0), Spend(worst * share, 0))  # a response never costs more than its worst case
+        assert ledger.spent.usd <= limit + 1e-12
+    assert ledger.reserved.usd == pytest.approx(0, abs=1e-9)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    question=st.sampled_from(QUESTIONS),
+    usd=st.floats(0, 0.004),
+    tokens=st.integers(0, 9000),
+    max_tokens=st.integers(16, 1500),
+    input_price=st.floats(0.05, 5),
+    output_price=st.floats(0.1, 20),
+)
+def test_a_run_never_crosses_its_budget(
+    question: str, usd: float, tokens: int, max_tokens: int, input_price: float, output_price: float
+) -> None:
+    llm = priced(offline(), input_price, output_price)
+    result = llm.run(question, tools=sc.ALL_TOOLS, max_tokens=max_tokens, budget=Budget(usd=usd, tokens=tokens))
+    assert result.cost <= usd + 1e-12
+    assert result.usage.input_tokens + result.usage.output_tokens <= tokens
+    if result.stopped_by == "budget":  # the run still ends with an answer: the model's text, or why it stopped
+        assert "budget" in result.answer or result.answer in [r.text for r in result.rounds]
+
+
+@pytest.mark.parametrize("question", QUESTIONS)
+@pytest.mark.parametrize("api", ["openai", "anthropic"])
+def test_the_input_estimate_is_never_below_what_the_model_counts(question: str, api: str) -> None:
+    model = OfflineModel(latency=LatencyModel.instant())
+    llm = cd.connect("offline", api=api, offline_model=model)
+    result = llm.run(question, tools=sc.ALL_TOOLS, system="You are a helpful course assistant.")
+    for request, call in zip(model.requests, result.trace.model_calls):
+        assert estimate_input_tokens(request.body) >= call.usage.input_tokens
+
+
+def test_a_budget_too_small_for_one_request_sends_nothing() -> None:
+    model = OfflineModel(latency=LatencyModel.instant())
+    llm = cd.connect("offline", offline_model=model)
+    result = llm.run(CHAIN, tools=sc.weather_tools(), budget=Budget(usd=0.0001))
+    assert result.stopped_by == "budget" and result.api_calls == 0 and not model.requests
+    assert result.answer.startswith("No answer: the budget ($0.0001)")
+    assert "stopped by the budget" in result.transcript()
+
+
+def test_stopping_after_a_round_reports_what_the_tools_returned() -> None:
+    llm = offline()
+    full = llm.run(CHAIN, tools=sc.weather_tools(), max_tokens=300)
+    first = full.trace.model_calls[0].cost
+    # Room for the first request's worst case, not for the second's.
+    budget = Budget(usd=llm.cost_split(cd.Usage(input_tokens=600, output_tokens=300)).total + first / 2)
+    result = llm.run(CHAIN, tools=sc.weather_tools(), max_tokens=300, budget=budget)
+    assert result.stopped_by == "budget" and len(result.rounds) >= 1
+    assert "The tools returned: get_weather:" in result.answer and "晴" in result.answer
+    assert result.cost <= budget.usd
+
+
+def test_a_request_without_max_tokens_gets_a_ceiling_when_budgeted() -> None:
+    model = OfflineModel(latency=LatencyModel.instant())
+    llm = cd.connect("offline", offline_model=model)
+    llm.run("What is 2+2?", tools=[sc.calculate], budget=Budget(tokens=50_000))
+    assert all(r.body["max_completion_tokens"] == 4096 for r in model.requests)
+
+
+def test_runs_sharing_a_ledger_never_cross_it_together() -> None:
+    llm = cd.connect("offline", offline_model=OfflineModel(latency=LatencyModel(ttft=0.01, per_token=0, jitter=0)),
+                     asynchronous=True)
+    shared = Ledger(Budget(usd=0.02))
+
+    async def batch() -> list[cd.RunResult]:
+        return await asyncio.gather(*(llm.arun(q, tools=sc.ALL_TOOLS, max_tokens=200, budget=shared)
+                                      for q in QUESTIONS * 10))
+
+    results = asyncio.run(batch())
+    assert sum(r.cost for r in results) <= 0.02
+    assert shared.spent.usd == pytest.approx(sum(r.cost for r in results))
+    assert shared.reserved.usd == pytest.approx(0, abs=1e-12)
+    assert any(r.stopped_by == "budget" for r in results) and any(r.stopped_by is None for r in results)
+
+
+def test_a_slow_tool_is_abandoned_at_the_deadline() -> None:
+    slow = sc.with_delay(sc.get_weather, 2.0)
+    result = offline().run(CHAIN, tools=[slow, sc.suggest_clothing], deadline=0.3)
+    assert result.stopped_by == "deadline"
+    assert result.tool_calls[0].is_error and "deadline" in result.tool_calls[0].output
+    assert "deadline (0.3 s)" in result.answer
+
+
+def test_an_async_request_still_running_at_the_deadline_is_cancelled() -> None:
+    llm = cd.connect("offline", offline_model=OfflineModel(latency=LatencyModel(ttft=30, jitter=0)), asynchronous=True)
+    result = asyncio.run(llm.arun(CHAIN, tools=sc.weather_tools(), deadline=0.2))
+    assert result.stopped_by == "deadline" and result.api_calls == 0
+    assert result.answer.startswith("No answer: the deadline (0.2 s)")
+
+
+def test_budget_and_limits_together_are_refused() -> None:
+    with pytest.raises(ValueError, match="not both"):
+        offline().run(CHAIN, budget=Budget(usd=1), limits=RunLimits())
+    with pytest.raises(ValueError, match="deadline"):
+        offline().run(CHAIN, deadline=0)
+    with pytest.raises(TypeError, match="cd.Budget"):
+        offline().run(CHAIN, budget=0.01)  # type: ignore[arg-type]
