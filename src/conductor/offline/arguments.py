@@ -312,6 +312,7 @@ _ROLE_WORDS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         ("place", "city cities location locations place places town country countries region area room where "
                   "address state airport"),
         ("id", "id ids identifier code isbn sku serial barcode ean upc"),
+        ("creator", "artist artists author authors composer singer band writer director creator performer"),
         ("person", "person people user users attendee attendees participant participants recipient recipients "
                    "invitee invitees member members contact contacts name names who guest guests"),
         ("query", "query search keyword keywords term terms topic question prompt q"),
@@ -817,11 +818,32 @@ class _Reader:
             return self._free(names) or self._free(listed)
         if role == "letter":
             return self._free([q for q in r.quotes if len(q) == 1])
+        if role == "creator":
+            return self._free(self._made_by())
         if role in ("title", "query", ""):
             # Every quote: several for a lone text parameter mean one call each ("Add 'A' and 'B' to ...").
             return self._free(r.quotes) or self._labelled(parameter) or (
-                self._free(r.purposes)[:1] if role != "query" else [])
+                self._free(r.purposes)[:1] if role != "query" else []) or (
+                self._object_name() if role != "query" else [])
         return self._labelled(parameter)
+
+    def _made_by(self) -> list[str]:
+        """Who made it: the quote or capitalised name right after "by" ("Bohemian Rhapsody" by Queen)."""
+        match = re.search(rf"\bby\s+(?:the\s+)?(?:{_QUOTE.pattern}|({_CAPITALISED.pattern}))", self.read.text)
+        if match is None:
+            return []
+        return [match.group(1)] if match.group(1) else quoted(match.group(0))
+
+    def _object_name(self) -> list[str]:
+        """A capitalised name right after the tool's own verb, not a place: "play Clair de Lune"."""
+        places = set(self.read.places)
+        for name in self._free(self.read.names):
+            at = self.read.plain.find(name)
+            before = re.findall(r"[a-z]+", self.read.plain[:at].lower())[-1:]
+            verb = before[0] if before and len(before[0]) >= 3 and before[0] not in STOPWORDS else ""
+            if name not in places and verb and self._is_tool_word(verb) and at >= 0:
+                return [name]
+        return []
 
     def _by_words_before(self, parameter: Parameter, values: list[str]) -> list[str]:
         """The values, those the words before them tie to another parameter of the same kind last.
