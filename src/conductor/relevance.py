@@ -59,7 +59,6 @@ __all__ = [
     "CaseRun",
     "deny_all",
     "Bench",
-    "run_case",
     "play",
     "Measurement",
     "measure",
@@ -417,11 +416,6 @@ class Bench:
             return CaseRun(ran=False, blocked=None, stopped_by=result.stopped_by)
         record = result.tool_calls[-1]  # one call per turn: the proposed call's is the last record
         return CaseRun(ran=len(self.recorder.calls) > self._mark, blocked=record.blocked, stopped_by=result.stopped_by)
-
-
-def run_case(case: Case, *, allowlist: bool = False, approval: bool = False, loop: bool = False) -> CaseRun:
-    """Run one case through ``llm.run`` on a fresh :class:`Bench` (see :meth:`Bench.run`)."""
-    return Bench().run(case, allowlist=allowlist, approval=approval, loop=loop)
 
 
 # -- the measurement ---------------------------------------------------------------------------
