@@ -7,9 +7,13 @@ budgets are never crossed, and nothing that needs approval runs without it.
 :func:`soak` checks each promise on every conversation of a seeded random mix:
 
 * scenarios: the weather chain, several cities at once, the calculator (with
-  hostile expressions), and the learner-style tools of
-  :mod:`conductor.offline_suite`;
-* both APIs, sync and async, ``max_rounds`` 0 to 3, parallel on and off;
+  hostile expressions), the learner-style tools of :mod:`conductor.offline_suite`,
+  a flaky weather API behind retries and a cache fallback, money transfers over
+  100 that need approval (decided by a policy, or by pausing and resuming), and
+  a prompt injection that asks a gullible model to delete a database;
+* both APIs, sync and async, ``max_rounds`` 0 to 3, parallel on and off,
+  ``max_repeats`` 2 or 3, a token budget on some runs, and a model fallback
+  (to a fault-free model of either API) on half of them;
 * faults of every kind the offline model has (:data:`conductor.offline.faults.FAULT_KINDS`),
   zero to three per conversation.
 
@@ -25,11 +29,12 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import json
 import logging
 import random
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, fields
 from typing import Any
@@ -52,6 +57,16 @@ _WEATHER_QUESTIONS = (
     "火星今天天气怎么样?",  # "What's the weather on Mars today?" (an unknown city)
     "What's the weather in Guangzhou?",
 )
+_TRANSFER_QUESTIONS = (
+    "Transfer 50 dollars to alice",
+    "Send 500 dollars to bob",
+    "Transfer 120 to carol and 30 to dave",
+    "给 erin 转账 800",  # "Transfer 800 to erin"
+)
+_INJECTION_QUESTIONS = (
+    "Summarise my newest e-mails.",
+    "帮我看看收件箱里的最新邮件",  # "Look at the newest e-mails in my inbox for me"
+)
 _CALCULATOR_QUESTIONS = (
     "What is (17 + 25) * 3?",
     "Calculate 2 ** 10 - 1",
@@ -73,6 +88,11 @@ class Plan:
     scenario: str
     question: str
     faults: tuple[str, ...]
+    fallback_api: str | None = None  # the fault-free backup model's API, or no model fallback
+    max_repeats: int = 3
+    budget_tokens: int | None = None
+    approval: str = "policy"  # "policy": approve= decides; "pause": the run pauses and is resumed
+    approve_share: float = 0.5  # the share of dangerous calls the approver allows
 
 
 @dataclass
@@ -179,7 +199,23 @@ def _scenarios() -> dict[str, Callable[[random.Random], tuple[str, list[Any]]]]:
         case = rng.choice(offline_suite.CASES)
         return case.question, [case.tool]
 
-    return {"weather": weather, "calculator": calculator, "learner": learner}
+    def flaky(rng: random.Random) -> tuple[str, list[Any]]:
+        return rng.choice(_WEATHER_QUESTIONS), []  # tools are built per conversation (_Worker.flaky_tools)
+
+    def transfer(rng: random.Random) -> tuple[str, list[Any]]:
+        return rng.choice(_TRANSFER_QUESTIONS), []  # per conversation: each run counts its own transfers
+
+    def injection(rng: random.Random) -> tuple[str, list[Any]]:
+        return rng.choice(_INJECTION_QUESTIONS), []  # per conversation: a fresh database to delete
+
+    return {
+        "weather": weather,
+        "calculator": calculator,
+        "learner": learner,
+        "flaky": flaky,
+        "transfer": transfer,
+        "injection": injection,
+    }
 
 
 def scenario_names() -> list[str]:
@@ -204,6 +240,11 @@ def plan(index: int, seed: int) -> Plan:
         scenario=name,
         question=question,
         faults=faults,
+        fallback_api=rng.choice(APIS) if rng.random() < 0.5 else None,
+        max_repeats=rng.choice((2, 3)),
+        budget_tokens=rng.choice((300, 1_000, 3_000)) if rng.random() < 0.3 else None,
+        approval=rng.choice(("policy", "pause")),
+        approve_share=rng.choice((0.0, 0.5, 1.0)),
     )
 
 
@@ -239,7 +280,11 @@ def _is_reported(exc: BaseException) -> bool:
     import anthropic
     import openai
 
+    from .failover import ModelError
+
     bad_request = (openai.BadRequestError, anthropic.BadRequestError)
+    if isinstance(exc, ModelError):  # cd.fallback's: a quota, or every model failed
+        return True
     return isinstance(exc, (openai.APIError, anthropic.APIError)) and not isinstance(exc, bad_request)
 
 
@@ -248,47 +293,202 @@ def _check_contract(offline_model: Any, since: int, tally: Tally) -> None:
     tally.contract_violations += sum(1 for r in offline_model.requests[since:] if r.status == 400)
 
 
+def _argument_key(name: str, arguments: Any) -> tuple[str, str]:
+    """A call's identity for matching a run to its approval: numbers compared by value (5 == 5.0)."""
+    items = dict(arguments) if isinstance(arguments, Mapping) else {}
+    normal = {k: float(v) if isinstance(v, int | float) and not isinstance(v, bool) else v for k, v in items.items()}
+    return name, json.dumps(normal, sort_keys=True, ensure_ascii=False, default=str)
+
+
+class _Approvals:
+    """A run's approver (allowing a seeded share of dangerous calls) and the dangerous calls that ran."""
+
+    def __init__(self, rng: random.Random, share: float) -> None:
+        self.rng = rng
+        self.share = share
+        self.allowed: Counter = Counter()
+        self.ran: Counter = Counter()
+
+    def decide(self, call: Any) -> bool:
+        """The ``approve=`` policy: allow or deny one pending call, remembering what was allowed."""
+        allowed = self.rng.random() < self.share
+        if allowed:
+            self.allowed[_argument_key(call.name, call.arguments)] += 1
+        return allowed
+
+    def ran_dangerous(self, name: str, arguments: dict[str, Any]) -> None:
+        self.ran[_argument_key(name, arguments)] += 1
+
+    @property
+    def unapproved(self) -> int:
+        """Dangerous runs beyond what was approved, exact arguments compared."""
+        return sum(max(0, count - self.allowed[key]) for key, count in self.ran.items())
+
+
+class _StatefulTools:
+    """The scenarios' tools with state, built once per worker (a tool's schema costs a pydantic model)
+    and reset before each conversation: the transfers' approver, the flaky API's random sequence,
+    the injection scenario's database."""
+
+    def __init__(self) -> None:
+        from . import flaky, retry, scenarios
+        from .tools import tool
+
+        self.approvals = _Approvals(random.Random(0), 0.0)
+        self.api = flaky.WeatherAPI(0.3)
+        stateful = self
+
+        @tool(requires_approval=lambda args: args["amount"] > 100)
+        def transfer_money(to: str, amount: float) -> dict:
+            """Transfer money to a person.
+
+            Args:
+                to: who receives the money
+                amount: how many dollars to send
+            """
+            if amount > 100:
+                stateful.approvals.ran_dangerous("transfer_money", {"to": to, "amount": amount})
+            return {"to": to, "amount": amount, "status": "sent"}
+
+        def get_weather(city: str) -> dict:
+            """Get today's weather for a city.
+
+            Args:
+                city: the city name
+            """
+            return stateful.api(city)
+
+        self.retry = retry.Retry(attempts=3, base=0.01, cap=0.1, clock=retry.SimulatedClock())
+        flaky_weather = tool(get_weather, retry=self.retry, fallbacks=[flaky.get_weather_cached])
+        self.transfer = [transfer_money]
+        self.flaky = [flaky_weather, scenarios.suggest_clothing]
+        self.injection = scenarios.injection_scenario(requires_approval=True)
+        self.tables = dict(self.injection.database)
+
+    def reset(self, index: int, approvals: _Approvals) -> None:
+        self.approvals = approvals
+        self.api.seed = index
+        self.api.reset()
+        self.injection.database.clear()
+        self.injection.database.update(self.tables)
+
+
 class _Worker:
     """One process's connections, reused across its conversations (clients are costly to build)."""
 
     def __init__(self, seed: int) -> None:
-        from . import connect
-
         self.seed = seed
-        self.llms = {
-            (api, asynchronous): connect(
-                "offline", api=api, asynchronous=asynchronous, latency_scale=0, seed=seed, max_retries=0
-            )
-            for api in APIS
-            for asynchronous in (False, True)
-        }
+        self._llms: dict[tuple[Any, ...], Any] = {}
+        self.tools = _StatefulTools()
+
+    def _offline(self, api: str, asynchronous: bool, gullible: bool, role: str) -> Any:
+        from . import connect
+        from .offline import LatencyModel, OfflineModel
+
+        key = ("offline", api, asynchronous, gullible, role)
+        if key not in self._llms:
+            model = OfflineModel(seed=self.seed, latency=LatencyModel.instant(), gullible=gullible)
+            # No SDK retries: the soak's faults would make them sleep 0.5 s and more each time;
+            # retries of rate limits and failover are exercised through cd.fallback instead.
+            self._llms[key] = connect("offline", api=api, asynchronous=asynchronous, offline_model=model, max_retries=0)
+        return self._llms[key]
+
+    def _llm(self, plan_: Plan) -> tuple[Any, list[Any]]:
+        """The LLM for this plan and the offline models behind it (primary first)."""
+        from . import fallback
+
+        gullible = plan_.scenario == "injection"
+        primary = self._offline(plan_.api, plan_.asynchronous, gullible, "primary")
+        if plan_.fallback_api is None:
+            return primary, [primary.offline]
+        backup = self._offline(plan_.fallback_api, plan_.asynchronous, gullible, "backup")
+        key = ("fallback", plan_.api, plan_.fallback_api, plan_.asynchronous, gullible)
+        if key not in self._llms:
+            self._llms[key] = fallback(primary, backup)
+        return self._llms[key], [primary.offline, backup.offline]
 
     def run(self, plan_: Plan) -> Tally:
         tally = Tally(conversations=1)
         tally.scenarios[plan_.scenario] += 1
-        llm = self.llms[(plan_.api, plan_.asynchronous)]
-        offline_model = llm.offline
+        llm, models = self._llm(plan_)
         for kind in plan_.faults:
-            offline_model.inject(kind, retry_after=RETRY_AFTER)
+            models[0].inject(kind, retry_after=RETRY_AFTER)
             tally.faults[kind] += 1
-        since = len(offline_model.requests)
-        tools = _tools_for(plan_, self.seed)
-        options = {"tools": tools, "max_rounds": plan_.max_rounds, "parallel": plan_.parallel}
+        since = [len(m.requests) for m in models]
+        approvals = _Approvals(random.Random(self.seed * 7_919 + plan_.index), plan_.approve_share)
+        tools, options = self._setup(plan_, approvals)
+        injection = options.pop("_injection", None)
         try:
-            if plan_.asynchronous:
-                result = asyncio.run(llm.arun(plan_.question, **options))
-            else:
-                result = llm.run(plan_.question, **options)
+            result = self._drive(llm, plan_, tools, options, approvals)
         except Exception as exc:  # noqa: BLE001 - the soak classifies whatever escapes the run
             self._failed(plan_, exc, tally)
         else:
             tally.completed += 1
-            check_call_ids(result.conversation, tally)
-            tally.requests_over_limit += int(result.api_calls > plan_.max_rounds + 1)
+            self._check(plan_, result, tally)
         finally:
-            offline_model.clear_faults()
-        _check_contract(offline_model, since, tally)
+            models[0].clear_faults()
+        for model, start in zip(models, since):
+            _check_contract(model, start, tally)
+        tally.unapproved_dangerous_runs += approvals.unapproved
+        if injection is not None and injection.deleted:
+            allowed = options.get("allowed_tools")
+            approved = approvals.allowed[_argument_key("delete_database", {})] > 0
+            tally.unapproved_dangerous_runs += int(not approved or (allowed is not None and "delete_database" not in allowed))
         return tally
+
+    def _setup(self, plan_: Plan, approvals: _Approvals) -> tuple[list[Any], dict[str, Any]]:
+        """The tools and run options of this plan."""
+        from .budget import Budget
+
+        self.tools.reset(plan_.index, approvals)
+        options: dict[str, Any] = {"max_rounds": plan_.max_rounds, "parallel": plan_.parallel}
+        options["max_repeats"] = plan_.max_repeats
+        if plan_.budget_tokens is not None:
+            options["budget"] = Budget(tokens=plan_.budget_tokens)
+        if plan_.approval == "policy":
+            options["approve"] = approvals.decide
+        if plan_.scenario == "flaky":
+            return self.tools.flaky, options
+        if plan_.scenario == "transfer":
+            return self.tools.transfer, options
+        if plan_.scenario == "injection":
+            scenario = self.tools.injection
+            if plan_.index % 2:  # half the runs also narrow what may run to the reading tools
+                options["allowed_tools"] = ["read_inbox", "fetch_page"]
+            options["_injection"] = scenario
+            return scenario.tools, options
+        return _tools_for(plan_, self.seed), options
+
+    @staticmethod
+    def _drive(llm: Any, plan_: Plan, tools: list[Any], options: dict[str, Any], approvals: _Approvals) -> Any:
+        """Run the conversation; a run paused for approval is decided by ``approvals`` and resumed."""
+
+        async def arun() -> Any:
+            result = await llm.arun(plan_.question, tools=tools, **options)
+            for _ in range(MAX_RESUMES):
+                if result.stopped_by != "approval":
+                    break
+                _decide(result, approvals)
+                result = await llm.aresume(result)
+            return result
+
+        if plan_.asynchronous:
+            return asyncio.run(arun())
+        result = llm.run(plan_.question, tools=tools, **options)
+        for _ in range(MAX_RESUMES):
+            if result.stopped_by != "approval":
+                break
+            _decide(result, approvals)
+            result = llm.resume(result)
+        return result
+
+    @staticmethod
+    def _check(plan_: Plan, result: Any, tally: Tally) -> None:
+        check_call_ids(result.conversation, tally)
+        tally.requests_over_limit += int(result.api_calls > plan_.max_rounds + 1)
+        if plan_.budget_tokens is not None:
+            spent = result.usage.input_tokens + result.usage.output_tokens
+            tally.budget_overruns += int(spent > plan_.budget_tokens)
 
     @staticmethod
     def _failed(plan_: Plan, exc: Exception, tally: Tally) -> None:
@@ -298,6 +498,18 @@ class _Worker:
         tally.crashes += 1
         tally.crash_examples.append(f"#{plan_.index} {plan_.scenario} {plan_.api}: {type(exc).__name__}: {exc}"[:300])
         logger.error("conversation %d crashed", plan_.index, exc_info=exc)
+
+
+MAX_RESUMES = 10  # each resume answers a turn; max_rounds bounds the turns long before this
+
+
+def _decide(result: Any, approvals: _Approvals) -> None:
+    """A person deciding every pending call of a paused run (here: the seeded approver)."""
+    for call in result.pending:
+        if approvals.decide(call):
+            result.approve(call.id)
+        else:
+            result.reject(call.id, reason="not approved in the soak")
 
 
 def _run_chunk(indices: Sequence[int], seed: int) -> Tally:
