@@ -323,7 +323,7 @@ ROLES: dict[str, tuple[str, ...]] = {
 
 
 def _tool_options(t: Tool) -> dict[str, Any]:
-    """What ``Tool(...)`` needs to rebuild ``t`` around another function."""
+    """The options of ``t`` that the measurement's tools use, to rebuild it around another function."""
     return {
         "name": t.name,
         "description": t.description,
