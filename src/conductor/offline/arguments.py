@@ -64,7 +64,7 @@ from typing import Any
 
 from ..types import ToolSpec
 
-from .language import CURRENCY_CODES, ROOMS, STOPWORDS, find_expressions, find_phrases, find_places, quoted, stem
+from .language import CHINESE_GLOSSARY, CURRENCY_CODES, ROOMS, STOPWORDS, find_expressions, find_phrases, find_places, quoted, stem
 
 __all__ = [
     "Parameter",
@@ -249,6 +249,8 @@ _PAIR = re.compile(
     r"|([\w.'/-]+)\s+(?:to|into|in)\s+([\w.'/-]+)",
     re.IGNORECASE,
 )
+# "从 savings 转 3000 到 checking": names written in Latin letters around 从 (from) ... 到 (to).
+_CHINESE_PAIR = re.compile(r"从\s*([A-Za-z][\w.'-]*)[^从到]*?到\s*([A-Za-z][\w.'-]*)", re.ASCII)
 # "How many pounds is 3 kilograms?": kilograms to pounds.
 _HOW_MANY = re.compile(r"\bhow\s+many\s+([a-z]+)\s+(?:is|are|in|make|equals?)\s+[-\d.,]+\s*([a-z]+)", re.I)
 # Only capitalised words continue the value ("in New York"), so "in the office to 3" gives "office".
@@ -382,7 +384,7 @@ _SYNONYMS: dict[str, tuple[str, ...]] = {
 }
 
 # Chinese words for the same groups, so a Chinese question finds a tool described in English.
-CHINESE_CONCEPTS: dict[str, tuple[str, ...]] = {
+_CHINESE_GROUPS: dict[str, tuple[str, ...]] = {
     **dict.fromkeys("天气 下雨 下雪 暖和 冷 热 晴".split(), ("weather",)),
     **dict.fromkeys("气温 温度".split(), ("weather", "temperature")),
     **dict.fromkeys("加 求和 相加".split(), ("add",)),
@@ -432,6 +434,23 @@ def concepts_of(word: str) -> set[str]:
     """A word's synonym groups ("plus" -> {"add"}), or the word stemmed: what matching compares."""
     word = word.lower()
     return set(_SYNONYMS.get(word) or _SYNONYMS.get(stem(word)) or (stem(word),))
+
+
+def _chinese_concepts() -> dict[str, tuple[str, ...]]:
+    """Each Chinese word's concepts: its synonym groups, and those of its English words in the glossary."""
+    merged = dict(_CHINESE_GROUPS)
+    for phrase, english in CHINESE_GLOSSARY.items():
+        found = [concept for word in english for concept in sorted(concepts_of(word))]
+        merged[phrase] = tuple(dict.fromkeys([*merged.get(phrase, ()), *found]))
+    return merged
+
+
+CHINESE_CONCEPTS: dict[str, tuple[str, ...]] = _chinese_concepts()
+
+
+def chinese_concepts_in(text: str) -> set[str]:
+    """The concepts of the Chinese words a text holds ("骑车" -> cycling, cycle, bike...)."""
+    return {concept for phrase, concepts in CHINESE_CONCEPTS.items() if phrase in text for concept in concepts}
 
 
 def typed_values(question: Question, role: str) -> list[str]:
@@ -705,6 +724,7 @@ def read_question(question: str) -> Question:
         for m in _PAIR.finditer(plain) if m.group(1) or _is_stated_origin(m, plain, capitalised)
     ]
     pairs += [(m.group(2), m.group(1)) for m in _HOW_MANY.finditer(plain)]
+    pairs += [(m.group(1), m.group(2)) for m in _CHINESE_PAIR.finditer(plain)]
     pairs = [
         (a, b) for a, b in pairs
         if a.lower() not in STOPWORDS and b.lower() not in STOPWORDS and not a.isdigit() and not b.isdigit()
@@ -1000,7 +1020,13 @@ class _Reader:
                    for own in self.own_words)
 
     def _chinese_leftover(self) -> str | None:
-        """What a Chinese question says besides the tool's words, particles and values used elsewhere."""
+        """What a Chinese question says besides the tool's words, particles and values used elsewhere.
+
+        A run of Latin letters in it is a name as written ("把 lasagna 的食谱..."): the only one is the value.
+        """
+        latin = self._latin_runs()
+        if latin:
+            return latin[0] if len(latin) == 1 else None
         # A number's unit goes with the number: "6人份" leaves nothing behind.
         text = re.sub(rf"\d+(?:\.\d+)?\s*(?:{_CHINESE_UNITS})?", " ", self.read.plain)
         text = re.sub(r"[\s\W\d_]+", " ", text)
@@ -1012,6 +1038,14 @@ class _Reader:
         kept = _CHINESE_FILLERS.sub(" ", text).split()
         # One contiguous phrase, as in English: pieces from different places are never stitched together.
         return kept[0] if len(kept) == 1 else None
+
+    def _latin_runs(self) -> list[str]:
+        """Runs of Latin words in a Chinese question not used elsewhere and not the tool's own words."""
+        runs = re.findall(r"[A-Za-z][\w'.-]*(?:\s+[A-Za-z][\w'.-]*)*", self.read.plain, re.ASCII)
+        return [
+            run for run in runs if run.casefold() not in self.used_strings and any(
+                w.casefold() not in STOPWORDS and not self._is_tool_word(w.casefold()) for w in run.split())
+        ]
 
     def number(self, parameter: Parameter, *, by_position: bool) -> float | None:
         """The number whose words match the parameter, else (``by_position``) the next unused one."""
@@ -1094,13 +1128,16 @@ class _Reader:
         return named[0][1] if side == 0 else named[-1][1]
 
     def enum(self, options: list[Any]) -> Any:
+        """The option the question names, in its words or (in Chinese) by a glossary word: 骑车 -> cycling."""
         text = self.read.text.casefold()
+        said = chinese_concepts_in(self.read.text) if _CJK.search(text) else set()
         for option in options:
             spoken = str(option).casefold().replace("_", " ")
             if re.search(rf"(?<!\w){re.escape(spoken)}(?!\w)", text) or (
                     len(spoken) > 3 and re.search(rf"(?<!\w){re.escape(stem(spoken))}", text)):
                 return option
-        return None
+        chinese = [option for option in options if concepts_of(str(option)) & said]
+        return chinese[0] if len(chinese) == 1 else None
 
     def fill(self, parameter: Parameter, *, allow_fan_out: bool) -> tuple[Any, list[Any] | None]:
         """(value or None, the several values when the parameter should fan out into several calls)."""

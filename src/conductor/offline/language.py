@@ -60,6 +60,55 @@ CURRENCY_CODES: dict[str, str] = {
     **dict.fromkeys("韩元".split(), "KRW"),
 }
 
+# Common Chinese words of everyday requests and the English words a tool would use for them, so that a
+# Chinese question finds a tool (and an enum value) described in English. A small bilingual word list, not
+# a translator: a Chinese word missing here is not understood.
+CHINESE_GLOSSARY: dict[str, tuple[str, ...]] = {
+    # exercise and health
+    "跑步": ("running", "run"), "慢跑": ("jogging", "running"), "骑车": ("cycling", "cycle", "bike", "biking"),
+    "骑自行车": ("cycling", "cycle", "bike"), "自行车": ("bike", "bicycle", "cycling"),
+    "游泳": ("swimming", "swim"), "走路": ("walking", "walk"), "步行": ("walking", "walk"),
+    "散步": ("walking", "walk"), "徒步": ("hiking", "hike"), "瑜伽": ("yoga",), "运动": ("exercise", "workout"),
+    "锻炼": ("exercise", "workout"), "卡路里": ("calories", "calorie"), "热量": ("calories", "calorie"),
+    "消耗": ("burn", "burned"), "体重": ("weight",), "身高": ("height",), "步数": ("steps",),
+    # food
+    "食谱": ("recipe", "recipes"), "菜谱": ("recipe", "recipes"), "做法": ("recipe",), "餐厅": ("restaurant",),
+    "饭店": ("restaurant",), "菜单": ("menu",), "外卖": ("delivery", "order"),
+    # money
+    "转账": ("transfer",), "汇款": ("transfer", "send"), "账户": ("account",), "余额": ("balance",),
+    "贷款": ("loan",), "房贷": ("mortgage", "loan"), "利率": ("rate", "interest"), "利息": ("interest",),
+    "月供": ("payment", "monthly"), "小费": ("tip",), "账单": ("bill",), "平分": ("split",), "分摊": ("split",),
+    "付款": ("pay", "payment"), "支付": ("pay", "payment"), "发票": ("invoice",), "预算": ("budget",),
+    "存款": ("deposit", "savings"), "投资": ("invest", "investment"),
+    # shopping and shipping
+    "订单": ("order",), "退款": ("refund",), "退货": ("return", "refund"), "取消": ("cancel",),
+    "包裹": ("parcel", "package"), "快递": ("parcel", "package", "delivery"), "物流": ("shipping", "shipment"),
+    "运费": ("shipping", "cost"), "邮寄": ("ship", "shipping", "send"), "追踪": ("track",), "跟踪": ("track",),
+    "库存": ("stock", "inventory"), "价格": ("price",), "购物车": ("cart",),
+    # library, books, music, media
+    "续借": ("renew", "loan"), "借书": ("borrow", "loan", "book"), "还书": ("return", "book"),
+    "图书": ("book", "books"), "图书馆": ("library",), "预约": ("reserve", "book"),
+    "歌曲": ("song",), "歌": ("song",), "播放": ("play",), "歌单": ("playlist",), "播放列表": ("playlist",),
+    "歌手": ("artist", "singer"), "电影": ("movie", "film"), "音量": ("volume",),
+    # home
+    "恒温器": ("thermostat",), "空调": ("thermostat", "air"), "门锁": ("lock", "door"),
+    "窗帘": ("curtain", "blinds"), "插座": ("plug", "outlet"),
+    # work and calendar
+    "请假": ("leave",), "休假": ("leave", "vacation"), "年假": ("vacation", "leave"), "病假": ("sick", "leave"),
+    "会议室": ("room", "meeting"), "预订": ("book", "reserve", "booking"),
+    "日历": ("calendar", "event"), "员工": ("employee",), "任务": ("task", "todo"), "待办": ("todo", "task"),
+    "笔记": ("note",), "文件": ("file",), "密码": ("password",), "生成": ("generate",),
+    # travel, time and the web
+    "酒店": ("hotel",), "机场": ("airport",), "签证": ("visa",), "时区": ("timezone", "zone"),
+    "时间": ("time",), "几点": ("time",), "汇率": ("rate", "exchange"), "链接": ("link", "url"),
+    "网址": ("url", "link"), "缩短": ("shorten", "short"), "短链接": ("shorten", "short", "link"),
+    "搜索": ("search",), "查找": ("search", "find"), "单位": ("unit",), "长度": ("length",),
+    "英尺": ("feet",), "英寸": ("inches",), "厘米": ("centimeters",), "毫米": ("millimeters",),
+    "公里": ("kilometers",), "英里": ("miles",), "公斤": ("kilograms", "kg"),
+    "磅": ("pounds",), "警报": ("alert", "alerts"), "预警": ("alert", "alerts"), "暴风雨": ("storm",),
+    "洪水": ("flood",), "高温": ("heat",), "订阅": ("subscribe",), "股票代码": ("ticker", "symbol"),
+}
+
 # Function words and the verbs of a request ("please check ..."): never the subject of a question.
 STOPWORDS = frozenset(
     """a about after all also am an and any are as at be been before between both but by can check could
