@@ -365,6 +365,7 @@ _SYNONYMS: dict[str, tuple[str, ...]] = {
     **dict.fromkeys("event events meeting meetings appointment calendar schedule".split(), ("event",)),
     **dict.fromkeys("stock stocks share shares ticker trading".split(), ("stock",)),
     **dict.fromkeys("email mail".split(), ("email",)),
+    **dict.fromkeys("parcel parcels package packages".split(), ("parcel",)),
     **dict.fromkeys("translate translation".split(), ("translate",)),
     **dict.fromkeys("timer remind reminder alarm wake".split(), ("timer",)),
     **dict.fromkeys("% percent percentage percentages pct".split(), ("percent",)),
