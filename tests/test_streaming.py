@@ -326,3 +326,15 @@ def test_print_stream_shows_every_word_received_before_a_break() -> None:
     with pytest.raises(StreamInterrupted) as caught:
         print_stream(llm.stream("Hello?"), file=out)
     assert out.getvalue() == caught.value.partial_text + "\n"
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_a_budget_stops_a_streamed_run_as_it_stops_run(api: str) -> None:
+    from conductor.budget import Budget
+
+    first = connect(api).run(CHAIN, tools=weather_tools())
+    budget = Budget(usd=first.trace.model_calls[0].cost * 2.5)  # room for the first request, not the chain
+    streamed = collect(connect(api), CHAIN, budget=budget)[-1].result
+    plain = connect(api).run(CHAIN, tools=weather_tools(), budget=Budget(usd=budget.usd))
+    assert streamed.stopped_by == plain.stopped_by == "budget"
+    assert streamed.api_calls == plain.api_calls < first.api_calls

@@ -37,7 +37,7 @@ import contextlib
 import json
 import sys
 import time
-from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
+from collections.abc import AsyncIterable, AsyncIterator, Generator, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -310,23 +310,43 @@ def _tool_ends(conversation: Conversation) -> list[ToolEnd]:
     return [ToolEnd(record, last.index, _since(conversation)) for record in last.tool_calls]
 
 
+def _streamed(llm: LLM, conversation: Conversation, request: dict[str, Any], index: int) -> Generator[TextDelta, None, Any]:
+    """Yield one streamed request's text deltas; return the whole message the SDK assembled."""
+    response = None
+    for item in llm._stream_request(conversation, request, index):
+        if isinstance(item, Finished):
+            response = item.response
+        else:
+            yield TextDelta(item, index, _since(conversation))
+    return response
+
+
 def stream_run(llm: LLM, conversation: Conversation, *, parallel: bool, max_workers: int) -> Iterator[StreamEvent]:
-    """Drive ``conversation`` with streamed requests, yielding events (see the module docstring)."""
-    while (request := conversation.next_request()) is not None:
-        index = len(conversation.model_calls) + 1
-        yield RoundStart(index, conversation.tools_allowed, _since(conversation))
-        started = time.perf_counter()
-        response = None
-        for item in llm._stream_request(conversation, request, index):
-            if isinstance(item, Finished):
-                response = item.response
-            else:
-                yield TextDelta(item, index, _since(conversation))
-        calls = conversation.receive(response, started, time.perf_counter())
-        if calls:
-            yield from _tool_starts(conversation, calls)
-            conversation.add_results(llm._execute(conversation, calls, parallel=parallel, max_workers=max_workers))
-            yield from _tool_ends(conversation)
+    """Drive ``conversation`` with streamed requests, yielding events (see the module docstring).
+
+    The steps are ``LLM._drive``'s, with the run's limits (budget, deadline, pacing) around each request.
+    """
+    limits = conversation.limits
+    try:
+        while (request := conversation.next_request()) is not None:
+            if not limits.pace(conversation, request):  # a rate limit's wait would pass the deadline
+                continue
+            index = len(conversation.model_calls) + 1
+            yield RoundStart(index, conversation.tools_allowed, _since(conversation))
+            started = time.perf_counter()
+            try:
+                response = yield from _streamed(llm, conversation, request, index)
+            except Exception as exc:
+                if not limits.overran(conversation, exc):
+                    raise
+                continue
+            calls = conversation.receive(response, started, time.perf_counter())
+            if calls:
+                yield from _tool_starts(conversation, calls)
+                conversation.add_results(llm._execute(conversation, calls, parallel=parallel, max_workers=max_workers))
+                yield from _tool_ends(conversation)
+    finally:
+        limits.release()  # a request that broke off gives its budget reservation back
     yield Done(llm._result(conversation))
 
 
@@ -334,24 +354,35 @@ async def astream_run(
     llm: LLM, conversation: Conversation, *, parallel: bool, max_workers: int
 ) -> AsyncIterator[StreamEvent]:
     """:func:`stream_run` on the event loop: async tools run as tasks, sync ones in threads."""
-    while (request := conversation.next_request()) is not None:
-        index = len(conversation.model_calls) + 1
-        yield RoundStart(index, conversation.tools_allowed, _since(conversation))
-        started = time.perf_counter()
-        response = None
-        async for item in llm._astream_request(conversation, request, index):
-            if isinstance(item, Finished):
-                response = item.response
-            else:
-                yield TextDelta(item, index, _since(conversation))
-        calls = conversation.receive(response, started, time.perf_counter())
-        if calls:
-            for event in _tool_starts(conversation, calls):
-                yield event
-            records = await llm._aexecute(conversation, calls, parallel=parallel, max_workers=max_workers)
-            conversation.add_results(records)
-            for end in _tool_ends(conversation):
-                yield end
+    limits = conversation.limits
+    try:
+        while (request := conversation.next_request()) is not None:
+            if not await limits.apace(conversation, request):
+                continue
+            index = len(conversation.model_calls) + 1
+            yield RoundStart(index, conversation.tools_allowed, _since(conversation))
+            started = time.perf_counter()
+            response = None
+            try:
+                async for item in llm._astream_request(conversation, request, index):
+                    if isinstance(item, Finished):
+                        response = item.response
+                    else:
+                        yield TextDelta(item, index, _since(conversation))
+            except Exception as exc:
+                if not limits.overran(conversation, exc):
+                    raise
+                continue
+            calls = conversation.receive(response, started, time.perf_counter())
+            if calls:
+                for event in _tool_starts(conversation, calls):
+                    yield event
+                records = await llm._aexecute(conversation, calls, parallel=parallel, max_workers=max_workers)
+                conversation.add_results(records)
+                for end in _tool_ends(conversation):
+                    yield end
+    finally:
+        limits.release()
     yield Done(llm._result(conversation))
 
 
