@@ -267,7 +267,11 @@ _SWITCH_ON = frozenset({"on", "yes", "true", "enable", "activate", "打开", "�
 _DEGREE_WORDS = {"°c": "celsius", "° c": "celsius", "℃": "celsius", "摄氏": "celsius", "°f": "fahrenheit",
                  "° f": "fahrenheit", "℉": "fahrenheit", "华氏": "fahrenheit"}
 # Words that ask, bound or quantify ("how many", "at most", "some"): never a value.
-_QUESTION_WORDS = frozenset("many much often long far most least more less some another each every".split())
+_QUESTION_WORDS = frozenset("many much often long far most least more less some another each every under over below "
+                            "above within fewer max min maximum minimum".split())
+# Words of when, not what or where: "this weekend" names no place.
+_WHEN_WORDS = frozenset("weekend weekends tonight morning afternoon evening night week month year yesterday now "
+                        "later soon currently right next last upcoming".split())
 # The word before a value that puts it on the "from" or the "to" side.
 _FROM_MARKERS = frozenset({"from", "since", "after", "从", "自"})
 _TO_MARKERS = frozenset({"to", "into", "in", "until", "till", "through", "到", "去", "往", "至", "成"})
@@ -544,6 +548,12 @@ def role_of(parameter: Parameter) -> str:
         for role, role_words in _ROLE_WORDS:
             matched = {w for w in candidates if w in role_words}
             if role == "person" and matched <= {"name", "names"} and _names_a_thing(parameter):
+                continue
+            # A bare "zone" is a time zone only where time is meant: a garden zone is not.
+            near = set(described) | set(candidates)
+            if role == "timezone" and matched == {"zone"} and not {"time", "timezone", "iana"} & near:
+                continue
+            if role == "time" and "zone" in own:
                 continue
             if matched:
                 return role
@@ -1004,7 +1014,8 @@ class _Reader:
         in_name = any(word in name.split() for name in self.read.names)
         return (
             bool(re.match(r"\w", word)) and folded.replace("'", "") not in STOPWORDS and not word.isdigit()
-            and folded not in used and folded not in _QUESTION_WORDS and stem(folded) not in self._label_words()
+            and folded not in used and folded not in _QUESTION_WORDS and folded not in _WHEN_WORDS
+            and stem(folded) not in self._label_words()
             and (in_name or not self._is_tool_word(folded))
             and not re.search(rf"\d\s*{re.escape(word)}\b", self.read.text)
         )
