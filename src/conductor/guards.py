@@ -350,6 +350,12 @@ def provenance(call: ToolCall, neutral: Sequence[Message]) -> str | None:
         return None
     names = {c.id: c.name for m in neutral for c in getattr(m, "tool_calls", ())}
     for message in reversed(neutral):
-        if isinstance(message, ToolResult) and word.search(message.content):
+        # An error result names tools to correct the model ("unknown tool ...; the available tools are"),
+        # and a result of the same tool names itself: neither is data telling the model what to call.
+        if not isinstance(message, ToolResult) or message.is_error:
+            continue
+        if names.get(message.call_id, message.name) == call.name:
+            continue
+        if word.search(message.content):
             return f"{names.get(message.call_id, message.name)}'s result named {call.name} ({message.call_id})"
     return None
