@@ -91,11 +91,14 @@ def _run_bench(args: argparse.Namespace) -> int:
     from . import bench
 
     if args.which == "loop":
-        bench.print_loop(bench.bench_loop(args.conversations))
+        bench.print_loop(bench.bench_loop(args.conversations or 200))
+    elif args.which == "batch":
+        concurrencies = tuple(args.concurrency or (1, 10, 100))
+        bench.print_batch(bench.bench_batch(args.conversations or 1000, concurrencies, args.model_latency))
     elif args.which == "retry":
         from .simulation import simulation_table
 
-        bench.print_retry(bench.bench_retry(args.conversations), simulation_table(args.clients))
+        bench.print_retry(bench.bench_retry(args.conversations or 200), simulation_table(args.clients))
     elif args.which == "offline":
         try:
             cases = bench.load_cases(args.cases) if args.cases else bench.CASES
@@ -116,10 +119,17 @@ def add_bench(subparsers: argparse._SubParsersAction) -> None:
         description="loop: llm.run vs a hand-written SDK loop on the zero-latency offline model. "
         "parallel: one turn of N slow tool calls, sequential vs parallel. "
         "offline: the offline model's first turn on learner-style tools and plain questions. "
-        "retry: the cost of Retry + timeout when nothing fails, and the backoff strategies' simulation.",
+        "retry: the cost of Retry + timeout when nothing fails, and the backoff strategies' simulation. "
+        "batch: many conversations through cd.Orchestrator at several concurrencies, against the ideal.",
     )
-    parser.add_argument("which", choices=["loop", "parallel", "offline", "retry"], help="what to measure")
-    parser.add_argument("--conversations", type=int, default=200, help="conversations per loop (loop, retry)")
+    parser.add_argument("which", choices=["loop", "parallel", "offline", "retry", "batch"], help="what to measure")
+    parser.add_argument(
+        "--conversations", type=int, help="conversations per loop (loop, retry: default 200; batch: 1000)"
+    )
+    parser.add_argument(
+        "--concurrency", type=int, action="append", help="conversations at once (batch; repeatable; default 1, 10, 100)"
+    )
+    parser.add_argument("--model-latency", type=float, default=0.05, help="seconds per model request (batch)")
     parser.add_argument("--clients", type=int, default=50, help="clients contending in the backoff simulation (retry)")
     parser.add_argument("--latency", type=float, default=0.1, help="seconds each tool sleeps (parallel)")
     parser.add_argument("--max-workers", type=int, default=8, help="parallel thread cap (parallel)")

@@ -352,3 +352,106 @@ def print_retry(result: RetryBench, simulation: str) -> None:
           f"+{result.per_call_share:.1%} (a worker thread kept awake)")
     print()
     print(simulation)
+
+
+# -- bench batch: many conversations through cd.Orchestrator ------------------------------------------
+
+BATCH_QUESTIONS = (
+    "北京今天天气怎么样?应该穿什么衣服?",  # "Beijing's weather today? What should I wear?"
+    "What is (12 + 30) * 2?",
+    "Is it warmer in Guangzhou or Harbin today?",
+    "What does lesson 1 of the tool orchestration course cover?",
+    "What's the weather on Mars today?",
+    "Shanghai weather today, and what should I wear?",
+)
+BATCH_TARGET = 1.3  # the issue's bar: wall time at most 1.3x the ideal at concurrency 100
+
+
+@dataclass(frozen=True)
+class BatchRow:
+    """One batch of conversations at one concurrency, every model request taking ``latency`` seconds."""
+
+    concurrency: int
+    conversations: int
+    requests: int
+    latency: float
+    wall_s: float
+    failed: int
+    bare_s: float  # the same batch through bare llm.arun calls under a semaphore, no orchestrator
+
+    @property
+    def ideal_s(self) -> float:
+        """Total model latency spread perfectly over ``concurrency`` lanes."""
+        return self.requests * self.latency / self.concurrency
+
+    @property
+    def ratio(self) -> float:
+        return self.wall_s / self.ideal_s
+
+    @property
+    def overhead_ms(self) -> float:
+        """Time per request beyond the model's latency (at concurrency 1: the loop's own cost per round)."""
+        return (self.wall_s * self.concurrency / self.requests - self.latency) * 1000
+
+    @property
+    def layer(self) -> float:
+        """The orchestrator's wall time over bare ``llm.arun`` calls: what its limits, logs and metrics add."""
+        return self.wall_s / self.bare_s
+
+
+async def _bare_batch(llm: Any, questions: Sequence[str], tools: Sequence[Any], concurrency: int) -> None:
+    import asyncio
+
+    gate = asyncio.Semaphore(concurrency)
+
+    async def one(question: str) -> None:
+        async with gate:
+            await llm.arun(question, tools=tools)
+
+    await asyncio.gather(*(one(q) for q in questions))
+
+
+def bench_batch(
+    conversations: int = 1000, concurrencies: Sequence[int] = (1, 10, 100), latency: float = 0.05
+) -> list[BatchRow]:
+    """``orch.run_many`` of mixed questions on the async offline model, each request exactly ``latency`` s."""
+    import asyncio
+
+    from .metrics import Thresholds
+    from .orchestrator import Orchestrator
+    from .scenarios import ALL_TOOLS
+
+    questions = [BATCH_QUESTIONS[i % len(BATCH_QUESTIONS)] for i in range(conversations)]
+    rows = []
+    for concurrency in concurrencies:
+        model = OfflineModel(latency=LatencyModel(ttft=latency, per_token=0.0, jitter=0.0))
+        llm = connect("offline", offline_model=model, asynchronous=True)
+        started = time.perf_counter()
+        asyncio.run(_bare_batch(llm, questions, ALL_TOOLS, concurrency))
+        bare = time.perf_counter() - started
+        # The thresholds' alerts (Mars is an unknown city) are expected here: not logged.
+        orch = Orchestrator(llm, tools=ALL_TOOLS, rate_limit=None, deadline=None, thresholds=Thresholds(
+            avg_rounds=None, tool_failure_rate=None, p95_latency=None))
+        started = time.perf_counter()
+        results = asyncio.run(orch.run_many(questions, concurrency=concurrency, progress=False))
+        wall = time.perf_counter() - started
+        failed = sum(r.stopped_by == "error" for r in results)
+        requests = sum(r.api_calls for r in results)
+        rows.append(BatchRow(concurrency, conversations, requests, latency, wall, failed, bare))
+    return rows
+
+
+def print_batch(rows: Sequence[BatchRow]) -> None:
+    first = rows[0]
+    print(f"{first.conversations} mixed conversations through cd.Orchestrator.run_many, async offline model, "
+          f"{first.latency * 1000:g} ms per model request")
+    print(f"{'concurrency':>11} {'requests':>9} {'wall s':>8} {'ideal s':>8} {'wall / ideal':>13} "
+          f"{'overhead ms / request':>22} {'bare arun s':>12} {'orch / bare':>12} {'failed':>7}")
+    for row in rows:
+        print(f"{row.concurrency:>11} {row.requests:>9} {row.wall_s:>8.2f} {row.ideal_s:>8.2f} {row.ratio:>12.2f}x "
+              f"{row.overhead_ms:>22.2f} {row.bare_s:>12.2f} {row.layer:>11.2f}x {row.failed:>7}")
+    top = max(rows, key=lambda r: r.concurrency)
+    verdict = "met" if top.ratio <= BATCH_TARGET else "NOT met"
+    print(f"target: wall / ideal <= {BATCH_TARGET} at concurrency {top.concurrency}: {verdict} ({top.ratio:.2f}x)")
+    print("overhead per request = wall x concurrency / requests - model latency: the CPU each round costs "
+          "(SDK request building and parsing, the offline model, the loop), which concurrency cannot overlap")

@@ -1,0 +1,361 @@
+"""Lesson 05's exercises: a budget checked before the request, a sliding-window rate limit, an orchestrator.
+
+In the notebook::
+
+    from conductor.exercises import ____, lesson05 as ex
+    ex.q1.check()
+
+Every check is deterministic: prices, token counts and call times are the
+check's own, and the orchestrator runs on a fresh zero-latency offline model.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import conductor as cd
+from conductor import scenarios as sc
+
+from .core import Exercise, Wrong, WrongAnswer, learner_call, offline_llm, run_coroutine
+
+__all__ = ["SETUP", "EXERCISES", "q1", "q2", "q3"]
+
+SETUP = "from conductor.exercises import ____, lesson05 as ex"
+"""The notebook cell that comes before the exercises."""
+
+# -- exercise 1: the worst case, before the request --------------------------------------------------
+
+
+def worst_case_usd(input_tokens, max_tokens, input_per_mtok, output_per_mtok) -> float:
+    """The most one request can cost: all of its input, and every output token max_tokens allows."""
+    return (input_tokens * input_per_mtok + max_tokens * output_per_mtok) / 1_000_000
+
+
+def may_send(spent, worst, budget) -> bool:
+    """Send the request only if it cannot cross the budget, whatever the model answers."""
+    return spent + worst <= budget
+
+
+PRICES = (0.4, 1.6)  # US dollars per million input / output tokens (gpt-4.1-mini's)
+WORST_CASES = (
+    ((1000, 500, 0.4, 1.6), 0.0012),
+    ((0, 4096, 0.4, 1.6), 0.0065536),
+    ((2500, 0, 3.0, 15.0), 0.0075),
+)
+# (input tokens, max_tokens, output tokens the model really writes) of a conversation's requests
+REQUESTS = ((800, 1000, 40), (1100, 1000, 60), (1400, 1000, 300), (1800, 1000, 900), (2300, 1000, 120))
+BUDGET = 0.005
+
+
+def _simulate(worst_case_usd: Any, may_send: Any) -> tuple[float, int, bool]:
+    """Run the scripted requests through the learner's check: (spent, requests sent, stopped by the budget)."""
+    spent = 0.0
+    for sent, (input_tokens, max_tokens, output_tokens) in enumerate(REQUESTS):
+        worst = learner_call("worst_case_usd(...)", worst_case_usd, input_tokens, max_tokens, *PRICES)
+        if not learner_call("may_send(...)", may_send, spent, worst, BUDGET):
+            return spent, sent, True
+        spent += (input_tokens * PRICES[0] + output_tokens * PRICES[1]) / 1_000_000
+    return spent, len(REQUESTS), False
+
+
+def _judge_budget(worst_case_usd: Any, may_send: Any) -> str:
+    for args, expected in WORST_CASES:
+        got = learner_call(f"worst_case_usd{args}", worst_case_usd, *args)
+        if not isinstance(got, int | float) or not math.isclose(got, expected, rel_tol=1e-9):
+            hint = " Prices are per million tokens: divide by 1,000,000." if isinstance(got, int | float) and \
+                math.isclose(got, expected * 1e6, rel_tol=1e-9) else ""
+            raise Wrong(f"worst_case_usd{args} gives {got!r}; it should be {expected:g}: every input token at the "
+                        f"input price plus max_tokens output tokens at the output price.{hint}")
+    for spent, worst, budget, expected in ((0.001, 0.002, 0.003, True), (0.002, 0.002, 0.003, False),
+                                           (0.0, 0.004, 0.003, False)):
+        got = learner_call(f"may_send({spent}, {worst}, {budget})", may_send, spent, worst, budget)
+        if got is not expected and got != expected:
+            why = ("a request whose worst case fits exactly may go" if expected else
+                   "spent + worst is above the budget: compare what could be spent after the request, not before")
+            raise Wrong(f"may_send({spent}, {worst}, {budget}) gives {got!r}; it should be {expected}: {why}.")
+    spent, sent, stopped = _simulate(worst_case_usd, may_send)
+    if spent > BUDGET:
+        raise Wrong(f"the scripted conversation spent ${spent:.6f} of a ${BUDGET} budget: check spent + worst "
+                    "against the budget before each request.")
+    return (f"the scripted conversation sent {sent} of {len(REQUESTS)} requests and spent ${spent:.6f} of "
+            f"${BUDGET}; the next one could have cost more than was left, so it was never sent.")
+
+
+def _checks_after() -> tuple[Any, ...]:
+    def may_send(spent, worst, budget) -> bool:
+        """Checks what was spent so far, as frameworks do after each response."""
+        return spent <= budget
+
+    return (worst_case_usd, may_send)
+
+
+def _input_only() -> tuple[Any, ...]:
+    def worst_case_usd(input_tokens, max_tokens, input_per_mtok, output_per_mtok) -> float:
+        """Forgets the output."""
+        return input_tokens * input_per_mtok / 1_000_000
+
+    return (worst_case_usd, may_send)
+
+
+def _strict() -> tuple[Any, ...]:
+    def may_send(spent, worst, budget) -> bool:
+        """Refuses a request that fits exactly."""
+        return spent + worst < budget
+
+    return (worst_case_usd, may_send)
+
+
+q1 = Exercise(
+    number=1,
+    title="The worst case, before the request",
+    task="""\
+Write `worst_case_usd(input_tokens, max_tokens, input_per_mtok, output_per_mtok)`, the most one
+request can cost (prices are US dollars per million tokens), and `may_send(spent, worst, budget)`,
+which says whether a request may go out without any chance of crossing the budget. The check
+tries a few numbers, then drives a scripted conversation of five requests through your two
+functions with a $0.005 budget and output lengths the model only reveals after each request.""",
+    stub='''\
+def worst_case_usd(input_tokens, max_tokens, input_per_mtok, output_per_mtok) -> float:
+    """The most one request can cost: all of its input, and every output token max_tokens allows."""
+    return ____
+
+
+def may_send(spent, worst, budget) -> bool:
+    """Send the request only if it cannot cross the budget, whatever the model answers."""
+    return ____
+
+
+ex.q1.check()''',
+    hint_text="The worst case is input_tokens * input_per_mtok + max_tokens * output_per_mtok, divided by "
+    "1,000,000. A request may go when spent + worst <= budget: checking spent alone is checking after the "
+    "fact, and the request that crosses the budget has already been billed.",
+    names=("worst_case_usd", "may_send"),
+    judge=_judge_budget,
+    reference=lambda: (worst_case_usd, may_send),
+    solution_parts=(worst_case_usd, may_send),
+    wrong_answers=(
+        WrongAnswer("checks only what was spent", _checks_after, fix="compare what could be spent after"),
+        WrongAnswer("forgets the output tokens", _input_only, fix="max_tokens output tokens"),
+        WrongAnswer("refuses an exact fit", _strict, fix="fits exactly may go"),
+    ),
+)
+
+# -- exercise 2: a sliding window ---------------------------------------------------------------------
+
+
+def allow(starts, now, limit=10, period=60.0) -> bool:
+    """May a user's tool call start at `now`? At most `limit` calls in any `period` seconds.
+
+    `starts` holds the start times (seconds) of the user's earlier calls that were allowed.
+    """
+    recent = [t for t in starts if t > now - period]
+    return len(recent) < limit
+
+
+_RULE = allow  # the reference rule the check compares decisions with
+
+# times (seconds) at which a user asks for a call, replayed with a limit of 3 a minute
+ARRIVALS = (0, 1, 2, 30, 59.5, 60, 60.5, 61, 62, 125)
+
+
+def _decisions(allow: Any, arrivals: tuple[float, ...], limit: int) -> list[bool]:
+    starts: list[float] = []
+    decisions = []
+    for now in arrivals:
+        ok = learner_call(f"allow({starts}, {now}, limit={limit})", allow, list(starts), now, limit, 60.0)
+        decisions.append(bool(ok))
+        if ok:
+            starts.append(now)
+    return decisions
+
+
+def _most_in_a_minute(times: list[float]) -> int:
+    return max((sum(1 for t in times if s <= t < s + 60) for s in times), default=0)
+
+
+def _judge_window(allow: Any) -> str:
+    for arrivals, limit in ((ARRIVALS, 3), ((58.0, 58.5, 59.0, 60.5, 61.0, 61.5), 3), (tuple(range(0, 200, 7)), 10)):
+        got = _decisions(allow, arrivals, limit)
+        expected = _decisions(_RULE, arrivals, limit)
+        allowed = [t for t, ok in zip(arrivals, got) if ok]
+        if _most_in_a_minute(allowed) > limit:
+            raise Wrong(f"with a limit of {limit}, calls at {allowed} were allowed: that is more than {limit} in one "
+                        "60-second span. Count the calls of the last 60 seconds before `now`, not of the clock's "
+                        "current minute.")
+        if got != expected:
+            when, should = next((t, e) for t, g, e in zip(arrivals, got, expected) if g != e)
+            raise Wrong(f"with a limit of {limit}, the call at {when} s should be {'allowed' if should else 'refused'}: "
+                        "a call that started 60 s or more before `now` no longer counts; the ones after it do.")
+    return (f"calls asked for at {list(ARRIVALS)} s with a limit of 3 a minute: allowed "
+            f"{[t for t, ok in zip(ARRIVALS, _decisions(allow, ARRIVALS, 3)) if ok]}, never more than 3 in any minute.")
+
+
+def _fixed_window() -> tuple[Any, ...]:
+    def allow(starts, now, limit=10, period=60.0) -> bool:
+        """Counts the calls of the clock's current minute (a fixed window)."""
+        return sum(1 for t in starts if t // period == now // period) < limit
+
+    return (allow,)
+
+
+def _never_forgets() -> tuple[Any, ...]:
+    def allow(starts, now, limit=10, period=60.0) -> bool:
+        """Counts every call ever made."""
+        return len(starts) < limit
+
+    return (allow,)
+
+
+def _keeps_the_boundary() -> tuple[Any, ...]:
+    def allow(starts, now, limit=10, period=60.0) -> bool:
+        """Still counts a call started exactly `period` seconds ago."""
+        return len([t for t in starts if t >= now - period]) < limit
+
+    return (allow,)
+
+
+q2 = Exercise(
+    number=2,
+    title="Ten tool calls a minute: a sliding window",
+    task="""\
+Write `allow(starts, now, limit=10, period=60.0)`: may a user's tool call start at `now`, given the
+start times of their earlier allowed calls, if at most `limit` calls may start in **any** 60
+seconds? A call that started exactly 60 seconds ago no longer counts. The check replays scripted
+call times (no real clock: seconds are plain numbers) and compares your decisions with the rule.""",
+    stub='''\
+def allow(starts, now, limit=10, period=60.0) -> bool:
+    """May a user's tool call start at `now`? At most `limit` calls in any `period` seconds.
+
+    `starts` holds the start times (seconds) of the user's earlier calls that were allowed.
+    """
+    recent = ____
+    return ____
+
+
+ex.q2.check()''',
+    hint_text="Keep the calls of the last `period` seconds: [t for t in starts if t > now - period]. The call "
+    "may start when fewer than `limit` remain. A fixed window (the clock's current minute) lets 2 x limit calls "
+    "through around the turn of a minute.",
+    names=("allow",),
+    judge=_judge_window,
+    reference=lambda: (allow,),
+    solution_parts=(allow,),
+    wrong_answers=(
+        WrongAnswer("a fixed window", _fixed_window, fix="not of the clock's current minute"),
+        WrongAnswer("never forgets a call", _never_forgets, fix="no longer counts"),
+        WrongAnswer("counts the call of exactly 60 s ago", _keeps_the_boundary, fix="no longer counts"),
+    ),
+)
+
+# -- exercise 3: an orchestrator for a batch ----------------------------------------------------------
+
+BATCH_USD = 0.003
+PER_USER = 3
+# "Beijing's weather today? What should I wear?": two tool calls each
+BATCH = ("北京今天天气怎么样?应该穿什么衣服?", "Shanghai weather today, and what should I wear?") * 8
+USERS = ("ann", "ben") * 8
+
+
+def make_orchestrator(llm, tools):
+    """$0.003 for a whole batch, 3 tool calls a minute per user, answers of 300 tokens at most."""
+    return cd.Orchestrator(
+        llm,
+        tools=tools,
+        batch_budget=cd.Budget(usd=0.003),
+        rate_limit=cd.RateLimit(tool_calls_per_minute=3),
+        max_tokens=300,
+    )
+
+
+def _judge_orchestrator(make_orchestrator: Any) -> str:
+    llm = offline_llm(asynchronous=True)
+    orch = learner_call("make_orchestrator(llm, tools)", make_orchestrator, llm, sc.weather_tools())
+    if not isinstance(orch, cd.Orchestrator):
+        raise Wrong(f"make_orchestrator returned {type(orch).__name__}; return the cd.Orchestrator you built.")
+    results = run_coroutine(lambda: orch.run_many(list(BATCH), concurrency=4, users=list(USERS), progress=False))
+    total = sum(r.cost for r in results)
+    answered = [r for r in results if r.stopped_by is None]
+    if not answered:
+        raise Wrong("no conversation was answered: every request's worst case was too big for the budget. The "
+                    "worst case counts max_tokens output tokens (4096 when none is set): pass max_tokens=300.")
+    if total > BATCH_USD:
+        raise Wrong(f"the batch spent ${total:.6f}, more than ${BATCH_USD}: budget= limits each conversation; "
+                    "a limit shared by the whole batch is batch_budget=cd.Budget(usd=...).")
+    for user in set(USERS):
+        ran = sum(1 for r, u in zip(results, USERS) if u == user
+                  for c in r.tool_calls if not c.output.startswith("RateLimited"))
+        if ran > PER_USER:
+            raise Wrong(f"{user} made {ran} tool calls within a minute; allow {PER_USER}: "
+                        f"rate_limit=cd.RateLimit(tool_calls_per_minute={PER_USER}).")
+    if not any(r.stopped_by == "budget" for r in results):
+        raise Wrong(f"the whole batch fit: set batch_budget=cd.Budget(usd={BATCH_USD}), not a larger one.")
+    m = orch.metrics()
+    return (f"{len(answered)} of {len(results)} conversations answered for ${total:.6f} (batch budget "
+            f"${BATCH_USD}); {m.refused_calls} tool calls refused by the per-user limit; "
+            f"{m.stopped.get('budget', 0)} conversations stopped before the budget could be crossed.")
+
+
+def _per_run_budget() -> tuple[Any, ...]:
+    def make_orchestrator(llm, tools):
+        """A budget per conversation instead of one for the batch."""
+        return cd.Orchestrator(llm, tools=tools, budget=cd.Budget(usd=0.003),
+                               rate_limit=cd.RateLimit(tool_calls_per_minute=3), max_tokens=300)
+
+    return (make_orchestrator,)
+
+
+def _no_max_tokens() -> tuple[Any, ...]:
+    def make_orchestrator(llm, tools):
+        """No output ceiling: the worst case assumes 4096 output tokens."""
+        return cd.Orchestrator(llm, tools=tools, batch_budget=cd.Budget(usd=0.003),
+                               rate_limit=cd.RateLimit(tool_calls_per_minute=3))
+
+    return (make_orchestrator,)
+
+
+def _default_rate() -> tuple[Any, ...]:
+    def make_orchestrator(llm, tools):
+        """Keeps the default of 10 tool calls a minute."""
+        return cd.Orchestrator(llm, tools=tools, batch_budget=cd.Budget(usd=0.003), max_tokens=300)
+
+    return (make_orchestrator,)
+
+
+q3 = Exercise(
+    number=3,
+    title="An orchestrator for a batch",
+    task="""\
+Write `make_orchestrator(llm, tools)`, returning a `cd.Orchestrator` that spends at most **$0.003 on
+a whole batch**, lets each user make at most **3 tool calls a minute**, and caps each answer at
+**300 output tokens**. The check runs 16 weather-and-clothing questions from two users, 4 at a
+time, on a fresh offline model, then reads the costs, the tool calls and why conversations stopped.""",
+    stub='''\
+def make_orchestrator(llm, tools):
+    """$0.003 for a whole batch, 3 tool calls a minute per user, answers of 300 tokens at most."""
+    return cd.Orchestrator(
+        llm,
+        tools=tools,
+        ____=cd.Budget(usd=0.003),
+        rate_limit=cd.RateLimit(tool_calls_per_minute=____),
+        max_tokens=____,
+    )
+
+
+ex.q3.check()''',
+    hint_text="batch_budget= is shared by every conversation of one run_many (budget= is per conversation). "
+    "cd.RateLimit(tool_calls_per_minute=3) limits each user. max_tokens=300 goes through to each request, "
+    "and it is what makes the worst case small enough to fit the budget.",
+    names=("make_orchestrator",),
+    judge=_judge_orchestrator,
+    reference=lambda: (make_orchestrator,),
+    solution_parts=(make_orchestrator,),
+    wrong_answers=(
+        WrongAnswer("a budget per conversation", _per_run_budget, fix="batch_budget=cd.Budget"),
+        WrongAnswer("no max_tokens", _no_max_tokens, fix="pass max_tokens=300"),
+        WrongAnswer("the default rate limit", _default_rate, fix="tool_calls_per_minute=3"),
+    ),
+)
+
+EXERCISES: tuple[Exercise, ...] = (q1, q2, q3)
+
