@@ -562,6 +562,10 @@ def role_of(parameter: Parameter) -> str:
 
 
 _PERSON_WORDS = dict(_ROLE_WORDS)["person"] - {"name", "names"}
+# Works whose titles are written capitalised: a title parameter about one takes a capitalised name.
+_WORKS = frozenset("movie film book novel song album track show series episode podcast game play painting".split())
+# Parameters that hold what a thing is called.
+_NAMING_WORDS = frozenset("name title label alias nickname tag".split())
 # Words that make a name a person's: first_name, full name.
 _PERSONAL_NAME_PARTS = frozenset("first last full given family middle nick display sur real legal".split())
 
@@ -625,6 +629,16 @@ _DIMENSIONS = re.compile(r"(?:\s*[x×*]\s*\d+(?:\.\d+)?)+(?=\s?[a-z])", re.IGNOR
 _REPLACED = re.compile(r"\b(?:instead\s+of|rather\s+than|not)\s*$", re.IGNORECASE)
 
 
+def _is_year(match: re.Match[str], text: str, before: list[str]) -> bool:
+    """A bare four-digit number after "in"/"from"/"since"... with no unit after it: "Dune from 2021"."""
+    value = match.group(2)
+    return (
+        re.fullmatch(r"1[89]\d\d|20\d\d", value) is not None and not match.group(1) and not match.group(3)
+        and before[-1:] in (["in"], ["from"], ["since"], ["of"], ["until"], ["before"], ["after"])
+        and re.match(r"\s*(?:[^\w\s]|$)", text[match.end():]) is not None
+    )
+
+
 def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Number]:
     found = []
     for match in _NUMBER.finditer(text):
@@ -637,6 +651,8 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Number]:
         # A Chinese run after a number starts with its unit: "10分钟的计时器".
         after = [next((k for k in _CONCEPTS if w.startswith(k) and not k.isascii()), w) for w in after]
         concepts = frozenset(_CONCEPTS[w] for w in [*marks, *before, *after] if w in _CONCEPTS)
+        if not concepts and _is_year(match, text, before):
+            concepts = frozenset({"year"})
         beside = frozenset(w for w in [*before, *after] if len(w) >= 3 and w not in STOPWORDS)
         unit = _UNIT.match(text, match.end())
         # Each side of "30 x 20 x 15 cm" is in the unit written after the last one.
@@ -855,8 +871,16 @@ class _Reader:
             # Every quote: several for a lone text parameter mean one call each ("Add 'A' and 'B' to ...").
             return self._free(r.quotes) or self._labelled(parameter) or (
                 self._free(r.purposes)[:1] if role != "query" else []) or (
-                self._object_name() if role != "query" else [])
+                self._object_name() if role != "query" else []) or self._work_titles(parameter)
         return self._labelled(parameter)
+
+    def _work_titles(self, parameter: Parameter) -> list[str]:
+        """The capitalised names (not places) for the title of a work, a film or a book: "rating of Dune"."""
+        if not {stem(w) for w in _WORKS} & parameter.terms:
+            return []
+        # Only known places are out: "rating of Dune" puts Dune where places go, but it is no place.
+        places = set(find_places(self.read.text))
+        return [name for name in self._free(self.read.names) if name not in places]
 
     def _made_by(self) -> list[str]:
         """Who made it: the quote or capitalised name right after "by" ("Bohemian Rhapsody" by Queen)."""
@@ -913,6 +937,20 @@ class _Reader:
             if re.search(rf"{re.escape(value)}['\"”》」]?{noun}", self.read.text):
                 return value
         return None
+
+    def _called(self, parameter: Parameter) -> str | None:
+        """For a name, title or label: what comes right after "called"/"named"/"titled" ("an alarm called gym")."""
+        if not set(name_words(parameter.name)) & _NAMING_WORDS:
+            return None
+        match = re.search(
+            rf"\b(?:called|named|titled|labell?ed)\s+(?:{_QUOTE.pattern}|({_CAPITALISED.pattern})|([\w-]+))",
+            self.read.text)
+        if match is None:
+            return None
+        value = match.group(1) or match.group(2) or next(iter(quoted(match.group(0))), None)
+        if value is None or value.casefold() in STOPWORDS or value.casefold() in self.used_strings:
+            return None
+        return value
 
     def _named_after(self, side: int) -> list[str]:
         """A capitalised name right after a marker of the side: "into English", "from Spanish"."""
@@ -1226,7 +1264,7 @@ class _Reader:
         # A value named beside a parameter's own noun is that parameter's ("on the Workout playlist").
         for parameter in order:
             if parameter.kind == "string" and "enum" not in parameter.schema and (
-                    value := self._named_beside(parameter)):
+                    value := self._named_beside(parameter) or self._called(parameter)):
                 arguments[parameter.name] = self.take(value)
         # Two parameters of one kind (birth_date, on_date) share its values in order: no fan-out.
         # A pair (source_language, target_language) is one of each side: either may fan out.
