@@ -1311,3 +1311,12 @@ def test_a_value_after_a_sided_parameters_own_words_beats_the_pair():
     wired = run("Wire 90 dollars to account NL91ABNA0417164300", [wire_funds], max_rounds=1)
     assert wired.rounds == [[("wire_funds", {"amount": 90, "to_account": "NL91ABNA0417164300"})]]
     assert run("Wire 90 dollars to my account", [wire_funds], max_rounds=1).rounds == []
+
+
+@pytest.mark.parametrize("api", ["openai", "anthropic"])
+def test_a_corrected_weather_call_leaves_its_error_out_of_the_answer(api):
+    llm = cd.connect("offline", api=api, latency_scale=0)
+    llm.offline.inject("malformed_arguments")  # the first call's arguments are broken; the model corrects them
+    result = llm.run("What's the weather in Beijing?", tools=cd.scenarios.weather_tools(), max_rounds=3)
+    assert [c.is_error for c in result.tool_calls] == [True, False]
+    assert result.answer == "Beijing today: sunny, 5°C."

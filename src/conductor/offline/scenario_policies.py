@@ -107,7 +107,18 @@ def _readings(conversation: Conversation, language: Language) -> list[_Reading]:
                 raw=result.content,
             )
         )
-    return readings
+    return _latest(readings)
+
+
+def _latest(readings: list[_Reading]) -> list[_Reading]:
+    """The readings worth reporting: a failed call the model corrected later is left out.
+
+    A call that failed for a city later read successfully, or one whose arguments did
+    not even name a city ("?", invalid arguments) when some city was read, was a
+    mistake the model fixed; a careful answer does not repeat its error.
+    """
+    read = {r.city for r in readings if r.error is None}
+    return [r for r in readings if r.error is None or not (r.city in read or (r.city == "?" and read))]
 
 
 def _temperature_parameter(conversation: Conversation) -> str | None:
