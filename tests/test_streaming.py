@@ -37,6 +37,7 @@ from scripted import offline, scripted
 APIS = ("openai", "anthropic")
 CHAIN = "What should I wear in Beijing today?"
 TWO_CITIES = "Is it warmer in Beijing or Shanghai today?"
+LONG_ANSWER = "The answer is a long sentence that streams in many small pieces, one by one."
 
 
 def connect(api: str, *, asynchronous: bool = False) -> cd.LLM:
@@ -80,7 +81,8 @@ def test_events_come_in_order_round_by_round(api: str) -> None:
     starts = [e for e in events if isinstance(e, RoundStart)]
     assert [(s.request, s.tools_allowed) for s in starts] == [(1, True), (2, True), (3, False)]
     # Each request: its text first, then its calls starting, then its calls ending.
-    letters = "".join({"round_start": "R", "text": "t", "tool_start": "s", "tool_end": "e", "done": "D"}[e.type] for e in events)
+    letter = {"round_start": "R", "text": "t", "tool_start": "s", "tool_end": "e", "done": "D"}
+    letters = "".join(letter[e.type] for e in events)
     assert re.fullmatch(r"(Rt*(s+e+)?)+D", letters), letters
     ats = [e.at for e in events if not isinstance(e, Done)]
     assert ats == sorted(ats)
@@ -145,7 +147,7 @@ def test_streamed_usage_is_recorded_and_priced(api: str) -> None:
 
 @pytest.mark.parametrize("api", APIS)
 def test_an_error_mid_stream_raises_and_nothing_half_received_is_sent_back(api: str) -> None:
-    llm, model = offline(api, scripted("The answer is a long sentence that streams in many small pieces, one by one."))
+    llm, model = offline(api, scripted(LONG_ANSWER))
     model.inject("stream_error")
     received: list[str] = []
     with pytest.raises(StreamInterrupted, match="broke off mid-stream") as caught:
@@ -294,7 +296,7 @@ def test_print_stream_wraps_words_split_across_deltas(pieces: list[str]) -> None
 
 
 def test_print_stream_breaks_chinese_between_characters() -> None:
-    chinese = "北京今天晴,气温5°C。建议穿羽绒服、厚外套。"  # "Beijing: sunny, 5°C. Wear a down jacket."
+    chinese = "北京今天晴,气温5°C。建议穿羽绒服、厚外套。"  # "Beijing: sunny, 5°C. Wear a down coat."
     events = [TextDelta(chinese[:7], 1, 0.0), TextDelta(chinese[7:], 1, 0.0)]
     text, _ = printed([*events, Done(connect("openai").run("Hi"))], columns=12)
     lines = text.splitlines()
@@ -320,7 +322,7 @@ def test_call_label_reads_like_a_call() -> None:
 
 
 def test_print_stream_shows_every_word_received_before_a_break() -> None:
-    llm, model = offline("openai", scripted("The answer is a long sentence that streams in many small pieces, one by one."))
+    llm, model = offline("openai", scripted(LONG_ANSWER))
     model.inject("stream_error")
     out = io.StringIO()
     with pytest.raises(StreamInterrupted) as caught:

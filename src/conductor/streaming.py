@@ -310,7 +310,9 @@ def _tool_ends(conversation: Conversation) -> list[ToolEnd]:
     return [ToolEnd(record, last.index, _since(conversation)) for record in last.tool_calls]
 
 
-def _streamed(llm: LLM, conversation: Conversation, request: dict[str, Any], index: int) -> Generator[TextDelta, None, Any]:
+def _streamed(
+    llm: LLM, conversation: Conversation, request: dict[str, Any], index: int
+) -> Generator[TextDelta, None, Any]:
     """Yield one streamed request's text deltas; return the whole message the SDK assembled."""
     response = None
     for item in llm._stream_request(conversation, request, index):
