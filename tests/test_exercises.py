@@ -45,14 +45,6 @@ def test_stub_reference_and_wrong_answers(rows: list[Row], index: int) -> None:
     assert row.ok
 
 
-@pytest.mark.parametrize("lesson", ["lesson03"])
-def test_lessons_not_yet_in_the_report_pass_the_same_checks(lesson: str) -> None:
-    from conductor.exercises.report import verify
-
-    for row in verify(lesson):
-        assert row.ok, (row.exercise.label, row.stub, row.reference.message, row.escaped)
-
-
 @pytest.mark.parametrize("lesson", ["lesson04"])
 def test_lesson_modules_pass_their_own_checks(lesson: str) -> None:
     """Each exercise of the lesson: stub not attempted, reference correct, every typical mistake caught."""
@@ -63,7 +55,7 @@ def test_lesson_modules_pass_their_own_checks(lesson: str) -> None:
 
 def test_lessons_have_enough_exercises() -> None:
     counts = {name: len(importlib.import_module(f"conductor.exercises.{name}").EXERCISES) for name in LESSONS}
-    minimum = {"lesson00": 2, "lesson01": 3, "lesson02": 3}
+    minimum = {"lesson00": 2, "lesson01": 3, "lesson02": 3, "lesson03": 3}
     assert all(counts[name] >= minimum.get(name, 1) for name in counts), counts
 
 

@@ -374,7 +374,8 @@ MAX_TIMEOUT = 2.0
 def resilient(func):
     """`func` as get_weather: 4 attempts with full jitter, 1 s per attempt, then the cache."""
     policy = cd.Retry(attempts=4, base=0.5, cap=8.0, jitter="full")
-    return cd.tool(func, name="get_weather", retry=policy, timeout=1.0, fallbacks=[get_weather_cached])
+    return cd.tool(func, name="get_weather", retry=policy, timeout=1.0,
+                   fallbacks=[get_weather_cached])
 
 
 def _api_down(city: str) -> dict:
