@@ -460,8 +460,9 @@ def chinese_concepts_in(text: str) -> set[str]:
 
 def typed_values(question: Question, role: str) -> list[str]:
     """The question's values of a distinctive kind (e-mail, URL, ticker...) for a role; empty for others."""
+    # An identifier as written (lamp_2, L-70934, 1Z999AA1...) is as distinctive as an e-mail.
     kinds = {"email": question.emails, "url": question.urls, "timezone": question.zones, "ticker": question.tickers,
-             "phone": question.phones, "path": question.paths, "date": question.dates}
+             "phone": question.phones, "path": question.paths, "date": question.dates, "id": question.ids}
     return kinds.get(role, [])
 
 
@@ -924,7 +925,12 @@ class _Reader:
         own = [w for w in name_words(parameter.name) if w not in ("id", "number")] or name_words(parameter.name)
         phrase = r"[\s_-]*".join(re.escape(w) for w in own)
         match = re.search(rf"\b{phrase}s?\b\s*(?:is|:|=|#)?\s*([\w@.+-]*\d[\w@.+-]*)", self.read.text, re.I)
-        return self._free([match.group(1).rstrip(".")]) if match else []
+        if match is None:
+            return []
+        value = match.group(1).rstrip(".")
+        # The label before a list labels all of it: "orders 551 and 552".
+        listed = next((e for e in self.read.enumerations if e[0] == value), [value])
+        return self._free([item for item in listed if re.search(r"\d", item)])
 
     def _named_beside(self, parameter: Parameter) -> str | None:
         """A quote or a capitalised name right before the parameter's own noun: "the Eastside branch"."""

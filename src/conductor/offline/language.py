@@ -139,6 +139,8 @@ def say(language: Language, zh: str, en: str) -> str:
 def words(text: str) -> list[str]:
     """Lower-case words of the text (letters and digits), stopwords removed, in order."""
     found = re.findall(r"[a-z0-9]+(?:'[a-z]+)?", text.casefold().replace("’", "'"))
+    # A possessive is its noun: "a lamp's brightness" is about a lamp.
+    found = [w.removesuffix("'s") for w in found]
     return [w for w in found if w.replace("'", "") not in STOPWORDS]
 
 
