@@ -340,3 +340,58 @@ def test_a_budget_stops_a_streamed_run_as_it_stops_run(api: str) -> None:
     plain = connect(api).run(CHAIN, tools=weather_tools(), budget=Budget(usd=budget.usd))
     assert streamed.stopped_by == plain.stopped_by == "budget"
     assert streamed.api_calls == plain.api_calls < first.api_calls
+
+
+def _sse_client(api: str, body: Any) -> cd.LLM:
+    """An SDK client on a server that answers every request with the stream ``body`` (bytes, or a generator)."""
+    import anthropic
+    import openai
+
+    def handle(request: httpx2.Request) -> httpx2.Response:
+        content = body() if callable(body) else body
+        return httpx2.Response(200, headers={"content-type": "text/event-stream"}, content=content)
+
+    http = httpx2.Client(transport=httpx2.MockTransport(handle))
+    if api == "openai":
+        client: Any = openai.OpenAI(api_key="test", base_url="http://raw.invalid/v1", max_retries=0, http_client=http)
+    else:
+        client = anthropic.Anthropic(api_key="test", base_url="http://raw.invalid", max_retries=0, http_client=http)
+    return cd.connect(client, model="m")
+
+
+def _anthropic_events(*events: dict[str, Any]) -> bytes:
+    return "".join(f"event: {e['type']}\ndata: {json.dumps(e)}\n\n" for e in events).encode()
+
+
+ANTHROPIC_START = [
+    {"type": "message_start", "message": {"id": "msg_1", "type": "message", "role": "assistant", "model": "m",
+                                          "content": [], "stop_reason": None, "stop_sequence": None,
+                                          "usage": {"input_tokens": 5, "output_tokens": 0}}},
+    {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
+    {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "Half an ans"}},
+]
+
+
+def test_an_anthropic_stream_without_a_stop_reason_is_an_interruption() -> None:
+    llm = _sse_client("anthropic", _anthropic_events(*ANTHROPIC_START, {"type": "content_block_stop", "index": 0}))
+    with pytest.raises(StreamInterrupted, match="no stop_reason") as caught:
+        list(llm.stream("Hi"))
+    assert caught.value.partial_text == "Half an ans"
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_a_dropped_connection_mid_stream_is_an_interruption(api: str) -> None:
+    first = (
+        _anthropic_events(*ANTHROPIC_START)
+        if api == "anthropic"
+        else b'data: {"id":"c","object":"chat.completion.chunk","created":0,"model":"m","choices":'
+        b'[{"index":0,"delta":{"role":"assistant","content":"Half an ans"},"finish_reason":null}]}\n\n'
+    )
+
+    def dropped():
+        yield first
+        raise httpx2.RemoteProtocolError("peer closed connection without sending complete message body")
+
+    with pytest.raises(StreamInterrupted, match="RemoteProtocolError") as caught:
+        list(_sse_client(api, dropped).stream("Hi"))
+    assert caught.value.partial_text == "Half an ans"

@@ -160,13 +160,20 @@ class StreamInterrupted(RuntimeError):
     def __init__(self, request: int, partial_text: str, cause: BaseException | str) -> None:
         self.request = request
         self.partial_text = partial_text
-        reason = cause if isinstance(cause, str) else f"{type(cause).__name__}: {cause}"
+        reason = cause if isinstance(cause, str) else _describe(cause)
         super().__init__(
             f"the model's response to request {request} broke off mid-stream after "
             f"{len(partial_text)} characters of text ({reason}). The half-received turn was not added to "
             "the conversation, and an error inside a stream is not retried (by the SDK or here): "
             "ask the question again, or use llm.run(...), whose non-streamed requests the SDK retries."
         )
+
+
+def _describe(error: BaseException) -> str:
+    """``Type: message``, and what caused it (an SDK's "Connection error." says little by itself)."""
+    text = f"{type(error).__name__}: {error}"
+    inner = error.__cause__
+    return text if inner is None else f"{text}, caused by {type(inner).__name__}: {inner}"
 
 
 # --- one streamed request -------------------------------------------------------------------
