@@ -45,9 +45,11 @@ def test_one_conversation_reports_progress_in_order() -> None:
 
 
 def test_progress_texts_for_the_course_search() -> None:
-    assert describe_call("search_course_content", {"query": "x", "lesson_number": 1}, 1) == "Searching lesson 1…"
-    assert describe_call("search_course_content", {"query": "x", "lesson_number": 5}, 2) == "Comparing with lesson 5…"
-    assert describe_call("anything", {}, 1) == "Calling anything…"
+    assert describe_call("search_course_content", {"query": "x", "lesson_number": 1}) == "Searching lesson 1…"
+    assert describe_call("search_course_content", {"query": "x", "lesson_number": 5}, 1) == "Comparing with lesson 5…"
+    assert describe_call("search_course_content", {"query": "Retries, Timeouts and Fallbacks"}) == "Searching lesson 5…"
+    assert describe_call("search_course_content", {"query": "jitter"}) == "Searching the course materials…"
+    assert describe_call("anything", {}) == "Calling anything…"
 
 
 def test_an_async_progress_callback_is_awaited() -> None:

@@ -28,6 +28,7 @@ import os
 import re
 import threading
 import time
+from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -81,13 +82,16 @@ class Progress:
     arguments: dict[str, Any] | None = None
 
 
-def describe_call(name: str, arguments: dict[str, Any], round_index: int) -> str:
-    """What a tool call is doing, in the user's terms ("Searching lesson 1…")."""
-    lesson = arguments.get("lesson_number")
+def describe_call(name: str, arguments: dict[str, Any], earlier: int = 0) -> str:
+    """What a tool call is doing, in the user's terms ("Searching lesson 1…").
+
+    ``earlier``: calls of the same tool this conversation made before (a second search compares).
+    """
     if name == "search_course_content":
-        if lesson is None:
-            return "Searching the course materials…"
-        return f"{'Searching' if round_index <= 1 else 'Comparing with'} lesson {lesson}…"
+        lesson = arguments.get("lesson_number") or _lesson_in(arguments.get("query", ""))
+        if earlier:
+            return f"Comparing with lesson {lesson}…" if lesson else "Comparing with more course material…"
+        return f"Searching lesson {lesson}…" if lesson else "Searching the course materials…"
     if name == "get_course_outline":
         return f"Reading the outline of {arguments.get('course_title', 'the course')}…"
     if name == "get_weather":
@@ -99,6 +103,17 @@ def describe_call(name: str, arguments: dict[str, Any], round_index: int) -> str
     if name == "calculate":
         return f"Calculating {arguments.get('expression', '')}…"
     return f"Calling {name}…"
+
+
+def _lesson_in(query: str) -> int | None:
+    """The lesson a search query is about, by its number or its title in the course catalogue."""
+    from .scenarios import COURSES
+
+    for course in COURSES:
+        for number, (title, _) in enumerate(course["lessons"], start=1):
+            if title.casefold() in str(query).casefold():
+                return number
+    return None
 
 
 ProgressCallback = Callable[[Progress], Any]
@@ -113,6 +128,7 @@ class _Run:
         self.run_id = run_id
         self.user = user
         self.requests = 0
+        self.calls: Counter[str] = Counter()  # tool calls so far, by tool
         self.callbacks = on_progress
         self.loop = loop
 
@@ -169,6 +185,11 @@ class _Run:
 
     # -- the tools, wrapped for this run ----------------------------------------------------
 
+    def _started(self, tool: str, arguments: dict[str, Any]) -> None:
+        earlier = self.calls[tool]
+        self.calls[tool] += 1
+        self.emit("tool", describe_call(tool, arguments, earlier), tool, arguments)
+
     def wrap(self, original: Tool) -> Tool:
         """A copy of ``original`` that reports progress and takes the user's rate limit first.
 
@@ -180,14 +201,14 @@ class _Run:
         if original.is_async:
 
             async def limited(**arguments: Any) -> Any:
-                run.emit("tool", describe_call(original.name, arguments, run.requests), original.name, arguments)
+                run._started(original.name, arguments)
                 await limiters.atool_call(run.user)
                 return await func(**arguments)
 
         else:
 
             def limited(**arguments: Any) -> Any:  # type: ignore[misc]
-                run.emit("tool", describe_call(original.name, arguments, run.requests), original.name, arguments)
+                run._started(original.name, arguments)
                 limiters.tool_call(run.user)
                 return func(**arguments)
 
