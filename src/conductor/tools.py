@@ -19,14 +19,16 @@ import logging
 import re
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, get_type_hints
+from typing import TYPE_CHECKING, Any, get_type_hints
 
 import docstring_parser
-import jsonschema
 import pydantic
 import pydantic_core
 
 from .types import ToolSpec
+
+if TYPE_CHECKING:
+    import jsonschema
 
 __all__ = [
     "Tool",
@@ -278,6 +280,10 @@ def _drop_titles(node: Any) -> Any:
 
 def _schema_validator(parameters: Any, func: Callable[..., Any], name: str) -> jsonschema.protocols.Validator:
     """A validator for a tool's own JSON schema, checked against the function at definition time."""
+    # Imported here: jsonschema's format checkers load optional parsers (rfc3987-syntax builds a
+    # grammar for 1.2 s), a cost only a tool with an explicit schema should pay.
+    import jsonschema
+
     if not isinstance(parameters, dict) or parameters.get("type") != "object":
         raise ToolDefinitionError(
             f"tool {name!r}: parameters must be a JSON schema of type 'object' (both APIs require it), "
