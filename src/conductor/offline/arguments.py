@@ -79,6 +79,7 @@ __all__ = [
     "spoken_arithmetic",
     "name_words",
     "concepts_of",
+    "chinese_concepts_in",
     "typed_values",
     "with_digits",
     "side_of",
@@ -1107,6 +1108,8 @@ class _Reader:
         """The number whose words match the parameter, else (``by_position``) the next unused one."""
         named = {_CONCEPTS.get(stem(w), _CONCEPTS.get(w, w)) for w in name_words(parameter.name)}
         wanted = {_CONCEPTS.get(t, t) for t in parameter.terms}
+        if re.search(r"\b[01]\s*(?:-|–|to)\s*100\b", parameter.description):
+            wanted.add("percent")  # a scale of 0 to 100 is a percentage: "brightness to 80 percent"
         free = [(i, n) for i, n in enumerate(self.read.numbers) if i not in self.used_numbers]
         if parameter.kind == "integer":
             free = [(i, n) for i, n in free if n.value.is_integer()]
@@ -1168,7 +1171,7 @@ class _Reader:
         named = sorted(
             (match.start(), option) for option in options
             if (match := re.search(rf"(?<!\w){re.escape(str(option).casefold().replace('_', ' '))}", text))
-        )
+        ) or self._options_in_chinese(options, text)
         if len(named) == 1:
             # One option named: it is on the side its preposition says ("into French").
             before = re.findall(r"[a-z]+", text[: named[0][0]])[-1:]
@@ -1182,6 +1185,17 @@ class _Reader:
             other = next(option for _, option in named if option != measured[0])
             return measured[0] if side == 0 else other
         return named[0][1] if side == 0 else named[-1][1]
+
+    @staticmethod
+    def _options_in_chinese(options: list[Any], text: str) -> list[tuple[int, Any]]:
+        """(position, option) of each option a Chinese glossary word names: "2公斤是多少磅" names kilograms, pounds."""
+        found = {}
+        for phrase in sorted(CHINESE_GLOSSARY, key=len, reverse=True):
+            at = text.find(phrase)
+            matching = [o for o in options if concepts_of(str(o)) & set(CHINESE_CONCEPTS[phrase])]
+            if at >= 0 and len(matching) == 1 and matching[0] not in found.values():
+                found[at] = matching[0]
+        return sorted(found.items())
 
     def enum(self, options: list[Any]) -> Any:
         """The option the question names, in its words or (in Chinese) by a glossary word: 骑车 -> cycling."""

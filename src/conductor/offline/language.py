@@ -91,7 +91,7 @@ CHINESE_GLOSSARY: dict[str, tuple[str, ...]] = {
     "歌曲": ("song",), "歌": ("song",), "播放": ("play",), "歌单": ("playlist",), "播放列表": ("playlist",),
     "歌手": ("artist", "singer"), "电影": ("movie", "film"), "音量": ("volume",),
     # home
-    "恒温器": ("thermostat",), "空调": ("thermostat", "air"), "门锁": ("lock", "door"),
+    "恒温器": ("thermostat",), "亮度": ("brightness",), "调暗": ("dim", "brightness"), "调亮": ("brightness",), "空调": ("thermostat", "air"), "门锁": ("lock", "door"),
     "窗帘": ("curtain", "blinds"), "插座": ("plug", "outlet"),
     # work and calendar
     "请假": ("leave",), "休假": ("leave", "vacation"), "年假": ("vacation", "leave"), "病假": ("sick", "leave"),

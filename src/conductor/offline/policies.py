@@ -35,6 +35,7 @@ from .arguments import (
     Filled,
     Parameter,
     CHINESE_CONCEPTS,
+    chinese_concepts_in,
     concepts_of,
     fill,
     measure_of,
@@ -165,7 +166,9 @@ def match_score(spec: ToolSpec, question: str) -> int:
     """How plainly the question asks for this tool (see the comment above ``_MATCH_THRESHOLD``)."""
     question_words = _question_terms(question)
     name_words, description_words = _tool_terms(spec)
-    enum_hits = sum(1 for v in _enum_values(spec) if len(str(v)) >= 2 and mentions(question, [str(v)]))
+    said = chinese_concepts_in(question)  # enum values named in Chinese: 骑车 for "cycling"
+    enum_hits = sum(1 for v in _enum_values(spec)
+                    if len(str(v)) >= 2 and (mentions(question, [str(v)]) or concepts_of(str(v)) & said))
     shared_pairs = cjk_bigrams(question) & cjk_bigrams(f"{spec.name} {spec.description}")
     return (
         _NAME_POINTS * len(question_words & name_words)
