@@ -90,7 +90,9 @@ def _run_bench(args: argparse.Namespace) -> int:
     """Handler of ``bench``: measure and print one benchmark's table."""
     from . import bench
 
-    if args.which == "loop":
+    if args.which is None:
+        bench.print_summary(bench.bench_summary())
+    elif args.which == "loop":
         bench.print_loop(bench.bench_loop(args.conversations or 200))
     elif args.which == "batch":
         concurrencies = tuple(args.concurrency or (1, 10, 100))
@@ -122,7 +124,12 @@ def add_bench(subparsers: argparse._SubParsersAction) -> None:
         "retry: the cost of Retry + timeout when nothing fails, and the backoff strategies' simulation. "
         "batch: many conversations through cd.Orchestrator at several concurrencies, against the ideal.",
     )
-    parser.add_argument("which", choices=["loop", "parallel", "offline", "retry", "batch"], help="what to measure")
+    parser.add_argument(
+        "which",
+        nargs="?",
+        choices=["loop", "parallel", "offline", "retry", "batch"],
+        help="what to measure (none: every benchmark, one table of ratios)",
+    )
     parser.add_argument(
         "--conversations", type=int, help="conversations per loop (loop, retry: default 200; batch: 1000)"
     )

@@ -455,3 +455,73 @@ def print_batch(rows: Sequence[BatchRow]) -> None:
     print(f"target: wall / ideal <= {BATCH_TARGET} at concurrency {top.concurrency}: {verdict} ({top.ratio:.2f}x)")
     print("overhead per request = wall x concurrency / requests - model latency: the CPU each round costs "
           "(SDK request building and parsing, the offline model, the loop), which concurrency cannot overlap")
+
+
+# -- bench (no argument): every figure in one table, measured in one run --------------------------
+
+
+@dataclass(frozen=True)
+class SummaryRow:
+    """One figure of the summary table and the bar it is held to."""
+
+    measure: str
+    value: float
+    shown: str  # the value as printed, e.g. "1.05x" or "0.98"
+    target: str
+    ok: bool
+
+
+def _import_seconds(statement: str, repeats: int = 3) -> float:
+    """Median wall seconds of a fresh interpreter running ``statement``, minus an empty interpreter's."""
+    import subprocess
+    import sys
+
+    def run(code: str) -> float:
+        started = time.perf_counter()
+        subprocess.run([sys.executable, "-c", code], check=True)
+        return time.perf_counter() - started
+
+    times = [run(statement) - run("pass") for _ in range(repeats)]
+    return max(0.0, statistics.median(times))
+
+
+def bench_summary(quick: bool = False) -> list[SummaryRow]:
+    """Every benchmark once, reduced to the ratios (and bars) the course holds itself to.
+
+    ``quick`` uses smaller samples (for a smoke test); the README's table comes from a full run.
+    """
+    scale = 4 if quick else 1
+    loop = bench_loop(200 // scale)
+    parallel = bench_parallel(counts=(8,), latency=0.1)[0]
+    batch = bench_batch(1000 // scale, concurrencies=(100,), latency=0.05)[0]
+    retry = bench_retry(400 // scale)
+    scores = bench_offline()
+    accuracy = min(s.accuracy for s in scores)
+    unstated = sum(s.unstated_calls for s in scores)
+    conductor_s = _import_seconds("import conductor")
+    openai_s = _import_seconds("import openai")
+    return [
+        SummaryRow("loop: llm.run / hand-written SDK loop", loop.ratio, f"{loop.ratio:.2f}x", "<= 1.15x",
+                   loop.ratio <= 1.15),
+        SummaryRow("parallel: 8 tool calls of 0.1 s / ideal 0.1 s", parallel.parallel_vs_ideal,
+                   f"{parallel.parallel_vs_ideal:.2f}x", "<= 1.10x", parallel.parallel_vs_ideal <= 1.10),
+        SummaryRow(f"batch: {batch.conversations} conversations at concurrency 100 / ideal", batch.ratio,
+                   f"{batch.ratio:.2f}x", f"<= {BATCH_TARGET}x", batch.ratio <= BATCH_TARGET),
+        SummaryRow("retry: Retry + timeout tools / plain tools (nothing failing)", retry.ratio,
+                   f"{retry.ratio:.3f}x", f"< {RETRY_TARGET}x", retry.ratio < RETRY_TARGET),
+        SummaryRow("import conductor / import openai (SDKs load lazily)", conductor_s / openai_s,
+                   f"{conductor_s / openai_s:.2f}x ({conductor_s:.2f} s)", "< 1x", conductor_s < openai_s),
+        SummaryRow("offline model: exact first turns on the learner suite (worst API)", accuracy,
+                   f"{accuracy:.2f}, {unstated} unstated", f">= {ACCURACY_BAR}, 0 unstated",
+                   accuracy >= ACCURACY_BAR and unstated == 0),
+    ]
+
+
+def print_summary(rows: Sequence[SummaryRow]) -> None:
+    width = max(len(r.measure) for r in rows)
+    shown = max(len(r.shown) for r in rows)
+    print(f"{'measure':<{width}}  {'measured':>{shown}}  {'target':<18} ok")
+    for row in rows:
+        print(f"{row.measure:<{width}}  {row.shown:>{shown}}  {row.target:<18} {'yes' if row.ok else 'NO'}")
+    print("every figure measured in this run on this machine; details: python -m conductor bench loop|parallel|"
+          "batch|retry|offline")
