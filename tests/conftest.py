@@ -9,6 +9,8 @@
   the environment, and ``MPLBACKEND=Agg`` there would switch off the inline
   figures the committed notebooks hold, so strict nbval would fail on them.
 - nbval ignores stderr when comparing outputs (warnings and progress bars).
+- Kernels get ``CONDUCTOR_WIDGETS=static``: widgets render the static figure the
+  committed notebooks hold, as in a headless run.
 """
 
 from __future__ import annotations
@@ -33,6 +35,9 @@ PROVIDER_VARIABLES = (
 
 for _name in PROVIDER_VARIABLES:
     os.environ.pop(_name, None)
+# nbval compares against notebooks executed headless: widgets draw their static figure there,
+# even when pytest itself runs inside Jupyter (whose variables the kernels would inherit).
+os.environ["CONDUCTOR_WIDGETS"] = "static"
 
 matplotlib.use("Agg")
 

@@ -14,11 +14,13 @@ or names the fix.
 
 from __future__ import annotations
 
+import contextlib
 import fnmatch
 import importlib
+import os
 import sys
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -260,6 +262,24 @@ def _failure_from(exc: Exception, output: Path) -> CellFailure:
     )
 
 
+@contextlib.contextmanager
+def _headless() -> Iterator[None]:
+    """Kernels started inside inherit ``CONDUCTOR_WIDGETS=static``: no frontend will draw a widget.
+
+    The widgets' own guess reads Jupyter's variables, which a kernel started from a
+    notebook cell inherits; a headless run must commit static figures regardless.
+    """
+    before = os.environ.get("CONDUCTOR_WIDGETS")
+    os.environ["CONDUCTOR_WIDGETS"] = "static"
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop("CONDUCTOR_WIDGETS", None)
+        else:
+            os.environ["CONDUCTOR_WIDGETS"] = before
+
+
 def execute(
     notebook: Notebook,
     parameters: Mapping[str, Any],
@@ -277,16 +297,17 @@ def execute(
     started = time.perf_counter()
     failure = None
     try:
-        papermill.execute_notebook(
-            source if source is not None else str(notebook.path),
-            str(output),
-            parameters=dict(parameters),
-            kernel_name=KERNEL_NAME,
-            cwd=str(notebook.path.parent),
-            progress_bar=False,
-            execution_timeout=cell_timeout,
-            kernel_manager_class=_ipc_kernel_manager(),
-        )
+        with _headless():
+            papermill.execute_notebook(
+                source if source is not None else str(notebook.path),
+                str(output),
+                parameters=dict(parameters),
+                kernel_name=KERNEL_NAME,
+                cwd=str(notebook.path.parent),
+                progress_bar=False,
+                execution_timeout=cell_timeout,
+                kernel_manager_class=_ipc_kernel_manager(),
+            )
     except Exception as exc:  # noqa: BLE001 - any failure of one notebook is reported, the run goes on
         failure = _failure_from(exc, output)
     return NotebookResult(notebook, output, time.perf_counter() - started, failure)
