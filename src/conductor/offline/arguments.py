@@ -207,8 +207,8 @@ _ISO_CURRENCIES = frozenset("USD EUR GBP JPY CNY CHF CAD AUD NZD INR KRW HKD SGD
 _NOT_TICKERS = frozenset("AM PM OK ID URL API UTC GMT PDF CSV JSON HTTP FAQ ETA USA UK EU TV".split())
 # Letters around a number are ASCII here: "3加4" and "10分钟" hold numbers, "A1234" does not.
 _NUMBER = re.compile(
-    r"(?<![A-Za-z0-9_.:/-])([$€£¥])?\s?(-?\d+(?:,\d{3})*(?:\.\d+)?)"
-    r"(?![A-Za-z0-9_:/]|-\d|\.\d)\s?(%|°\s?[CF]|℃|℉)?"
+    r"(?:(?<![A-Za-z0-9_.:/-])|(?<=\d[x×]))([$€£¥])?\s?(-?\d+(?:,\d{3})*(?:\.\d+)?)"
+    r"(?![A-Za-z0-9_:/](?<![x×](?=\d))|-\d|\.\d)\s?(%|°\s?[CF]|℃|℉)?"
 )
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 # Single quotes only where they cannot be an apostrophe ("Luigi's"); Chinese text may touch them ("把'你好'翻译").
@@ -224,7 +224,7 @@ _PATH = re.compile(
     rf"|(?<![\w/.@-])[\w-]+(?:\.[\w-]+)*\.(?:{'|'.join(_FILE_EXTENSIONS)})\b"
 )
 _PURPOSE = re.compile(
-    r"\b(?:me|us|them|him|her|remind(?:er)?\b[^.?!]*?)\s+to\s+([A-Za-z].*?)"
+    r"\b(?:me|us|them|him|her|task|todo|to-do|chore|errand|remind(?:er)?\b[^.?!]*?)\s+to\s+([A-Za-z].*?)"
     r"(?=\s+(?:at|in|on|by|tomorrow|today|tonight|every|before|after)\b|[?.!,]|$)",
     re.IGNORECASE,
 )
@@ -371,6 +371,7 @@ _SYNONYMS: dict[str, tuple[str, ...]] = {
     **dict.fromkeys("stock stocks share shares ticker trading".split(), ("stock",)),
     **dict.fromkeys("email mail".split(), ("email",)),
     **dict.fromkeys("parcel parcels package packages".split(), ("parcel",)),
+    **dict.fromkeys("age ages old".split(), ("age",)),
     **dict.fromkeys("translate translation".split(), ("translate",)),
     **dict.fromkeys("timer remind reminder alarm wake".split(), ("timer",)),
     **dict.fromkeys("% percent percentage percentages pct".split(), ("percent",)),
@@ -417,7 +418,8 @@ _CHINESE_GROUPS: dict[str, tuple[str, ...]] = {
     **dict.fromkeys("折扣 打折".split(), ("discount",)),
 }
 # Chinese words that carry no value: particles, pronouns, polite and question words.
-_CHINESE_FILLERS = re.compile(r"[把的了吗呢吧啊请帮我你他她它给是在和与及一下个什么怎么多少几哪]|现在|今天|一下|打开|关闭|关掉|开启")
+_CHINESE_FILLERS = re.compile(
+    r"怎么样|如何|[把的了吗呢吧啊请帮我你他她它给是在和与及一下个什么怎么多少几哪]|现在|今天|一下|打开|关闭|关掉|开启")
 
 
 # Concepts measured on one scale: a "temperature" takes 68 °F as well as 21 °C.
@@ -631,6 +633,12 @@ _DIMENSIONS = re.compile(r"(?:\s*[x×*]\s*\d+(?:\.\d+)?)+(?=\s?[a-z])", re.IGNOR
 _REPLACED = re.compile(r"\b(?:instead\s+of|rather\s+than|not)\s*$", re.IGNORECASE)
 
 
+def _shape(token: str) -> str:
+    """A token's shape: capitals A, small letters a, digits 9, runs folded: "#general" -> "#a", "E-1001" -> "A-9"."""
+    shape = re.sub(r"[A-Z]", "A", re.sub(r"[a-z]", "a", re.sub(r"\d", "9", token)))
+    return re.sub(r"(.)\1+", r"\1", re.sub(r"Aa+", "A", shape))
+
+
 def _is_year(match: re.Match[str], text: str, before: list[str]) -> bool:
     """A bare four-digit number after "in"/"from"/"since"... with no unit after it: "Dune from 2021"."""
     value = match.group(2)
@@ -830,7 +838,8 @@ class _Reader:
             if not sided and len(values) == 1 and _starts_span(parameter):
                 sided = values
             return self._free(sided)
-        mail_tool = bool(self.own_words & {"email", "mail"})
+        # A mail tool, or a parameter described as e-mail addresses ("participants: e-mail addresses of ...").
+        mail_tool = bool(self.own_words & {"email", "mail"} or {"email", "mail"} & parameter.terms)
         postal = role == "place" and "address" in parameter.terms
         if (role in ("", "person", "origin", "destination") or postal) and mail_tool and r.emails:
             # A mail tool's bare `to`/`from`/`recipient` (its "address" too) means an e-mail address, not a
@@ -1085,7 +1094,7 @@ class _Reader:
         if latin:
             return latin[0] if len(latin) == 1 else None
         # A number's unit goes with the number: "6人份" leaves nothing behind.
-        text = re.sub(rf"\d+(?:\.\d+)?\s*(?:{_CHINESE_UNITS})?", " ", self.read.plain)
+        text = re.sub(rf"\d+(?:\.\d+)?\s*(?:(?:{_CHINESE_UNITS})(?:以后|之后|后|内)?)?", " ", self.read.plain)
         text = re.sub(r"[\s\W\d_]+", " ", text)
         for phrase, concepts in CHINESE_CONCEPTS.items():
             if set(concepts) & self.own_words:
@@ -1231,12 +1240,26 @@ class _Reader:
             return self.array(parameter), None
         if kind != "string":
             return None, None
-        values = self.values_for(parameter, role)
+        values = self.values_for(parameter, role) or self._shaped_like_example(parameter)
         if len(values) > 1 and allow_fan_out and role not in ("expression",):
             return self.take(values[0]), self.take(values)
         if values:
             return self.take(values[0]), None
         return None, None
+
+    def _shaped_like_example(self, parameter: Parameter) -> list[str]:
+        """Words written like the description's example ("Channel name, e.g. #general" -> "#random").
+
+        Only a distinctive example counts: one with a sign, or letters and digits mixed.
+        """
+        example = re.search(r"\be\.g\.,?\s*([^\s,;)]+)", parameter.description)
+        if example is None:
+            return []
+        shape = _shape(example.group(1).rstrip("."))
+        if not re.search(r"[^Aa9]", shape) and not ("9" in shape and re.search("[Aa]", shape)):
+            return []
+        tokens = [t.rstrip(".,;:!?)") for t in self.read.text.split()]
+        return self._free([t for t in tokens if t and _shape(t) == shape])
 
     def _numbered(self, parameter: Parameter) -> str | None:
         """A whole number beside the text parameter's own noun, as text: "the next 42 bus" for "route: bus line"."""

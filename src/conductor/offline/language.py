@@ -105,7 +105,7 @@ CHINESE_GLOSSARY: dict[str, tuple[str, ...]] = {
     "搜索": ("search",), "查找": ("search", "find"), "单位": ("unit",), "长度": ("length",),
     "英尺": ("feet",), "英寸": ("inches",), "厘米": ("centimeters",), "毫米": ("millimeters",),
     "公里": ("kilometers",), "英里": ("miles",), "公斤": ("kilograms", "kg"),
-    "磅": ("pounds",), "警报": ("alert", "alerts"), "预警": ("alert", "alerts"), "暴风雨": ("storm",),
+    "磅": ("pounds",), "空气质量": ("air", "quality"), "空气": ("air",), "警报": ("alert", "alerts"), "预警": ("alert", "alerts"), "暴风雨": ("storm",),
     "洪水": ("flood",), "高温": ("heat",), "订阅": ("subscribe",), "股票代码": ("ticker", "symbol"),
 }
 
