@@ -228,6 +228,8 @@ _PURPOSE = re.compile(
     r"(?=\s+(?:at|in|on|by|tomorrow|today|tonight|every|before|after)\b|[?.!,]|$)",
     re.IGNORECASE,
 )
+# "提醒我15分钟后喝水": what to be reminded of comes after 提醒我 and any time ("15分钟后", "明天8点").
+_CHINESE_PURPOSE = re.compile(r"提醒(?:我|我们)?(?:[^，,。？?]*?(?:以后|之后|后|点|时))?([\u4e00-\u9fff]{2,})")
 # A street address: a house number, a capitalised street name ending in a street word, then ", Town, ST" parts.
 _STREET_WORDS = "Street St Road Rd Avenue Ave Boulevard Blvd Parkway Pkwy Lane Ln Drive Dr Way Court Ct Place Square " \
                 "Terrace Highway Hwy Close Crescent Row".split()
@@ -767,7 +769,7 @@ def read_question(question: str) -> Question:
         if a.lower() not in STOPWORDS and b.lower() not in STOPWORDS and not a.isdigit() and not b.isdigit()
     ]
     after = [m.group(1) for m in _AFTER_PREPOSITION.finditer(plain) if m.group(1).lower() not in STOPWORDS]
-    purpose = [m.group(1).strip() for m in _PURPOSE.finditer(plain)]
+    purpose = [m.group(1).strip() for m in (*_PURPOSE.finditer(plain), *_CHINESE_PURPOSE.finditer(plain))]
     return Question(
         text=text, quotes=quoted(text), emails=emails, urls=urls, dates=dates, times=times, zones=zones, ids=ids,
         tickers=tickers, places=places, names=list(dict.fromkeys(capitalised)), pairs=pairs,
@@ -1273,7 +1275,8 @@ class _Reader:
 
     def array(self, parameter: Parameter) -> list[Any] | None:
         items = _resolved(parameter.schema.get("items", {}), parameter.schema)
-        singular = Parameter(parameter.name, items, parameter.required)
+        # Each item is what the list's description says: "E-mail addresses of the people to invite".
+        singular = Parameter(parameter.name, {"description": parameter.description, **items}, parameter.required)
         if "enum" in items:
             text = self.read.text.casefold()
             chosen = [o for o in items["enum"] if str(o).casefold().replace("_", " ") in text]
