@@ -1106,9 +1106,27 @@ def unstated_values(tool_: Tool, arguments: Any, question: str, aliases: Mapping
         if known is not None and not known.is_required() and value == known.default:
             continue
         unstated += [
-            f"{path}={leaf!r}" for path, leaf in _leaves(value, name) if not is_stated(leaf, question, aliases)
+            f"{path}={leaf!r}" for path, leaf in _leaves(value, name)
+            if not is_stated(leaf, question, aliases) and not _switch_named(name, leaf, question)
         ]
     return unstated
+
+
+def _switch_named(name: str, value: Any, question: str) -> bool:
+    """A boolean the question states by the parameter's own word: "force restart db-01" states ``force=True``.
+
+    True when every word of the name (split at "_" and camelCase, "is"/"use"/"enable" dropped) is in the
+    question; False when one of them follows "no", "not", "without" or "don't".
+    """
+    if not isinstance(value, bool):
+        return False
+    parts = [w for w in re.split(r"_|(?<=[a-z])(?=[A-Z])", name) if w]
+    named = [w.lower() for w in parts if w.lower() not in ("is", "use", "enable", "include")]
+    text = _normalise(question)
+    if not named or not all(re.search(rf"\b{re.escape(w)}", text) for w in named):
+        return False
+    negated = any(re.search(rf"\b(?:no|not|without|don ?t|never)\s+(?:\w+\s+)?{re.escape(w)}", text) for w in named)
+    return negated is not value
 
 
 # -- judging one first turn -------------------------------------------------------------

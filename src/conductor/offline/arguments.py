@@ -421,7 +421,7 @@ _CHINESE_GROUPS: dict[str, tuple[str, ...]] = {
 }
 # Chinese words that carry no value: particles, pronouns, polite and question words.
 _CHINESE_FILLERS = re.compile(
-    r"怎么样|如何|[把的了吗呢吧啊请帮我你他她它给是在和与及一下个什么怎么多少几哪]|现在|今天|一下|打开|关闭|关掉|开启")
+    r"怎么样|如何|哪里|哪儿|哪个|[把的了吗呢吧啊请帮我你他她它给是在和与及一下个什么怎么多少几哪]|现在|今天|一下|打开|关闭|关掉|开启")
 
 
 # Concepts measured on one scale: a "temperature" takes 68 °F as well as 21 °C.
@@ -823,7 +823,7 @@ class _Reader:
         codes = [*r.ids, *r.tickers] if "code" in parameter.terms else r.ids
         by_role = {
             "email": r.emails, "url": r.urls, "date": r.dates, "time": r.times, "timezone": r.zones,
-            "ticker": r.tickers, "id": codes, "phone": r.phones, "path": r.paths,
+            "ticker": self._tickers(), "id": codes, "phone": r.phones, "path": r.paths,
             "expression": spoken_arithmetic(self.question),
         }
         if {"currency", "code"} & parameter.terms and any(word for word, _ in r.currencies):
@@ -913,6 +913,11 @@ class _Reader:
                 return [name]
         return []
 
+    def _tickers(self) -> list[str]:
+        """The tickers; a currency code is none when another parameter takes currencies ("BTC price in EUR")."""
+        currency_sibling = any({"currency", "fiat"} & p.terms for p in self.siblings)
+        return [t for t in self.read.tickers if not (currency_sibling and t in _ISO_CURRENCIES)]
+
     def _by_words_before(self, parameter: Parameter, values: list[str]) -> list[str]:
         """The values, those the words before them tie to another parameter of the same kind last.
 
@@ -936,7 +941,8 @@ class _Reader:
         """The value written right after the parameter's own name: "zip code 10115", "order A1234"."""
         own = [w for w in name_words(parameter.name) if w not in ("id", "number")] or name_words(parameter.name)
         phrase = r"[\s_-]*".join(re.escape(w) for w in own)
-        match = re.search(rf"\b{phrase}s?\b\s*(?:is|:|=|#)?\s*([\w@.+-]*\d[\w@.+-]*)", self.read.text, re.I)
+        match = re.search(rf"\b{phrase}s?\b\s*(?:is|:|=|#)?\s*([\w@.+-]*\d[\w@.+-]*|[a-z]+(?:[-_/][a-z0-9]+)+)\b",
+                          self.read.text, re.I)
         if match is None:
             return []
         value = match.group(1).rstrip(".")
@@ -1314,11 +1320,11 @@ class _Reader:
                 arguments[parameter.name] = self.take(value)
         # Two parameters of one kind (birth_date, on_date) share its values in order: no fan-out.
         # A pair (source_language, target_language) is one of each side: either may fan out.
-        roles = [(role_of(p), side_of(p)) for p in parameters if p.name not in arguments]
+        roles = [(p.kind, role_of(p), side_of(p)) for p in parameters if p.name not in arguments]
         for parameter in order:
             if parameter.name in arguments:
                 continue
-            alone = roles.count((role_of(parameter), side_of(parameter))) == 1
+            alone = roles.count((parameter.kind, role_of(parameter), side_of(parameter))) == 1
             value, several = self.fill(parameter, allow_fan_out=allow_fan_out and alone and self.fan_out is None)
             if several is not None:
                 self.fan_out = (parameter.name, several)

@@ -98,6 +98,10 @@ CHINESE_GLOSSARY: dict[str, tuple[str, ...]] = {
     "会议室": ("room", "meeting"), "预订": ("book", "reserve", "booking"),
     "日历": ("calendar", "event"), "员工": ("employee",), "任务": ("task", "todo"), "待办": ("todo", "task"),
     "笔记": ("note",), "文件": ("file",), "密码": ("password",), "生成": ("generate",),
+    # numbers and geography
+    "最大公约数": ("gcd", "greatest", "common", "divisor"), "最小公倍数": ("lcm", "least", "common", "multiple"),
+    "平均": ("average", "mean"), "阶乘": ("factorial",), "质数": ("prime",), "素数": ("prime",),
+    "面积": ("area",), "半径": ("radius",), "首都": ("capital",), "国家": ("country",), "人口": ("population",),
     # travel, time and the web
     "酒店": ("hotel",), "机场": ("airport",), "签证": ("visa",), "时区": ("timezone", "zone"),
     "时间": ("time",), "几点": ("time",), "汇率": ("rate", "exchange"), "链接": ("link", "url"),
