@@ -222,6 +222,8 @@ _PATH = re.compile(
     r"(?<![\w/.:])(?<!\d\s)(?![A-Za-z]{1,3}/\d*[A-Za-z]{1,3}(?![\w/]))"
     r"[A-Za-z0-9][\w.-]*/[\w.-]*[A-Za-z0-9](?![\w/])"
     rf"|(?<![\w/.@-])[\w-]+(?:\.[\w-]+)*\.(?:{'|'.join(_FILE_EXTENSIONS)})\b"
+    # A folder written with its slash: "in docs/".
+    r"|(?<![\w/.:])[A-Za-z0-9][\w.-]+/(?=[\s?,!;]|$)"
 )
 _PURPOSE = re.compile(
     r"\b(?:me|us|them|him|her|task|todo|to-do|chore|errand|remind(?:er)?\b[^.?!]*?)\s+to\s+([A-Za-z].*?)"
@@ -948,7 +950,7 @@ class _Reader:
         value = match.group(1).rstrip(".")
         # The label before a list labels all of it: "orders 551 and 552".
         listed = next((e for e in self.read.enumerations if e[0] == value), [value])
-        return self._free([item for item in listed if re.search(r"\d", item)])
+        return self._free([item for item in listed if _shape(item) == _shape(value)])
 
     def _named_beside(self, parameter: Parameter) -> str | None:
         """A quote or a capitalised name right before the parameter's own noun: "the Eastside branch"."""
