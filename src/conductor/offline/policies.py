@@ -201,8 +201,10 @@ def value_fit(spec: ToolSpec, question: str) -> int:
              and role_of(p) in ("", "title", "query", "letter")]
     # Quotes mark exactly what to send: as many quotes as text parameters is a fit.
     points += len(texts) if texts and len(read.quotes) == len(texts) else 0
-    # Every required parameter filled from what the question states is one point more ("Make it 21 degrees").
-    return points + (1 if points and not fill(spec, question).missing else 0)
+    # Every required parameter filled from what the question states is one point more ("Make it 21 degrees"),
+    # also for a tool the question's words already touch ("define serendipity" for a dictionary tool).
+    touched = points or match_score(spec, question) > 0
+    return points + (1 if touched and not fill(spec, question).missing else 0)
 
 
 def fill_arguments(spec: ToolSpec, question: str) -> dict[str, Any] | None:
