@@ -287,6 +287,8 @@ _CALENDAR_WORDS = frozenset(_MONTHS + "monday tuesday wednesday thursday friday 
 # Words beside a number, and words of a parameter, reduced to one concept each.
 _CONCEPTS: dict[str, str] = {
     **dict.fromkeys("% percent percentage pct tip rate discount tax".split(), "percent"),
+    # A bound: "under 150" for max_price, "up to 20" for max_results.
+    **dict.fromkeys("under below max maximum most".split(), "max"),
     **dict.fromkeys("$ € £ ¥ dollar dollars usd eur euro euros bucks yuan rmb 元 bill amount price cost total "
                     "salary budget payment balance money subtotal fee".split(), "money"),
     # "pounds" is a weight as often as money.
@@ -861,10 +863,16 @@ class _Reader:
             named_after = self._free(self._named_after(side))
             listed = named_after if len(named_after) > 1 else []
             return sided or self._labelled(parameter) or listed or self._free(paired[:1]) or named_after
+        if role == "id":
+            # A code written after its own label comes first: "postal code 75008" before the "FR" beside it.
+            labelled = self._labelled(parameter) or [n for n in [self._numbered(parameter)] if n is not None]
+            return labelled or self._by_words_before(parameter, self._free(by_role[role]))
         if role in by_role:
             return self._by_words_before(parameter, self._free(by_role[role])) or self._labelled(parameter)
         if role == "place" and "room" in parameter.terms and self._free(r.rooms):
             return self._free(r.rooms)
+        if role == "place" and "code" in parameter.terms and self._free(r.tickers):
+            return self._free(r.tickers)  # "ISO country code": FR, DE
         if role == "place":
             known = self._free([p for p in r.places if stem(p.lower()) not in self.own_words])
             return known or self._free(
