@@ -14,6 +14,7 @@ from conductor.offline_suite import (
     create_event,
     create_user,
     decline,
+    generate_password,
     get_stock_price,
     is_stated,
     judge,
@@ -106,6 +107,14 @@ def test_unstated_values_skip_defaults_and_reach_nested_fields():
     assert unstated_values(set_timer, {"minutes": 5, "label": ""}, "Set a timer for 5 minutes") == []
     assert unstated_values(set_timer, {"minutes": 5, "label": "tea"}, "Set a timer for 5 minutes") == [
         "label='tea'"
+    ]
+
+
+def test_a_boolean_is_stated_by_its_parameters_own_word():
+    assert unstated_values(generate_password, {"symbols": False}, "a password without symbols") == []
+    assert unstated_values(generate_password, {"symbols": True}, "a password with symbols") == []
+    assert unstated_values(generate_password, {"length": 12, "symbols": False}, "a 12 character password") == [
+        "symbols=False"
     ]
 
 

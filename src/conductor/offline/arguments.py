@@ -639,6 +639,11 @@ _DIMENSIONS = re.compile(r"(?:\s*[x×*]\s*\d+(?:\.\d+)?)+(?=\s?[a-z])", re.IGNOR
 _REPLACED = re.compile(r"\b(?:instead\s+of|rather\s+than|not)\s*$", re.IGNORECASE)
 
 
+def _wants_email(parameter: Parameter) -> bool:
+    """A parameter described as e-mail addresses, whatever its name ("participants", "notify")."""
+    return re.search(r"\be-?mail\s+address", parameter.description, re.IGNORECASE) is not None
+
+
 def _shape(token: str) -> str:
     """A token's shape: capitals A, small letters a, digits 9, runs folded: "#general" -> "#a", "E-1001" -> "A-9"."""
     shape = re.sub(r"[A-Z]", "A", re.sub(r"[a-z]", "a", re.sub(r"\d", "9", token)))
@@ -844,8 +849,10 @@ class _Reader:
             if not sided and len(values) == 1 and _starts_span(parameter):
                 sided = values
             return self._free(sided)
-        # A mail tool, or a parameter described as e-mail addresses ("participants: e-mail addresses of ...").
-        mail_tool = bool(self.own_words & {"email", "mail"} or {"email", "mail"} & parameter.terms)
+        if _wants_email(parameter):
+            # Described as e-mail addresses ("participants: e-mail addresses of ..."): a name will not do.
+            return self._free(r.emails) if side is None else self._sided(self._free(r.emails), side)
+        mail_tool = bool(self.own_words & {"email", "mail"})
         postal = role == "place" and "address" in parameter.terms
         if (role in ("", "person", "origin", "destination") or postal) and mail_tool and r.emails:
             # A mail tool's bare `to`/`from`/`recipient` (its "address" too) means an e-mail address, not a
@@ -1304,7 +1311,7 @@ class _Reader:
             return numbers or None
         role = role_of(Parameter(parameter.name, {**items, "description": parameter.description}, True))
         values = self.values_for(singular, role) if role not in ("title", "query") else []
-        if len(values) < 2:
+        if len(values) < 2 and not _wants_email(parameter):
             listed = [i for e in self.read.enumerations for i in e if i.casefold() not in self.used_strings]
             values = listed or values
         return self.take(values) or None

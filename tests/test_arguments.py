@@ -1,0 +1,381 @@
+"""How the offline model reads arguments for tools it was not written for: each rule on a tool of its own.
+
+Each test offers a learner-style tool and a plain question and checks the calls
+(``plan_arguments``) or the missing parameter, the way a careful model would answer.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import pydantic
+import pytest
+
+from conductor import connect
+from conductor.offline.arguments import Filled, plan_arguments, read_question
+from conductor.offline.latency import LatencyModel
+from conductor.offline.model import OfflineModel
+from conductor.tools import Tool, tool
+
+
+def calls(tool_: Tool, question: str) -> list[dict[str, Any]]:
+    """The argument sets the model would call ``tool_`` with; fails when it would decline."""
+    planned = plan_arguments(tool_.spec, question)
+    assert not isinstance(planned, Filled), f"declined: missing {planned.missing}"
+    return planned
+
+
+def missing(tool_: Tool, question: str) -> list[str]:
+    """The required parameters the model says the question did not give (empty when it would call)."""
+    planned = plan_arguments(tool_.spec, question)
+    return planned.missing if isinstance(planned, Filled) else []
+
+
+@tool
+def convert_money(amount: float, from_currency: str, to_currency: str) -> float:
+    """Convert money between currencies.
+
+    Args:
+        amount: How much to convert.
+        from_currency: ISO code of the currency you have.
+        to_currency: ISO code of the currency you want.
+    """
+    return amount
+
+
+Unit = Literal["grams", "kilograms", "pounds", "ounces"]
+
+
+@tool
+def convert_weight(amount: float, from_unit: Unit, to_unit: Unit) -> float:
+    """Convert a weight between units.
+
+    Args:
+        amount: The weight to convert.
+        from_unit: Unit of the amount.
+        to_unit: Unit wanted.
+    """
+    return amount
+
+
+def test_one_currency_before_to_and_several_after_fan_out():
+    assert calls(convert_money, "Convert 70 SEK to both NOK and DKK") == [
+        {"amount": 70, "from_currency": "SEK", "to_currency": "NOK"},
+        {"amount": 70, "from_currency": "SEK", "to_currency": "DKK"},
+    ]
+
+
+def test_the_unit_written_after_the_amount_is_the_from_side():
+    assert calls(convert_weight, "How many ounces is 2 pounds?") == [
+        {"amount": 2, "from_unit": "pounds", "to_unit": "ounces"}
+    ]
+    assert calls(convert_weight, "2公斤是多少磅?") == [{"amount": 2, "from_unit": "kilograms", "to_unit": "pounds"}]
+
+
+@tool
+def heat_room(room: str, temperature: float) -> str:
+    """Set a room's heating.
+
+    Args:
+        room: The room.
+        temperature: Target temperature.
+    """
+    return room
+
+
+def test_a_temperature_takes_fahrenheit_too():
+    assert calls(heat_room, "set the kitchen to 70 fahrenheit") == [{"room": "kitchen", "temperature": 70}]
+
+
+@tool
+def notify(to: str, body: str) -> str:
+    """Send an email notification.
+
+    Args:
+        to: Recipient address.
+        body: The text.
+    """
+    return to
+
+
+def test_a_mail_tools_lone_address_is_the_recipient():
+    assert calls(notify, 'mail ops@corp.dev "disk full"') == [{"to": "ops@corp.dev", "body": "disk full"}]
+
+
+@tool
+def switch_plug(device: str, on: bool) -> str:
+    """Switch a smart plug.
+
+    Args:
+        device: Plug id, e.g. plug_1.
+        on: True for on.
+    """
+    return device
+
+
+def test_snake_case_names_are_identifiers_and_fan_out():
+    assert calls(switch_plug, "switch off fan_plug and heater_plug") == [
+        {"device": "fan_plug", "on": False},
+        {"device": "heater_plug", "on": False},
+    ]
+
+
+class Box(pydantic.BaseModel):
+    """A box."""
+
+    length_cm: float
+    width_cm: float
+    height_cm: float
+
+
+@tool
+def pack(box: Box) -> str:
+    """Pack a box.
+
+    Args:
+        box: Its dimensions.
+    """
+    return ""
+
+
+def test_dimensions_share_the_unit_written_after_the_last():
+    assert calls(pack, "pack a box of 40 x 30 x 10 cm") == [
+        {"box": {"length_cm": 40, "width_cm": 30, "height_cm": 10}}
+    ]
+
+
+@tool
+def make_playlist(name: str, songs: list[str]) -> str:
+    """Make a playlist.
+
+    Args:
+        name: Name of the new playlist.
+        songs: Song titles.
+    """
+    return name
+
+
+def test_listed_capitalised_names_keep_their_words_and_a_playlist_name_is_no_person():
+    assert calls(make_playlist, 'a playlist called "Calm" with Clocks, Yellow and Fix You') == [
+        {"name": "Calm", "songs": ["Clocks", "Yellow", "Fix You"]}
+    ]
+    assert missing(make_playlist, "a playlist with Clocks, Yellow and Fix You") == ["name"]
+
+
+@tool
+def say_in(text: str, source_language: str, target_language: str) -> str:
+    """Translate a text.
+
+    Args:
+        text: The text.
+        source_language: Its language.
+        target_language: Language wanted.
+    """
+    return text
+
+
+def test_languages_listed_after_into_fan_out():
+    assert calls(say_in, 'translate "thank you" from English into German and Dutch') == [
+        {"text": "thank you", "source_language": "English", "target_language": "German"},
+        {"text": "thank you", "source_language": "English", "target_language": "Dutch"},
+    ]
+
+
+@tool
+def hold_book(isbn: str) -> str:
+    """Hold a book.
+
+    Args:
+        isbn: The book's ISBN.
+    """
+    return isbn
+
+
+def test_long_digit_runs_are_codes():
+    assert calls(hold_book, "hold 9780306406157 and 9780262510875") == [
+        {"isbn": "9780306406157"},
+        {"isbn": "9780262510875"},
+    ]
+
+
+@tool
+def play_track(title: str, artist: str | None = None) -> str:
+    """Play a track.
+
+    Args:
+        title: Track title.
+        artist: Optional artist.
+    """
+    return title
+
+
+def test_by_names_the_artist_and_a_capitalised_object_is_the_title():
+    assert calls(play_track, 'play "Hurt" by Johnny Cash') == [{"title": "Hurt", "artist": "Johnny Cash"}]
+    assert calls(play_track, "play Moonlight Sonata") == [{"title": "Moonlight Sonata"}]
+
+
+@tool
+def log_workout(activity: Literal["running", "cycling", "swimming"], minutes: int) -> str:
+    """Log a workout and its calories.
+
+    Args:
+        activity: The exercise.
+        minutes: How long.
+    """
+    return activity
+
+
+@tool
+def renew(loan_id: str) -> str:
+    """Renew a library loan.
+
+    Args:
+        loan_id: The loan's id.
+    """
+    return loan_id
+
+
+@tool
+def move_money(from_account: str, to_account: str, amount: float) -> str:
+    """Transfer money between accounts.
+
+    Args:
+        from_account: Account to take it from.
+        to_account: Account to pay into.
+        amount: How much.
+    """
+    return ""
+
+
+def _first_turn(tool_: Tool, question: str) -> list[tuple[str, dict[str, Any]]]:
+    llm = connect("offline", offline_model=OfflineModel(seed=0, latency=LatencyModel.instant()))
+    result = llm.run(question, tools=[tool_], max_rounds=1)
+    return [(c.name, c.arguments) for c in result.rounds[0].tool_calls] if result.rounds else []
+
+
+@pytest.mark.parametrize("tool_, question, arguments", [
+    (log_workout, "游泳30分钟", {"activity": "swimming", "minutes": 30}),
+    (renew, "帮我续借 L-20001", {"loan_id": "L-20001"}),
+    (move_money, "从 current 转 500 到 joint", {"from_account": "current", "to_account": "joint", "amount": 500}),
+])
+def test_chinese_questions_find_english_tools_and_their_values(tool_, question, arguments):
+    assert _first_turn(tool_, question) == [(tool_.name, arguments)]
+
+
+@tool
+def local_forecast(city: str) -> str:
+    """Weather forecast for a city.
+
+    Args:
+        city: City name.
+    """
+    return city
+
+
+def test_when_words_name_no_place():
+    assert missing(local_forecast, "What will the weather be like this weekend?") == ["city"]
+
+
+@tool
+def alarm(time: str, label: str | None = None) -> str:
+    """Set an alarm.
+
+    Args:
+        time: When, HH:MM.
+        label: Optional label.
+    """
+    return time
+
+
+@tool
+def film_rating(movie_title: str, year: int | None = None) -> float:
+    """Rating of a film.
+
+    Args:
+        movie_title: Title of the film.
+        year: Optional release year.
+    """
+    return 0.0
+
+
+def test_called_names_a_label_and_a_films_title_is_its_capitalised_name():
+    assert calls(alarm, "an alarm at 6:45 called run") == [{"time": "6:45", "label": "run"}]
+    assert calls(film_rating, "rating of Heat from 1995") == [{"movie_title": "Heat", "year": 1995}]
+
+
+@tool
+def order_status(order_id: str) -> str:
+    """Status of an order.
+
+    Args:
+        order_id: The order number.
+    """
+    return order_id
+
+
+@tool
+def mute(channel: str, hours: int) -> str:
+    """Mute a channel.
+
+    Args:
+        channel: Channel name, e.g. #general.
+        hours: For how long, in hours.
+    """
+    return channel
+
+
+def test_a_label_before_a_list_labels_all_and_an_example_gives_the_shape():
+    assert calls(order_status, "status of orders 881 and 882") == [{"order_id": "881"}, {"order_id": "882"}]
+    assert calls(mute, "mute #random for 3 hours") == [{"channel": "#random", "hours": 3}]
+
+
+@tool
+def brightness(device_id: str, level: int) -> str:
+    """Set a lamp's brightness.
+
+    Args:
+        device_id: Lamp id.
+        level: Brightness from 0 to 100.
+    """
+    return device_id
+
+
+@tool
+def hotels(city: str, max_price: float | None = None) -> list[str]:
+    """Find hotels.
+
+    Args:
+        city: City.
+        max_price: Optional highest nightly price.
+    """
+    return []
+
+
+def test_a_percentage_fits_a_0_to_100_scale_and_under_is_a_maximum():
+    assert calls(brightness, "set desk_lamp brightness to 70 percent") == [{"device_id": "desk_lamp", "level": 70}]
+    assert calls(hotels, "hotels in Oslo under 120") == [{"city": "Oslo", "max_price": 120}]
+    assert calls(hotels, "hotels in Oslo") == [{"city": "Oslo"}]
+
+
+@tool
+def meet(participants: list[str], date: str) -> str:
+    """Schedule a meeting.
+
+    Args:
+        participants: E-mail addresses of the people to invite.
+        date: Day, YYYY-MM-DD.
+    """
+    return date
+
+
+def test_list_items_are_what_the_list_description_says():
+    assert calls(meet, "meet a@x.io and b@x.io on 2026-02-03") == [
+        {"participants": ["a@x.io", "b@x.io"], "date": "2026-02-03"}
+    ]
+    assert missing(meet, "meet Ann and Bo on 2026-02-03") == ["participants"]
+
+
+def test_read_question_sees_sizes_folders_and_chinese_pairs():
+    assert [n.value for n in read_question("resize to 800x600").numbers] == [800, 600]
+    assert "docs/" in read_question("find notes in docs/").paths
+    assert ("savings", "checking") in read_question("从 savings 转 3000 到 checking").pairs
