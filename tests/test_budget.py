@@ -150,3 +150,12 @@ def test_budget_and_limits_together_are_refused() -> None:
         offline().run(CHAIN, deadline=0)
     with pytest.raises(TypeError, match="cd.Budget"):
         offline().run(CHAIN, budget=0.01)  # type: ignore[arg-type]
+
+
+def test_the_first_requests_worst_case_is_what_the_check_uses() -> None:
+    llm = offline()
+    worst = cd.budget.first_request_worst_case(llm, CHAIN, tools=sc.weather_tools(), max_tokens=300)
+    assert llm.run(CHAIN, tools=sc.weather_tools(), max_tokens=300, budget=Budget(usd=worst.usd)).api_calls >= 1
+    refused = llm.run(CHAIN, tools=sc.weather_tools(), max_tokens=300, budget=Budget(usd=worst.usd * 0.999))
+    assert refused.api_calls == 0 and refused.stopped_by == "budget"
+    assert llm.run(CHAIN, tools=sc.weather_tools(), max_tokens=300, budget=Budget(tokens=worst.tokens - 1)).api_calls == 0

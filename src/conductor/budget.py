@@ -43,6 +43,7 @@ __all__ = [
     "DeadlineReached",
     "estimate_input_tokens",
     "worst_case",
+    "first_request_worst_case",
     "stopped_answer",
     "DEFAULT_OUTPUT_CEILING",
     "INPUT_MARGIN",
@@ -197,6 +198,18 @@ def worst_case(request: dict[str, Any], price: Callable[[Usage], CostSplit]) -> 
     """What ``request`` can cost at most: estimated input plus ``max_tokens`` output, at ``price``."""
     usage = Usage(input_tokens=estimate_input_tokens(request), output_tokens=output_ceiling(request))
     return Spend(price(usage).total, usage.input_tokens + usage.output_tokens)
+
+
+def first_request_worst_case(
+    llm: Any, question: str, *, tools: Sequence[Any] = (), max_tokens: int | None = None, system: str | None = None
+) -> Spend:
+    """The worst case of the first request ``llm.run(question, ...)`` would send, priced as the budget check does.
+
+    Sends nothing: the request is built, estimated and priced. Useful to size a budget.
+    """
+    conversation = llm._conversation(question, tools, 1, system, None, max_tokens, None, None, {})
+    request = conversation.next_request()
+    return worst_case(request, conversation.price)
 
 
 # -- the best answer a stopped run has -----------------------------------------------------------

@@ -232,7 +232,8 @@ def plot_dashboard(
         running += r.cost
         cumulative.append(running)
     cost_ax.plot(range(1, len(cumulative) + 1), cumulative, color="#8172B2")
-    cost_ax.set(title=f"cost: ${metrics.total_cost:.4f} total, ${metrics.cost_per_query:.6f} per query",
+    # "\\$": a bare pair of dollar signs would start matplotlib's mathtext.
+    cost_ax.set(title=f"cost: \\${metrics.total_cost:.4f} total, \\${metrics.cost_per_query:.6f} per query",
                 xlabel="queries (in the order they finished)", ylabel="US dollars, cumulative")
     status = "; ".join(metrics.alerts) if metrics.alerts else "no alerts"
     fig.suptitle(f"{metrics.queries} queries, {metrics.rate_limit_waits} rate-limit waits, "
