@@ -12,7 +12,7 @@ import pydantic
 import pytest
 
 from conductor import connect
-from conductor.offline.arguments import Filled, plan_arguments, read_question
+from conductor.offline.arguments import Filled, plan_arguments, read_question, with_digits
 from conductor.offline.latency import LatencyModel
 from conductor.offline.model import OfflineModel
 from conductor.tools import Tool, tool
@@ -379,3 +379,16 @@ def test_read_question_sees_sizes_folders_and_chinese_pairs():
     assert [n.value for n in read_question("resize to 800x600").numbers] == [800, 600]
     assert "docs/" in read_question("find notes in docs/").paths
     assert ("savings", "checking") in read_question("从 savings 转 3000 到 checking").pairs
+
+
+@pytest.mark.parametrize("said, digits", [
+    ("two hundred guests", "200 guests"),
+    ("a thousand dollars", "1000 dollars"),
+    ("a dozen eggs", "12 eggs"),
+    ("订两张票", "订2张票"),
+    ("三千元", "3000元"),
+    ("两万五千块", "25000块"),
+    ("which one is it", "which one is it"),
+])
+def test_numbers_said_in_words(said, digits):
+    assert with_digits(said) == digits

@@ -1026,7 +1026,10 @@ def _numbers_in(question: str) -> set[float]:
             if word in _TENS and i + 1 < len(words) and _NUMBER_WORDS.get(words[i + 1], 10) < 10:
                 found.add(value + _NUMBER_WORDS[words[i + 1]])
         elif word in _MULTIPLIERS:
+            # "two hundred", "3 thousand": the count before may be a word or digits.
             before = _NUMBER_WORDS.get(words[i - 1], 1) if i else 1
+            if i and re.fullmatch(r"\d+", words[i - 1]):
+                before = int(words[i - 1])
             found.add(before * _MULTIPLIERS[word])
     found.update(float(_cjk_number(m.group(0))) for m in _CJK_NUMBER_RE.finditer(question))
     return found

@@ -106,34 +106,38 @@ def _digits(match: re.Match[str], text: str) -> str:
     if single.lower() == "one":
         before, after = text[: match.start()].split()[-1:], text[match.end():].split()[:1]
         beside = " ".join(before + after).lower()
-        if not re.search(rf"\b(?:{_OPERATOR_WORDS})\b|\d", beside):
+        if not re.search(rf"\b(?:{_OPERATOR_WORDS}|hundred|thousand|million)\b|\d", beside):
             return single
     return str(_UNITS.index(single.lower()))
 
 
-_CHINESE_DIGITS = {"零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+_CHINESE_DIGITS = {"〇": 0, "零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 # Chinese measure words and units, longest first: "4人份" is four servings.
-_CHINESE_UNITS = "人民币|美元|欧元|英镑|日元|分钟|小时|星期|公里|千米|公斤|人份|秒|天|周|个|位|人|份|度|次|年|岁|元|块|米|克|升"
+_CHINESE_UNITS = "人民币|美元|欧元|英镑|日元|分钟|小时|星期|公里|千米|公斤|人份|秒|天|周|个|位|人|份|度|次|年|岁|元|块|米|克|升" \
+                 "|张|本|杯|件|台|辆|间|晚|瓶|双|条|只|盒|包|袋|碗|页|首|家|场|颗|片|部"
 # Chinese numerals next to an operator, a measure word or a unit ("三加四", "十分钟"): a bare "一" is too common.
 _CHINESE_NUMBER = re.compile(
-    rf"[零一二两三四五六七八九十百]+(?=\s*(?:加|减|乘|除|{_CHINESE_UNITS}))"
-    r"|(?<=加|减|乘|以)\s*[零一二两三四五六七八九十百]+"
+    rf"[〇零一二两三四五六七八九十百千万]+(?=\s*(?:加|减|乘|除|{_CHINESE_UNITS}))"
+    r"|(?<=加|减|乘|以)\s*[〇零一二两三四五六七八九十百千万]+"
 )
 
 
+_CHINESE_POWERS = {"十": 10, "百": 100, "千": 1000}
+
+
 def _chinese_value(numeral: str) -> int:
-    """一 -> 1, 十 -> 10, 十五 -> 15, 二十 -> 20, 三百二十 -> 320."""
-    total, current = 0, 0
+    """一 -> 1, 十 -> 10, 十五 -> 15, 二十 -> 20, 三百二十 -> 320, 三千 -> 3000, 两万五千 -> 25000."""
+    total, section, current = 0, 0, 0
     for char in numeral.strip():
         if char in _CHINESE_DIGITS:
             current = _CHINESE_DIGITS[char]
-        elif char == "十":
-            total += (current or 1) * 10
+        elif char in _CHINESE_POWERS:
+            section += (current or 1) * _CHINESE_POWERS[char]
             current = 0
-        elif char == "百":
-            total += (current or 1) * 100
-            current = 0
-    return total + current
+        elif char == "万":
+            total += ((section + current) or 1) * 10_000
+            section, current = 0, 0
+    return total + section + current
 
 
 def with_digits(text: str) -> str:
@@ -142,7 +146,19 @@ def with_digits(text: str) -> str:
         # "一个" is the article "a", not the number one.
         lambda m: m.group(0) if text[m.start(): m.end() + 1] == "一个" else str(_chinese_value(m.group(0))), text
     )
-    return _WORD_NUMBER.sub(lambda m: _digits(m, text), text)
+    text = _WORD_NUMBER.sub(lambda m: _digits(m, text), text)
+    # "two hundred" -> 200, "a thousand" -> 1000, "a dozen" -> 12.
+    text = re.sub(r"\b(\d+|an?)\s+(hundred|thousand|million)\b",
+                  lambda m: _scaled(1 if m.group(1).isalpha() else int(m.group(1)), _SCALES[m.group(2).lower()]),
+                  text, flags=re.IGNORECASE)
+    return re.sub(r"\ba\s+dozen\b", "12", text, flags=re.IGNORECASE)
+
+
+_SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000}
+
+
+def _scaled(count: int, scale: int) -> str:
+    return str(count * scale)
 
 
 _NUM = r"-?\d+(?:\.\d+)?"
