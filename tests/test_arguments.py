@@ -392,3 +392,34 @@ def test_read_question_sees_sizes_folders_and_chinese_pairs():
 ])
 def test_numbers_said_in_words(said, digits):
     assert with_digits(said) == digits
+
+
+@tool
+def file_bug(title: str, priority: Literal["low", "medium", "high"]) -> str:
+    """File a bug.
+
+    Args:
+        title: Summary.
+        priority: How urgent.
+    """
+    return title
+
+
+@tool
+def route(origin: str, destination: str, mode: Literal["driving", "walking", "transit"] = "driving") -> str:
+    """Directions between two places.
+
+    Args:
+        origin: Start.
+        destination: End.
+        mode: How to travel.
+    """
+    return origin
+
+
+def test_an_enum_value_named_by_a_plain_synonym():
+    assert calls(file_bug, "file an urgent bug: 'checkout fails'") == [{"title": "checkout fails", "priority": "high"}]
+    assert calls(route, "directions from Leeds to York on foot") == [
+        {"origin": "Leeds", "destination": "York", "mode": "walking"}
+    ]
+    assert calls(route, "directions from Leeds to York") == [{"origin": "Leeds", "destination": "York"}]

@@ -588,6 +588,26 @@ def role_of(parameter: Parameter) -> str:
 
 
 _PERSON_WORDS = dict(_ROLE_WORDS)["person"] - {"name", "names"}
+# Plain synonyms of common enum values, used only when no option is named as written.
+_ENUM_SYNONYMS: dict[str, tuple[str, ...]] = {
+    "high": ("urgent", "important", "critical", "asap", "top priority"),
+    "urgent": ("asap", "critical", "emergency"),
+    "low": ("minor", "trivial", "not urgent", "whenever"),
+    "large": ("big", "huge"), "small": ("little", "tiny"),
+    "asc": ("ascending", "oldest first", "lowest first", "cheapest first"),
+    "ascending": ("oldest first", "lowest first", "cheapest first"),
+    "desc": ("descending", "newest first", "latest first", "highest first"),
+    "descending": ("newest first", "latest first", "highest first"),
+    "driving": ("drive", "by car", "car"), "walking": ("walk", "on foot"),
+    "transit": ("bus", "train", "subway", "metro", "public transport"),
+    "bicycling": ("bike", "cycle", "cycling"), "cycling": ("bike", "biking", "cycle"),
+    "running": ("run", "jog", "jogging"), "swimming": ("swim",),
+    "metric": ("celsius", "kilometers", "kilometres", "km"), "imperial": ("fahrenheit", "miles", "feet"),
+    "vegetarian": ("veggie", "meatless"), "economy": ("cheapest", "cheap"),
+    "en": ("english",), "fr": ("french",), "de": ("german",), "es": ("spanish",), "it": ("italian",),
+    "pt": ("portuguese",), "ja": ("japanese",), "zh": ("chinese", "mandarin"), "ko": ("korean",),
+    "nl": ("dutch",), "ru": ("russian",), "ar": ("arabic",),
+}
 # Works whose titles are written capitalised: a title parameter about one takes a capitalised name.
 _WORKS = frozenset("movie film book novel song album track show series episode podcast game play painting".split())
 # Parameters that hold what a thing is called.
@@ -1257,7 +1277,13 @@ class _Reader:
                     len(spoken) > 3 and re.search(rf"(?<!\w){re.escape(stem(spoken))}", text)):
                 return option
         chinese = [option for option in options if concepts_of(str(option)) & said]
-        return chinese[0] if len(chinese) == 1 else None
+        if len(chinese) == 1:
+            return chinese[0]
+        # No option named as written: one named by a plain synonym ("urgent" for high, "by car" for driving).
+        synonyms = [option for option in options if any(
+            re.search(rf"(?<!\w){re.escape(word)}(?!\w)", text)
+            for word in _ENUM_SYNONYMS.get(str(option).casefold(), ()))]
+        return synonyms[0] if len(synonyms) == 1 else None
 
     def fill(self, parameter: Parameter, *, allow_fan_out: bool) -> tuple[Any, list[Any] | None]:
         """(value or None, the several values when the parameter should fan out into several calls)."""
