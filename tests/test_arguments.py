@@ -423,3 +423,38 @@ def test_an_enum_value_named_by_a_plain_synonym():
         {"origin": "Leeds", "destination": "York", "mode": "walking"}
     ]
     assert calls(route, "directions from Leeds to York") == [{"origin": "Leeds", "destination": "York"}]
+
+
+@tool
+def train_tickets(origin: str, destination: str, date: str, seats: int = 1) -> str:
+    """Book train tickets.
+
+    Args:
+        origin: Departure city.
+        destination: Arrival city.
+        date: Day, YYYY-MM-DD.
+        seats: Number of seats.
+    """
+    return date
+
+
+@tool
+def noodles(dish: str, spicy: bool = False) -> str:
+    """Order a dish.
+
+    Args:
+        dish: The dish.
+        spicy: Make it spicy.
+    """
+    return dish
+
+
+def test_a_chinese_measure_word_says_what_is_counted_and_a_chinese_word_states_a_switch():
+    assert calls(train_tickets, "订2026-05-01从北京到上海的两张火车票") == [
+        {"origin": "北京", "destination": "上海", "date": "2026-05-01", "seats": 2}
+    ]
+    assert calls(train_tickets, "订2026-05-01从北京到上海的火车票") == [
+        {"origin": "北京", "destination": "上海", "date": "2026-05-01"}
+    ]
+    assert calls(noodles, "来一份 dan dan noodles,要辣的") == [{"dish": "dan dan noodles", "spicy": True}]
+    assert calls(noodles, "来一份 dan dan noodles,不要辣") == [{"dish": "dan dan noodles", "spicy": False}]

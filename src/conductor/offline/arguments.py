@@ -123,6 +123,14 @@ _CHINESE_NUMBER = re.compile(
 
 
 _CHINESE_POWERS = {"十": 10, "百": 100, "千": 1000}
+# What a Chinese measure word after a number counts, in the words a parameter would use.
+_CHINESE_MEASURES: dict[str, tuple[str, ...]] = {
+    "张": ("tickets", "seats"), "晚": ("nights",), "间": ("rooms",), "份": ("portions", "servings", "quantity"),
+    "杯": ("cups", "quantity"), "本": ("books", "copies"), "件": ("items", "pieces", "quantity"),
+    "位": ("people", "guests"), "人": ("people", "guests", "persons"), "瓶": ("bottles", "quantity"),
+    "台": ("devices", "units"), "辆": ("cars", "vehicles"), "页": ("pages",), "首": ("songs", "tracks"),
+    "双": ("pairs",), "盒": ("boxes",), "袋": ("bags",), "碗": ("bowls",),
+}
 
 
 def _chinese_value(numeral: str) -> int:
@@ -711,6 +719,9 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Number]:
         if not concepts and _is_year(match, text, before):
             concepts = frozenset({"year"})
         beside = frozenset(w for w in [*before, *after] if len(w) >= 3 and w not in STOPWORDS)
+        # A Chinese measure word says what is counted: "两张火车票" counts tickets (seats).
+        measure = re.match(r"\s*([\u4e00-\u9fff])", text[match.end():])
+        beside |= frozenset(_CHINESE_MEASURES.get(measure.group(1), ()) if measure else ())
         unit = _UNIT.match(text, match.end())
         # Each side of "30 x 20 x 15 cm" is in the unit written after the last one.
         dimensions = _DIMENSIONS.match(text, match.end())
@@ -1228,10 +1239,24 @@ class _Reader:
         stated = [w for w in name_words(parameter.name) if w not in ("is", "enable", "use", "include") and len(w) > 2]
         if stated and all(re.search(rf"\b{re.escape(w)}", text) for w in stated):
             return not re.search(rf"\b(?:not|no|without|don't|non)\s+(?:\w+\s+)?{re.escape(stated[0])}", text)
+        chinese = self._chinese_switch(parameter)
+        if chinese is not None:
+            return chinese
         switch = _SWITCH.search(text)
         if switch is None:
             return None
         return next(g for g in switch.groups() if g) in _SWITCH_ON
+
+    def _chinese_switch(self, parameter: Parameter) -> bool | None:
+        """A Chinese word for the parameter's own word: "要辣的" states spicy, "不要辣" states not spicy."""
+        if not _CJK.search(self.read.text):
+            return None
+        own = {c for w in name_words(parameter.name) if len(w) > 2 for c in concepts_of(w)}
+        for phrase, concepts in CHINESE_CONCEPTS.items():
+            at = self.read.text.find(phrase)
+            if at >= 0 and own & set(concepts):
+                return not re.search(r"(?:不|别|无|没有)(?:要|用|加)?$", self.read.text[max(0, at - 3): at])
+        return None
 
     def sided_enum(self, options: list[Any], side: int) -> Any:
         """The "from" or "to" option of a pair of named options ("5 °C in Fahrenheit": celsius, fahrenheit)."""

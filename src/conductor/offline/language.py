@@ -72,6 +72,7 @@ CHINESE_GLOSSARY: dict[str, tuple[str, ...]] = {
     "锻炼": ("exercise", "workout"), "卡路里": ("calories", "calorie"), "热量": ("calories", "calorie"),
     "消耗": ("burn", "burned"), "体重": ("weight",), "身高": ("height",), "步数": ("steps",),
     # food
+    "辣": ("spicy", "hot"), "素食": ("vegetarian",), "点餐": ("order",),
     "食谱": ("recipe", "recipes"), "菜谱": ("recipe", "recipes"), "做法": ("recipe",), "餐厅": ("restaurant",),
     "饭店": ("restaurant",), "菜单": ("menu",), "外卖": ("delivery", "order"),
     # money
@@ -106,6 +107,7 @@ CHINESE_GLOSSARY: dict[str, tuple[str, ...]] = {
     "酒店": ("hotel",), "机场": ("airport",), "签证": ("visa",), "时区": ("timezone", "zone"),
     "时间": ("time",), "几点": ("time",), "汇率": ("rate", "exchange"), "链接": ("link", "url"),
     "网址": ("url", "link"), "缩短": ("shorten", "short"), "短链接": ("shorten", "short", "link"),
+    "意思": ("meaning", "define", "definition"), "定义": ("definition", "define"), "含义": ("meaning", "define"),
     "搜索": ("search",), "查找": ("search", "find"), "单位": ("unit",), "长度": ("length",),
     "英尺": ("feet",), "英寸": ("inches",), "厘米": ("centimeters",), "毫米": ("millimeters",),
     "公里": ("kilometers",), "英里": ("miles",), "公斤": ("kilograms", "kg"),
