@@ -69,7 +69,7 @@ def test_requests_and_tokens_wait_and_are_recorded() -> None:
     limiters.request(400)  # the third request in a minute, and 1,200 tokens: waits a minute
     assert clock.now() == pytest.approx(60)
     waits = limiters.log.waits
-    assert {w.limit for w in waits} == {"requests", "tokens"} and not any(w.refused for w in waits)
+    assert [(w.limit, w.refused) for w in waits] == [("requests and tokens", False)]
 
 
 def test_async_callers_wait_on_the_clock() -> None:
@@ -88,3 +88,12 @@ def test_async_callers_wait_on_the_clock() -> None:
 def test_bad_limits_are_refused(bad: dict) -> None:
     with pytest.raises(ValueError, match="RateLimit"):
         RateLimit(**bad)
+
+
+def test_a_request_refused_by_the_token_limit_frees_its_request_slot() -> None:
+    limiters = Limiters(RateLimit(tool_calls_per_minute=None, requests_per_minute=2, tokens_per_minute=1000),
+                        FakeClock())
+    limiters.request(900)
+    with pytest.raises(RateLimited):
+        limiters.request(900, max_wait=1)  # the tokens would wait a minute: refused
+    limiters.request(50, max_wait=0)  # the second request slot is still free

@@ -27,6 +27,7 @@ import logging
 import os
 import re
 import threading
+from concurrent.futures import ThreadPoolExecutor
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable, Sequence
@@ -324,9 +325,7 @@ class Orchestrator:
         a result with ``stopped_by="error"`` and is counted in the metrics.
         """
         if self.llm.is_async:
-            from .exercises.core import run_coroutine
-
-            return run_coroutine(lambda: self.arun(question, user=user, on_progress=on_progress))
+            return _run_sync(lambda: self.arun(question, user=user, on_progress=on_progress))
         run = self._start(user, on_progress, None)
         started = time.perf_counter()
         try:
@@ -380,7 +379,10 @@ class Orchestrator:
         """Answer every question, at most ``concurrency`` at once; results in input order.
 
         ``users`` names who asks each question (a list as long as ``questions``, or one
-        name for all; default :data:`DEFAULT_USER`). ``progress=True`` shows a tqdm bar.
+        name for all). Without it each conversation counts as a user of its own (``q0001``, ...):
+        a batch is not one person, and one shared name would hit the per-user limit at once.
+        ``progress=True`` shows a tqdm bar. The deadline counts from each conversation's
+        start, not from the start of the batch.
         ``batch_budget`` is shared by this batch: once it cannot cover another request,
         the conversations left end at once with ``stopped_by="budget"``.
         """
@@ -410,7 +412,7 @@ class Orchestrator:
     @staticmethod
     def _users(users: Sequence[str] | str | None, count: int) -> list[str]:
         if users is None:
-            return [DEFAULT_USER] * count
+            return [f"q{i + 1:04d}" for i in range(count)]
         if isinstance(users, str):
             return [users] * count
         users = list(users)
@@ -482,6 +484,16 @@ class Orchestrator:
             requests=record.requests, tokens=record.tokens, usd=round(record.cost, 8),
             stopped_by=record.stopped_by, error=record.error,
         ))
+
+
+def _run_sync(make: Callable[[], Awaitable[Any]]) -> Any:
+    """Run a coroutine to the end from sync code, on a thread of its own when a loop already runs here (Jupyter)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(_await(make()))
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(lambda: asyncio.run(_await(make()))).result()
 
 
 def _plain(value: Any) -> str:

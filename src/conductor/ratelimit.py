@@ -174,6 +174,10 @@ class Window:
 
     def reserve(self, units: int = 1, max_wait: float = math.inf) -> float:
         """Take a slot for ``units``; the seconds to wait for it. Raises :class:`RateLimited` past ``max_wait``."""
+        return self.take(units, max_wait)[1]
+
+    def take(self, units: int = 1, max_wait: float = math.inf) -> tuple[tuple[float, int], float]:
+        """:meth:`reserve`, also returning the slot itself, for :meth:`cancel`."""
         if units > self.limit:
             raise RateLimited(f"{units} units can never fit a limit of {self.limit} per {self.period:g} s", math.inf)
         with self._lock:
@@ -183,7 +187,13 @@ class Window:
             if wait > max_wait:
                 raise RateLimited(f"limit of {self.limit} per {self.period:g} s reached", wait)
             self._events.append((at, units))
-            return wait
+            return (at, units), wait
+
+    def cancel(self, slot: tuple[float, int]) -> None:
+        """Give back a slot from :meth:`take` (the work will not start after all)."""
+        with self._lock:
+            if slot in self._events:
+                self._events.remove(slot)
 
     def acquire(self, units: int = 1, max_wait: float = math.inf) -> float:
         """:meth:`reserve`, then sleep until the slot; the seconds waited."""
@@ -255,17 +265,21 @@ class Limiters:
 
     def _request_wait(self, tokens: int, max_wait: float) -> float:
         wait = 0.0
+        taken: list[tuple[Window, tuple[float, int]]] = []
         for name, window, units in (("requests", self.requests, 1), ("tokens", self.tokens, tokens)):
             if window is None:
                 continue
             try:
-                step = window.reserve(units, max_wait)
+                slot, step = window.take(units, max_wait)
             except RateLimited as exc:
+                for earlier, earlier_slot in taken:  # the request will not be sent: free what it held
+                    earlier.cancel(earlier_slot)
                 self.log.add(Wait(name, exc.retry_after, refused=True))
                 raise
-            if step > 0:
-                self.log.add(Wait(name, step, refused=False))
+            taken.append((window, slot))
             wait = max(wait, step)
+        if wait > 0:
+            self.log.add(Wait("requests and tokens", wait, refused=False))
         return wait
 
     def request(self, tokens: int, max_wait: float = math.inf) -> None:
