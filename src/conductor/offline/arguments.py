@@ -946,7 +946,7 @@ class _Reader:
             return self._free(self._made_by())
         if {"reason", "cause", "why"} & set(name_words(parameter.name)):
             # The clause after "because" is the reason: "cancel BK-7781 because my plans changed".
-            because = re.search(r"\b(?:because|since|as|due\s+to)\s+([^.?!,;]+)", r.plain, re.IGNORECASE)
+            because = re.search(r"\b(?:because|due\s+to)\s+([^.?!,;]+)", r.plain, re.IGNORECASE)
             return self._free([because.group(1).strip()]) if because else []
         if role in ("title", "query", ""):
             # Every quote: several for a lone text parameter mean one call each ("Add 'A' and 'B' to ...").
