@@ -12,7 +12,8 @@ from conductor.ratelimit import FakeClock, Limiters, RateLimit, RateLimited, Win
 
 
 def most_in_any_window(times: list[float], period: float) -> int:
-    return max((sum(1 for t in times if start <= t < start + period) for start in times), default=0)
+    # A fake clock that adds up waits lands a float's rounding before the slot: allow for it.
+    return max((sum(1 for t in times if start <= t < start + period - 1e-6) for start in times), default=0)
 
 
 @settings(max_examples=100, deadline=None)
