@@ -159,3 +159,42 @@ def test_the_first_requests_worst_case_is_what_the_check_uses() -> None:
     refused = llm.run(CHAIN, tools=sc.weather_tools(), max_tokens=300, budget=Budget(usd=worst.usd * 0.999))
     assert refused.api_calls == 0 and refused.stopped_by == "budget"
     assert llm.run(CHAIN, tools=sc.weather_tools(), max_tokens=300, budget=Budget(tokens=worst.tokens - 1)).api_calls == 0
+
+
+class _Run:
+    """What RunLimits.check reads of a conversation."""
+
+    def __init__(self, price) -> None:
+        self.origin = 0.0
+        self.model_calls: list = []
+        self.price = price
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    usd=st.floats(0, 0.05),
+    tokens=st.integers(0, 60_000),
+    prices=st.tuples(st.floats(0, 20), st.floats(0, 80)),
+    requests=st.lists(
+        st.tuples(st.text(min_size=1, max_size=3000), st.integers(1, 4096), st.floats(0, 1), st.floats(0, 1)),
+        max_size=12,
+    ),
+)
+def test_random_usage_and_prices_never_cross_the_budget(
+    usd: float, tokens: int, prices: tuple[float, float], requests: list[tuple[str, int, float, float]]
+) -> None:
+    """Any request the check lets through, answered with any usage a real API can bill, stays within budget."""
+    price = lambda u: CostSplit(input=u.input_tokens * prices[0] / 1e6, output=u.output_tokens * prices[1] / 1e6)
+    ledger = Ledger(Budget(usd=usd, tokens=tokens))
+    limits = RunLimits([ledger])
+    run = _Run(price)
+    for text, max_tokens, input_share, output_share in requests:
+        request = {"messages": [{"role": "user", "content": text}], "max_tokens": max_tokens}
+        if limits.check(run, request) is not None:
+            continue
+        # The API bills at most the real input (never above the estimate) and at most max_tokens of output.
+        usage = cd.Usage(input_tokens=int(estimate_input_tokens(request) * input_share),
+                         output_tokens=int(max_tokens * output_share))
+        limits.settle(usage, price(usage).total)
+        assert ledger.spent.usd <= usd + 1e-12 and ledger.spent.tokens <= tokens
+    assert ledger.reserved == Spend()
