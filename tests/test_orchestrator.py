@@ -219,3 +219,11 @@ def test_run_works_on_an_async_connection_inside_a_running_loop() -> None:
         return orch.run(CHAIN, user="ivy")  # as in a notebook cell: a loop is running
 
     assert "羽绒服" in asyncio.run(inside()).answer
+
+
+def test_a_request_bigger_than_the_token_limit_stops_the_run_with_a_reason() -> None:
+    orch = cd.Orchestrator(offline(), tools=sc.weather_tools(), deadline=None, clock=FakeClock(),
+                           rate_limit=RateLimit(tool_calls_per_minute=None, tokens_per_minute=100))
+    result = orch.run(CHAIN, user="judy")
+    assert result.stopped_by == "rate_limit" and result.api_calls == 0
+    assert "tokens_per_minute" in result.answer or "can never fit" in result.answer

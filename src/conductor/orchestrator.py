@@ -24,13 +24,14 @@ import inspect
 import itertools
 import json
 import logging
+import math
 import os
 import re
 import threading
-from concurrent.futures import ThreadPoolExecutor
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -132,6 +133,7 @@ class _Run:
         self.calls: Counter[str] = Counter()  # tool calls so far, by tool
         self.callbacks = on_progress
         self.loop = loop
+        self._lock = threading.Lock()
 
     def emit(self, kind: str, text: str, tool: str | None = None, arguments: dict[str, Any] | None = None) -> None:
         event = Progress(self.run_id, self.user, kind, text, tool, arguments)
@@ -162,9 +164,13 @@ class _Run:
         tokens = estimate_input_tokens(request) + output_ceiling(request)
         return tokens, conversation.limits.time_left(conversation)
 
-    def _stop(self, conversation: Conversation) -> None:
-        detail = f"{conversation.limits.deadline:g} s; waiting for the request rate limit would pass it"
-        conversation.stop("deadline", stopped_answer(conversation, "deadline", detail))
+    def _stop(self, conversation: Conversation, refused: RateLimited) -> None:
+        deadline = conversation.limits.deadline
+        if deadline is not None and math.isfinite(refused.retry_after):
+            detail = f"{deadline:g} s; waiting for the request rate limit would pass it"
+            conversation.stop("deadline", stopped_answer(conversation, "deadline", detail))
+        else:  # the request can never fit: more tokens than tokens_per_minute allows at all
+            conversation.stop("rate_limit", stopped_answer(conversation, "rate_limit", f"rate limit: {refused}"))
 
     def before_send(self, conversation: Conversation, request: dict[str, Any]) -> None:
         self._announce()
@@ -172,8 +178,8 @@ class _Run:
             tokens, left = self._budget_for(conversation, request)
             try:
                 self.orch.limiters.request(tokens, max_wait=left)
-            except RateLimited:
-                self._stop(conversation)
+            except RateLimited as refused:
+                self._stop(conversation, refused)
 
     async def abefore_send(self, conversation: Conversation, request: dict[str, Any]) -> None:
         self._announce()
@@ -181,14 +187,15 @@ class _Run:
             tokens, left = self._budget_for(conversation, request)
             try:
                 await self.orch.limiters.arequest(tokens, max_wait=left)
-            except RateLimited:
-                self._stop(conversation)
+            except RateLimited as refused:
+                self._stop(conversation, refused)
 
     # -- the tools, wrapped for this run ----------------------------------------------------
 
     def _started(self, tool: str, arguments: dict[str, Any]) -> None:
-        earlier = self.calls[tool]
-        self.calls[tool] += 1
+        with self._lock:  # a turn's calls may start in several threads at once
+            earlier = self.calls[tool]
+            self.calls[tool] += 1
         self.emit("tool", describe_call(tool, arguments, earlier), tool, arguments)
 
     def wrap(self, original: Tool) -> Tool:
@@ -243,6 +250,10 @@ class Orchestrator:
         clock: the rate limiters' clock (tests pass a ``ratelimit.FakeClock``).
         run_options: anything else ``llm.run`` takes (``system``, ``allowed_tools``,
             ``max_repeats``, ``approve``, ``max_tokens``, ``parallel``, ...).
+
+    Besides ``llm.run``'s reasons, a result's ``stopped_by`` may be ``"error"`` (the
+    conversation raised: reported in the logs and ``orch.failures``, never lost) or
+    ``"rate_limit"`` (a request larger than ``tokens_per_minute`` allows at all).
     """
 
     def __init__(
