@@ -458,3 +458,31 @@ def test_a_chinese_measure_word_says_what_is_counted_and_a_chinese_word_states_a
     ]
     assert calls(noodles, "来一份 dan dan noodles,要辣的") == [{"dish": "dan dan noodles", "spicy": True}]
     assert calls(noodles, "来一份 dan dan noodles,不要辣") == [{"dish": "dan dan noodles", "spicy": False}]
+
+
+@tool
+def stay(city: str, nights: int) -> str:
+    """Book a hotel.
+
+    Args:
+        city: City.
+        nights: How many nights.
+    """
+    return city
+
+
+@tool
+def days_between(start_date: str, end_date: str) -> int:
+    """Days between two dates.
+
+    Args:
+        start_date: First date, YYYY-MM-DD.
+        end_date: Second date, YYYY-MM-DD.
+    """
+    return 0
+
+
+def test_no_guess_from_a_lone_chinese_character_and_until_marks_the_end():
+    assert missing(stay, "帮我订个酒店住三晚") == ["city"]
+    assert calls(stay, "在大阪订酒店住三晚") == [{"city": "大阪", "nights": 3}]
+    assert missing(days_between, "How many days until 2026-12-25?") == ["start_date"]

@@ -893,7 +893,8 @@ class _Reader:
         if side is not None and role in by_role:
             values = by_role[role]
             sided = self._sided(values, side)
-            if not sided and len(values) == 1 and _starts_span(parameter):
+            # A lone value starts the span, unless its words put it at the end ("until 2026-12-25").
+            if not sided and len(values) == 1 and _starts_span(parameter) and not self._sided(values, 1 - side):
                 sided = values
             return self._free(sided)
         if _wants_email(parameter):
@@ -1102,7 +1103,7 @@ class _Reader:
         office", "the kitchen light", "Delhi"): in "Is it going to rain?" nothing names a place.
         """
         if _CJK.search(self.read.plain):
-            return self._chinese_leftover()
+            return self._chinese_leftover(place=place)
         phrases = [
             (before, phrase) for before, article, phrase in self._phrases()
             if not place or before in _PREPOSITIONS or article or phrase[0].isupper()
@@ -1161,10 +1162,12 @@ class _Reader:
         return any(len(commonprefix([word, own])) >= max(4, min(len(word), len(own)) - 1)
                    for own in self.own_words)
 
-    def _chinese_leftover(self) -> str | None:
+    def _chinese_leftover(self, *, place: bool = False) -> str | None:
         """What a Chinese question says besides the tool's words, particles and values used elsewhere.
 
         A run of Latin letters in it is a name as written ("把 lasagna 的食谱..."): the only one is the value.
+        A single character is never a value, and a place follows 在/去/到/从 ("在大阪订酒店"), starts the
+        question or owns something ("德里的空气质量").
         """
         latin = self._latin_runs()
         if latin:
@@ -1179,7 +1182,12 @@ class _Reader:
             text = text.replace(used, " ")
         kept = _CHINESE_FILLERS.sub(" ", text).split()
         # One contiguous phrase, as in English: pieces from different places are never stitched together.
-        return kept[0] if len(kept) == 1 else None
+        if len(kept) != 1 or len(kept[0]) < 2:
+            return None
+        named = re.escape(kept[0])
+        if place and not re.search(rf"(?:在|去|到|从|往|飞往)\s*{named}|^\W*{named}|{named}\s*的", self.read.text):
+            return None
+        return kept[0]
 
     def _latin_runs(self) -> list[str]:
         """Runs of Latin words in a Chinese question not used elsewhere and not the tool's own words."""
