@@ -449,7 +449,7 @@ _CHINESE_GROUPS: dict[str, tuple[str, ...]] = {
 }
 # Chinese words that carry no value: particles, pronouns, polite and question words.
 _CHINESE_FILLERS = re.compile(
-    r"怎么样|如何|哪里|哪儿|哪个|[把的了吗呢吧啊请帮我你他她它给是在和与及一下个什么怎么多少几哪]|现在|今天|一下|打开|关闭|关掉|开启")
+    r"怎么样|如何|哪里|哪儿|哪个|[把的了吗呢吧啊请帮我你他她它给是在和与及一下个什么怎么多少几哪订住查要想找]|现在|今天|一下|打开|关闭|关掉|开启")
 
 
 # Concepts measured on one scale: a "temperature" takes 68 °F as well as 21 °C.
