@@ -1281,8 +1281,11 @@ class _Reader:
         ) or self._options_in_chinese(options, text)
         if len(named) == 1:
             # One option named: it is on the side its preposition says ("into French").
-            before = re.findall(r"[a-z]+", text[: named[0][0]])[-1:]
-            said = 0 if before == ["from"] else 1 if before and before[0] in ("to", "into", "in") else None
+            prefix = text[: named[0][0]].rstrip()
+            # In Chinese the marker is the character right before: "翻译成英文".
+            before = [prefix[-1]] if _CJK.match(prefix[-1:]) else re.findall(r"[a-z]+", prefix)[-1:]
+            said = 0 if before and before[0] in _FROM_MARKERS - {"since", "after"} else (
+                1 if before and before[0] in ("to", "into", "in", "成", "到") else None)
             return named[0][1] if said == side else None
         if not named:
             return None

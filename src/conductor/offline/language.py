@@ -99,6 +99,11 @@ CHINESE_GLOSSARY: dict[str, tuple[str, ...]] = {
     "会议室": ("room", "meeting"), "预订": ("book", "reserve", "booking"),
     "日历": ("calendar", "event"), "员工": ("employee",), "任务": ("task", "todo"), "待办": ("todo", "task"),
     "笔记": ("note",), "文件": ("file",), "密码": ("password",), "生成": ("generate",),
+    # languages
+    "英文": ("english",), "英语": ("english",), "中文": ("chinese",), "汉语": ("chinese",), "法语": ("french",),
+    "法文": ("french",), "德语": ("german",), "德文": ("german",), "日语": ("japanese",), "日文": ("japanese",),
+    "西班牙语": ("spanish",), "意大利语": ("italian",), "韩语": ("korean",), "俄语": ("russian",),
+    "葡萄牙语": ("portuguese",),
     # numbers and geography
     "最大公约数": ("gcd", "greatest", "common", "divisor"), "最小公倍数": ("lcm", "least", "common", "multiple"),
     "平均": ("average", "mean"), "阶乘": ("factorial",), "质数": ("prime",), "素数": ("prime",),
