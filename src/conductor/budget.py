@@ -311,6 +311,9 @@ class RunLimits:
             request["timeout"] = min(left, request.get("timeout") or math.inf)
         if not self.ledgers:
             return None
+        # A request built again before it was sent (a model fallback renders it for another model)
+        # replaces the reservation of the first rendering: one request holds one reservation.
+        self.release()
         worst = worst_case(request, conversation.price)
         held: list[Ledger] = []
         for ledger in self.ledgers:
