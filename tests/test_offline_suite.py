@@ -110,6 +110,12 @@ def test_unstated_values_skip_defaults_and_reach_nested_fields():
     ]
 
 
+def test_a_word_is_stated_by_its_plural():
+    assert is_stated("pharmacy", "pharmacies near me")
+    assert is_stated("cat", "two cats to adopt")
+    assert not is_stated("cat", "a catalogue")
+
+
 def test_a_boolean_is_stated_by_its_parameters_own_word():
     assert unstated_values(generate_password, {"symbols": False}, "a password without symbols") == []
     assert unstated_values(generate_password, {"symbols": True}, "a password with symbols") == []

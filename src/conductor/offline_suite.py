@@ -1036,14 +1036,21 @@ def _numbers_in(question: str) -> set[float]:
 
 
 def _text_in(value: str, question: str) -> bool:
-    """``value`` occurs in ``question`` after :func:`_normalise`, as whole words (Chinese: anywhere)."""
+    """``value`` occurs in ``question`` after :func:`_normalise`, as whole words (Chinese: anywhere).
+
+    A single English word counts in its plural form too ("pharmacies" states "pharmacy").
+    """
     needle = _normalise(value)
     if not needle:
         return False
     # Word edges only where the value itself starts or ends with a Latin letter or digit.
     left = "(?<![a-z0-9])" if needle[0].isascii() else ""
     right = "(?![a-z0-9])" if needle[-1].isascii() else ""
-    return re.search(left + re.escape(needle) + right, _normalise(question)) is not None
+    # One English word is stated by its plural too: "pharmacies" states pharmacy, "cats" states cat.
+    forms = [re.escape(needle)]
+    if re.fullmatch(r"[a-z]{3,}", needle):
+        forms += [re.escape(needle) + "e?s"] + ([re.escape(needle[:-1]) + "ies"] if needle.endswith("y") else [])
+    return re.search(left + f"(?:{'|'.join(forms)})" + right, _normalise(question)) is not None
 
 
 def _bool_in(value: bool, question: str) -> bool:
@@ -1059,7 +1066,8 @@ def is_stated(value: Any, question: str, aliases: Mapping[str, str] | None = Non
     * text: the value, or the alias the case gives for it, occurs in the question
       as whole words once both are casefolded and every run of punctuation and
       spaces is one space (so ``alice@example.com`` and ``Europe/London`` match
-      as written, ``°C`` matches ``c``); an empty text states nothing and is not counted;
+      as written, ``°C`` matches ``c``; one English word also as its plural, ``cats`` for ``cat``);
+      an empty text states nothing and is not counted;
     * number: equal to a number the question writes in digits (``15%`` also
       states 0.15), in English words (``four``, ``twenty-five``) or in Chinese
       numerals (``十五``);

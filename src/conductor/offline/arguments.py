@@ -80,6 +80,7 @@ __all__ = [
     "name_words",
     "concepts_of",
     "chinese_concepts_in",
+    "option_named",
     "typed_values",
     "with_digits",
     "side_of",
@@ -489,6 +490,16 @@ CHINESE_CONCEPTS: dict[str, tuple[str, ...]] = _chinese_concepts()
 def chinese_concepts_in(text: str) -> set[str]:
     """The concepts of the Chinese words a text holds ("骑车" -> cycling, cycle, bike...)."""
     return {concept for phrase, concepts in CHINESE_CONCEPTS.items() if phrase in text for concept in concepts}
+
+
+def option_named(text: str, option: Any) -> bool:
+    """Does the text name this enum option, as written or in another number ("cats" for cat, "pharmacies")?"""
+    spoken = str(option).casefold().replace("_", " ")
+    if re.search(rf"(?<!\w){re.escape(spoken)}(?!\w)", text, re.IGNORECASE):
+        return True
+    if len(spoken) < 3 or not spoken.isalpha():
+        return False
+    return stem(spoken) in {stem(w) for w in re.findall(r"[a-z]+", text.casefold())}
 
 
 def typed_values(question: Question, role: str) -> list[str]:
@@ -1313,7 +1324,7 @@ class _Reader:
         said = chinese_concepts_in(self.read.text) if _CJK.search(text) else set()
         for option in options:
             spoken = str(option).casefold().replace("_", " ")
-            if re.search(rf"(?<!\w){re.escape(spoken)}(?!\w)", text) or (
+            if option_named(text, option) or (
                     len(spoken) > 3 and re.search(rf"(?<!\w){re.escape(stem(spoken))}", text)):
                 return option
         chinese = [option for option in options if concepts_of(str(option)) & said]

@@ -40,6 +40,7 @@ from .arguments import (
     fill,
     measure_of,
     name_words,
+    option_named,
     parameters_of,
     plan_arguments,
     read_question,
@@ -51,7 +52,7 @@ from .arguments import (
 from .conversation import CallTools, Conversation, Decision, PlannedCall, Policy, Reply
 from .course_policy import catalogue_policy
 from .evidence import arguments_of, data_of, error_of
-from .language import STOPWORDS, Language, cjk_bigrams, language_of, mentions, say, stem, words
+from .language import STOPWORDS, Language, cjk_bigrams, language_of, say, stem, words
 from .scenario_policies import SCENARIO_POLICIES
 
 __all__ = [
@@ -168,7 +169,7 @@ def match_score(spec: ToolSpec, question: str) -> int:
     name_words, description_words = _tool_terms(spec)
     said = chinese_concepts_in(question)  # enum values named in Chinese: 骑车 for "cycling"
     enum_hits = sum(1 for v in _enum_values(spec)
-                    if len(str(v)) >= 2 and (mentions(question, [str(v)]) or concepts_of(str(v)) & said))
+                    if len(str(v)) >= 2 and (option_named(question, v) or concepts_of(str(v)) & said))
     shared_pairs = cjk_bigrams(question) & cjk_bigrams(f"{spec.name} {spec.description}")
     return (
         _NAME_POINTS * len(question_words & name_words)
