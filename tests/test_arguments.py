@@ -486,3 +486,19 @@ def test_no_guess_from_a_lone_chinese_character_and_until_marks_the_end():
     assert missing(stay, "帮我订个酒店住三晚") == ["city"]
     assert calls(stay, "在大阪订酒店住三晚") == [{"city": "大阪", "nights": 3}]
     assert missing(days_between, "How many days until 2026-12-25?") == ["start_date"]
+
+
+@tool
+def tickets(status: Literal["open", "closed"] = "open", limit: int = 20) -> list[str]:
+    """List tickets.
+
+    Args:
+        status: Which tickets.
+        limit: Max tickets.
+    """
+    return []
+
+
+def test_the_noun_counted_may_follow_an_adjective_and_plurals_name_options():
+    assert calls(tickets, "list the last 5 closed tickets") == [{"status": "closed", "limit": 5}]
+    assert calls(tickets, "list the closed ones") == [{"status": "closed"}]

@@ -729,7 +729,10 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Number]:
         concepts = frozenset(_CONCEPTS[w] for w in [*marks, *before, *after] if w in _CONCEPTS)
         if not concepts and _is_year(match, text, before):
             concepts = frozenset({"year"})
-        beside = frozenset(w for w in [*before, *after] if len(w) >= 3 and w not in STOPWORDS)
+        # The noun counted may follow one adjective: "5 open tickets", "3 large pizzas".
+        counted = re.match(r"\s?[a-z]+\s([a-z]{3,})\b", text[match.end():].lower())
+        beside = frozenset(w for w in [*before, *after, *(counted.groups() if counted else ())]
+                           if len(w) >= 3 and w not in STOPWORDS)
         # A Chinese measure word says what is counted: "两张火车票" counts tickets (seats).
         measure = re.match(r"\s*([\u4e00-\u9fff])", text[match.end():])
         beside |= frozenset(_CHINESE_MEASURES.get(measure.group(1), ()) if measure else ())
