@@ -502,3 +502,25 @@ def tickets(status: Literal["open", "closed"] = "open", limit: int = 20) -> list
 def test_the_noun_counted_may_follow_an_adjective_and_plurals_name_options():
     assert calls(tickets, "list the last 5 closed tickets") == [{"status": "closed", "limit": 5}]
     assert calls(tickets, "list the closed ones") == [{"status": "closed"}]
+
+
+class CartItem(pydantic.BaseModel):
+    """One product line."""
+
+    sku: str
+    quantity: int
+
+
+@tool
+def add_to_cart(item: CartItem) -> str:
+    """Add an item to the cart.
+
+    Args:
+        item: The product and how many.
+    """
+    return item.sku
+
+
+def test_a_label_glued_to_its_value_is_part_of_it_and_a_code_follows_its_label():
+    assert calls(add_to_cart, "add 3 of SKU-4411 to my cart") == [{"item": {"sku": "SKU-4411", "quantity": 3}}]
+    assert calls(brightness, "把 lamp_5 的亮度调到 40") == [{"device_id": "lamp_5", "level": 40}]

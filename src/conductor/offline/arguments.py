@@ -730,7 +730,8 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Number]:
         if not concepts and _is_year(match, text, before):
             concepts = frozenset({"year"})
         # The noun counted may follow one adjective: "5 open tickets", "3 large pizzas".
-        counted = re.match(r"\s?[a-z]+\s([a-z]{3,})\b", text[match.end():].lower())
+        counted = re.match(r"\s?(?!(?:of|to|in|on|at|for|by|and|or|per)\b)[a-z]+\s([a-z]{3,})\b",
+                           text[match.end():].lower())
         beside = frozenset(w for w in [*before, *after, *(counted.groups() if counted else ())]
                            if len(w) >= 3 and w not in STOPWORDS)
         # A Chinese measure word says what is counted: "两张火车票" counts tickets (seats).
@@ -934,7 +935,8 @@ class _Reader:
             return sided or self._labelled(parameter) or listed or self._free(paired[:1]) or named_after
         if role == "id":
             # A code written after its own label comes first: "postal code 75008" before the "FR" beside it.
-            labelled = self._labelled(parameter) or [n for n in [self._numbered(parameter)] if n is not None]
+            labelled = self._labelled(parameter) or [
+                n for n in [self._numbered(parameter, after_label=True)] if n is not None]
             return labelled or self._by_words_before(parameter, self._free(by_role[role]))
         if role in by_role:
             return self._by_words_before(parameter, self._free(by_role[role])) or self._labelled(parameter)
@@ -1024,7 +1026,8 @@ class _Reader:
         """The value written right after the parameter's own name: "zip code 10115", "order A1234"."""
         own = [w for w in name_words(parameter.name) if w not in ("id", "number")] or name_words(parameter.name)
         phrase = r"[\s_-]*".join(re.escape(w) for w in own)
-        match = re.search(rf"\b{phrase}s?\b\s*(?:is|:|=|#)?\s*([\w@.+-]*\d[\w@.+-]*|[a-z]+(?:[-_/][a-z0-9]+)+)\b",
+        # A label glued to its value ("SKU-4411") is part of the value, not a label.
+        match = re.search(rf"\b{phrase}s?\b(?![-_])\s*(?:is|:|=|#)?\s*([\w@.+-]*\d[\w@.+-]*|[a-z]+(?:[-_/][a-z0-9]+)+)\b",
                           self.read.text, re.I)
         if match is None:
             return []
@@ -1382,11 +1385,18 @@ class _Reader:
         tokens = [t.rstrip(".,;:!?)") for t in self.read.text.split()]
         return self._free([t for t in tokens if t and _shape(t) == shape])
 
-    def _numbered(self, parameter: Parameter) -> str | None:
-        """A whole number beside the text parameter's own noun, as text: "the next 42 bus" for "route: bus line"."""
+    def _numbered(self, parameter: Parameter, *, after_label: bool = False) -> str | None:
+        """A whole number beside the text parameter's own noun, as text: "the next 42 bus" for "route: bus line".
+
+        ``after_label``: only a number written right after the noun, as a code is ("postal code 75008").
+        """
         nouns = _word_concepts([*name_words(parameter.name), *re.findall(r"[a-z]+", parameter.description.lower())])
         for index, number in enumerate(self.read.numbers):
-            labelled = _word_concepts([*number.beside]) & nouns
+            if after_label:
+                before = re.findall(r"([a-z]+)[\s:#=]*$", self.read.text[: number.start].lower())
+                labelled = _word_concepts(before) & nouns
+            else:
+                labelled = _word_concepts([*number.beside]) & nouns
             if index not in self.used_numbers and number.value.is_integer() and labelled:
                 self.used_numbers.add(index)
                 return str(int(number.value))
