@@ -524,3 +524,29 @@ def add_to_cart(item: CartItem) -> str:
 def test_a_label_glued_to_its_value_is_part_of_it_and_a_code_follows_its_label():
     assert calls(add_to_cart, "add 3 of SKU-4411 to my cart") == [{"item": {"sku": "SKU-4411", "quantity": 3}}]
     assert calls(brightness, "把 lamp_5 的亮度调到 40") == [{"device_id": "lamp_5", "level": 40}]
+
+
+class PostalAddress(pydantic.BaseModel):
+    """Where to deliver."""
+
+    street: str
+    city: str
+    postcode: str
+
+
+@tool
+def move_customer(customer_id: str, address: PostalAddress) -> str:
+    """Change a customer's address.
+
+    Args:
+        customer_id: Customer id, e.g. C-100.
+        address: The new address.
+    """
+    return customer_id
+
+
+def test_a_written_address_fills_a_structured_one():
+    assert calls(move_customer, "update C-100's address to 5 Elm Street, Springfield, 01101") == [
+        {"customer_id": "C-100", "address": {"street": "5 Elm Street", "city": "Springfield", "postcode": "01101"}}
+    ]
+    assert missing(move_customer, "update C-100's address to 5 Elm Street, Springfield") == ["address"]

@@ -942,6 +942,9 @@ class _Reader:
             return self._by_words_before(parameter, self._free(by_role[role])) or self._labelled(parameter)
         if role == "place" and "room" in parameter.terms and self._free(r.rooms):
             return self._free(r.rooms)
+        part = self._address_part(parameter)
+        if part is not None:
+            return self._free([part])
         if role == "place" and "code" in parameter.terms and self._free(r.tickers):
             return self._free(r.tickers)  # "ISO country code": FR, DE
         if role == "place":
@@ -979,6 +982,25 @@ class _Reader:
         # Only known places are out: "rating of Dune" puts Dune where places go, but it is no place.
         places = set(find_places(self.read.text))
         return [name for name in self._free(self.read.names) if name not in places]
+
+    def _address_part(self, parameter: Parameter) -> str | None:
+        """A field of a written address for a structured one: street, town, post code.
+
+        "5 Elm Street, Springfield, 01101" gives street "5 Elm Street", city "Springfield", postcode "01101".
+        """
+        own = set(name_words(parameter.name)) | {"".join(name_words(parameter.name))}
+        field_ = ("street" if own & {"street", "line1", "line", "address1"} else
+                  "town" if own & {"city", "town", "locality"} else
+                  "postcode" if own & {"postcode", "zip", "postal", "zipcode", "postalcode"} else None)
+        written = _ADDRESS.search(self.read.text)
+        if field_ is None or written is None:
+            return None
+        parts = [part.strip() for part in written.group(0).split(",") if part.strip()]
+        code = re.match(r"\s*,\s*(\d{4,6}(?:-\d{4})?|[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2})\b",
+                        self.read.text[written.end():])
+        found = {"street": parts[0], "town": parts[1] if len(parts) > 1 else None,
+                 "postcode": code.group(1) if code else None}
+        return found[field_]
 
     def _made_by(self) -> list[str]:
         """Who made it: the quote or capitalised name right after "by" ("Bohemian Rhapsody" by Queen)."""
