@@ -349,7 +349,7 @@ _ROLE_WORDS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         ("destination", "destination target arrival arrive dest dst to"),
         ("place", "city cities location locations place places town country countries region area room where "
                   "address state airport"),
-        ("id", "id ids identifier code isbn sku serial barcode ean upc"),
+        ("id", "id ids identifier code isbn sku serial barcode ean upc postcode zipcode zip postal"),
         ("creator", "artist artists author authors composer singer band writer director creator performer"),
         ("person", "person people user users attendee attendees participant participants recipient recipients "
                    "invitee invitees member members contact contacts name names who guest guests"),
@@ -935,7 +935,8 @@ class _Reader:
             return sided or self._labelled(parameter) or listed or self._free(paired[:1]) or named_after
         if role == "id":
             # A code written after its own label comes first: "postal code 75008" before the "FR" beside it.
-            labelled = self._labelled(parameter) or [
+            part = self._address_part(parameter)
+            labelled = self._labelled(parameter) or self._free([part] if part else []) or [
                 n for n in [self._numbered(parameter, after_label=True)] if n is not None]
             return labelled or self._by_words_before(parameter, self._free(by_role[role]))
         if role in by_role:
