@@ -1181,7 +1181,7 @@ class _Reader:
 
         A word of a capitalised name stays even if the tool uses it: "Central Station" is one value.
         """
-        folded = word.casefold()
+        folded = word.casefold().removesuffix("'s")  # "C-100's" is C-100, used or not like it
         in_name = any(word in name.split() for name in self.read.names)
         return (
             bool(re.match(r"\w", word)) and folded.replace("'", "") not in STOPWORDS and not word.isdigit()
