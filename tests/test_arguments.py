@@ -550,3 +550,17 @@ def test_a_written_address_fills_a_structured_one():
         {"customer_id": "C-100", "address": {"street": "5 Elm Street", "city": "Springfield", "postcode": "01101"}}
     ]
     assert missing(move_customer, "update C-100's address to 5 Elm Street, Springfield") == ["address"]
+
+
+@tool
+def to_fahrenheit(celsius: float) -> float:
+    """Convert Celsius to Fahrenheit.
+
+    Args:
+        celsius: Temperature in Celsius.
+    """
+    return celsius
+
+
+def test_numbers_listed_with_their_units_fan_out():
+    assert calls(to_fahrenheit, "convert 30°C and 40°C to Fahrenheit") == [{"celsius": 30}, {"celsius": 40}]

@@ -1278,7 +1278,9 @@ class _Reader:
 
     def _more_numbers(self, parameter: Parameter) -> list[float]:
         """Further numbers listed with "and"/commas beside the one taken: "are 91 and 89 prime?"."""
-        if not re.search(r"\d\s*(?:,|\band\b|\bor\b|、|和)\s*\d", self.read.text):
+        # Each number may carry its unit: "30°C and 40°C", "5 km, 10 km".
+        if not re.search(r"\d\s*(?:%|°\s?[CF]|℃|℉|[A-Za-z]{1,3}\b)?\s*(?:,|\band\b|\bor\b|、|和)\s*[$€£¥]?\d",
+                         self.read.text):
             return []
         more = []
         while (n := self.number(parameter, by_position=True)) is not None:
