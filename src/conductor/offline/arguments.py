@@ -2,10 +2,12 @@
 
 The rules, in the order they run (each value of the question is used once):
 
-1. Read the question. Word numbers become digits ("six by seven" -> "6 by 7");
+1. Read the question. Word numbers become digits ("six by seven" -> "6 by 7",
+   "two hundred" -> 200, "三千" -> 3000);
    then it finds quoted text, e-mail addresses, URLs, dates (2026-03-01,
    03/01/2026, March 1, 2026), times (15:30, 3pm), IANA time zones
-   (Europe/Paris), ids (A1234, ORD-77, #123, 1Z999AA10123456784), tickers
+   (Europe/Paris), ids (A1234, ORD-77, #123, 1Z999AA10123456784, porch_light,
+   long digit codes such as an ISBN), tickers
    (AAPL), phone numbers, paths and file names (docs/a.md, report.docx; but
    "km/h" after a number is a unit), currencies (EUR, "dollars" -> USD,
    "人民币" -> CNY), rooms (bedroom, 卧室), street addresses ("1600
@@ -20,7 +22,12 @@ The rules, in the order they run (each value of the question is used once):
    them (15% -> percent, 80 dollars -> money, in 15 minutes -> minutes, "3
    more weeks" -> weeks), the unit after them ("6.5 l/100km", "1.79 per
    litre") and "instead of" before them (the old value of a change).
-   Chinese numerals beside an operator or a unit count too ("三加四", "十分钟").
+   Chinese numerals beside an operator or a unit count too ("三加四", "十分钟"),
+   and a Chinese measure word says what is counted ("两张" tickets, "三晚" nights).
+   Dimensions share the unit after the last ("30 x 20 x 15 cm"); "800x600" is
+   two numbers; "under 150" bounds a max_* parameter. A Chinese question is
+   read through a small glossary of everyday words (骑车 -> cycling), and a
+   Latin-letter name inside it is its value as written.
 2. Give every parameter a role from its name, then its description (a format
    such as HH:MM or YYYY-MM-DD included): a city or location, an origin or
    destination (from_/to_, source/target, start/end, check_in/check_out), an
@@ -36,6 +43,13 @@ The rules, in the order they run (each value of the question is used once):
    Eastside branch", "the Workout playlist"). Two parameters of one kind
    take its values in order, unless the words before a value tie it to one
    ("born on 1988-11-23" -> birthday; "6 instead of 4" -> new and original).
+   A value shaped like the description's example ("e.g. #general") is that
+   parameter's; a name "of a thing" (recipe_name, a playlist's name) is text,
+   not a person; "called X" names a name or label; "by X" an artist or author;
+   "because X" a reason; an enum option may be named in the plural or by a
+   plain synonym ("urgent" -> high) when none is named as written; a written
+   address fills a structured one; one value before "to" and several after
+   fan out on the "to" side ("50 CHF to both EUR and USD").
 3. Optional parameters are filled only when the question states them plainly
    (a value of their own kind; never leftover words or a number by position).
    A lone text parameter with nothing of its kind takes one contiguous phrase
