@@ -564,3 +564,35 @@ def to_fahrenheit(celsius: float) -> float:
 
 def test_numbers_listed_with_their_units_fan_out():
     assert calls(to_fahrenheit, "convert 30°C and 40°C to Fahrenheit") == [{"celsius": 30}, {"celsius": 40}]
+
+
+Length = Literal["kilometers", "miles", "meters"]
+
+
+@tool
+def convert_distance(value: float, from_unit: Length, to_unit: Length) -> float:
+    """Convert a distance.
+
+    Args:
+        value: The distance.
+        from_unit: Its unit.
+        to_unit: Unit wanted.
+    """
+    return value
+
+
+@tool
+def parcel_quote(weight_kg: float, destination_country: str) -> float:
+    """Price to send a parcel.
+
+    Args:
+        weight_kg: Weight in kilograms.
+        destination_country: Where it goes.
+    """
+    return weight_kg
+
+
+def test_units_written_short_or_glued_and_currency_signs():
+    assert calls(convert_distance, "10 km in miles") == [{"value": 10, "from_unit": "kilometers", "to_unit": "miles"}]
+    assert calls(parcel_quote, "send 3kg to Spain") == [{"weight_kg": 3, "destination_country": "Spain"}]
+    assert calls(convert_money, "€45 in GBP?") == [{"amount": 45, "from_currency": "EUR", "to_currency": "GBP"}]

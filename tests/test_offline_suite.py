@@ -110,6 +110,12 @@ def test_unstated_values_skip_defaults_and_reach_nested_fields():
     ]
 
 
+def test_a_currency_code_is_stated_by_its_sign_before_an_amount():
+    assert is_stated("EUR", "€45 in dollars?")
+    assert is_stated("USD", "a $80 dinner")
+    assert not is_stated("GBP", "€45 in dollars?")
+
+
 def test_a_word_is_stated_by_its_plural():
     assert is_stated("pharmacy", "pharmacies near me")
     assert is_stated("cat", "two cats to adopt")

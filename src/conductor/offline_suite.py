@@ -970,6 +970,7 @@ TOOLS: tuple[Tool, ...] = tuple(dict.fromkeys(case.tool for case in CASES))
 
 _TRUE_WORDS = frozenset({"on", "yes", "true", "enable", "enabled", "activate", "start", "with"})
 _FALSE_WORDS = frozenset({"off", "no", "not", "false", "disable", "disabled", "deactivate", "stop", "without"})
+_CURRENCY_SIGNS = {"USD": "$", "EUR": "€", "GBP": "£"}
 _TRUE_CJK = ("开",)  # 打开 / 开启: switch on
 _FALSE_CJK = ("关", "不")  # 关闭 / 关掉: switch off; 不: not
 
@@ -1066,7 +1067,8 @@ def is_stated(value: Any, question: str, aliases: Mapping[str, str] | None = Non
     * text: the value, or the alias the case gives for it, occurs in the question
       as whole words once both are casefolded and every run of punctuation and
       spaces is one space (so ``alice@example.com`` and ``Europe/London`` match
-      as written, ``°C`` matches ``c``; one English word also as its plural, ``cats`` for ``cat``);
+      as written, ``°C`` matches ``c``; one English word also as its plural, ``cats`` for ``cat``; a
+      currency code as the sign before an amount, ``€45`` for ``EUR``);
       an empty text states nothing and is not counted;
     * number: equal to a number the question writes in digits (``15%`` also
       states 0.15), in English words (``four``, ``twenty-five``) or in Chinese
@@ -1083,7 +1085,9 @@ def is_stated(value: Any, question: str, aliases: Mapping[str, str] | None = Non
         return any(math.isclose(value, n, rel_tol=1e-9, abs_tol=1e-9) for n in _numbers_in(question))
     if isinstance(value, str):
         alias = (aliases or {}).get(value)
-        return _text_in(value, question) or (alias is not None and _text_in(alias, question))
+        signed = _CURRENCY_SIGNS.get(value.upper())  # "€45" states EUR: the sign has no letters to compare
+        return _text_in(value, question) or (alias is not None and _text_in(alias, question)) or (
+            signed is not None and re.search(rf"{re.escape(signed)}\s?\d", question) is not None)
     return False
 
 

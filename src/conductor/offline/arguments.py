@@ -170,6 +170,8 @@ def with_digits(text: str) -> str:
         lambda m: m.group(0) if text[m.start(): m.end() + 1] == "一个" else str(_chinese_value(m.group(0))), text
     )
     text = _WORD_NUMBER.sub(lambda m: _digits(m, text), text)
+    # A unit glued to its number is written apart: "3kg" -> "3 kg".
+    text = _GLUED_UNIT.sub(r"\1 \2", text)
     # "two hundred" -> 200, "a thousand" -> 1000, "a dozen" -> 12.
     text = re.sub(r"\b(\d+|an?)\s+(hundred|thousand|million)\b",
                   lambda m: _scaled(1 if m.group(1).isalpha() else int(m.group(1)), _SCALES[m.group(2).lower()]),
@@ -178,6 +180,10 @@ def with_digits(text: str) -> str:
 
 
 _SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000}
+_GLUED_UNIT = re.compile(
+    r"(?<![A-Za-z0-9.])(\d+(?:\.\d+)?)(kg|kgs|km|kms|cm|mm|mi|ml|lb|lbs|oz|ft|min|mins|hr|hrs|mph|kph|kmh|gb|mb|tb|px)\b",
+    re.IGNORECASE,
+)
 
 
 def _scaled(count: int, scale: int) -> str:
@@ -637,6 +643,12 @@ _ENUM_SYNONYMS: dict[str, tuple[str, ...]] = {
     "running": ("run", "jog", "jogging"), "swimming": ("swim",),
     "metric": ("celsius", "kilometers", "kilometres", "km"), "imperial": ("fahrenheit", "miles", "feet"),
     "vegetarian": ("veggie", "meatless"), "economy": ("cheapest", "cheap"),
+    # Units written short; the first word is the one a from/to pair is read by.
+    "kilometers": ("km", "kms"), "kilometres": ("km", "kms"), "meters": ("m",), "metres": ("m",),
+    "centimeters": ("cm",), "centimetres": ("cm",), "millimeters": ("mm",), "millimetres": ("mm",),
+    "miles": ("mi",), "feet": ("ft",), "yards": ("yd",), "kilograms": ("kg", "kgs"), "pounds": ("lb", "lbs"),
+    "ounces": ("oz",), "grams": ("g",), "liters": ("l",), "litres": ("l",), "milliliters": ("ml",),
+    "gallons": ("gal",), "celsius": ("c",), "fahrenheit": ("f",), "kelvin": ("k",),
     "en": ("english",), "fr": ("french",), "de": ("german",), "es": ("spanish",), "it": ("italian",),
     "pt": ("portuguese",), "ja": ("japanese",), "zh": ("chinese", "mandarin"), "ko": ("korean",),
     "nl": ("dutch",), "ru": ("russian",), "ar": ("arabic",),
@@ -767,7 +779,12 @@ def _currencies(plain: str) -> list[tuple[str, int]]:
     words = [(CURRENCY_CODES[word], at) for word, at in find_phrases(plain, CURRENCY_CODES)]
     codes = [(m.group(0), m.start()) for m in re.finditer(r"(?<![A-Za-z])[A-Z]{3}(?![A-Za-z])", plain)
              if m.group(0) in _ISO_CURRENCIES]
-    return sorted(words + codes, key=lambda pair: pair[1])
+    # A sign before an amount: "€45", "$80", "£12" (¥ is both yen and yuan: not read).
+    signs = [(_CURRENCY_SIGNS[m.group(1)], m.start()) for m in re.finditer(r"([$€£])\s?\d", plain)]
+    return sorted(words + codes + signs, key=lambda pair: pair[1])
+
+
+_CURRENCY_SIGNS = {"$": "USD", "€": "EUR", "£": "GBP"}
 
 
 def _enumerations(text: str) -> list[list[str]]:
@@ -1331,10 +1348,17 @@ class _Reader:
         text = self.read.text.casefold()
         for sign, word in _DEGREE_WORDS.items():
             text = text.replace(sign, f" {word} ")
-        named = sorted(
+        literal = [
             (match.start(), option) for option in options
             if (match := re.search(rf"(?<!\w){re.escape(str(option).casefold().replace('_', ' '))}", text))
-        ) or self._options_in_chinese(options, text)
+        ]
+        # An option not written as itself may be written short: "10 km in miles" names kilometers.
+        short = [
+            (match.start(), option) for option in options if option not in {o for _, o in literal}
+            for word in _ENUM_SYNONYMS.get(str(option).casefold(), ())[:1]
+            if (match := re.search(rf"(?<!\w){re.escape(word)}(?!\w)", text))
+        ]
+        named = sorted(literal + short) or self._options_in_chinese(options, text)
         if len(named) == 1:
             # One option named: it is on the side its preposition says ("into French").
             prefix = text[: named[0][0]].rstrip()
