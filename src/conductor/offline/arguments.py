@@ -653,6 +653,12 @@ _ENUM_SYNONYMS: dict[str, tuple[str, ...]] = {
     "pt": ("portuguese",), "ja": ("japanese",), "zh": ("chinese", "mandarin"), "ko": ("korean",),
     "nl": ("dutch",), "ru": ("russian",), "ar": ("arabic",),
 }
+def _synonym_pattern(word: str) -> str:
+    """A synonym as a whole word; one or two letters ("m", "km") only right after a number ("5 km", "3°c")."""
+    after_number = r"(?<=\d)\s?°?" if len(word) <= 2 else r"(?<![\w'])"
+    return rf"{after_number}{re.escape(word)}(?![\w'])"
+
+
 # Works whose titles are written capitalised: a title parameter about one takes a capitalised name.
 _WORKS = frozenset("movie film book novel song album track show series episode podcast game play painting".split())
 # Parameters that hold what a thing is called.
@@ -1356,7 +1362,7 @@ class _Reader:
         short = [
             (match.start(), option) for option in options if option not in {o for _, o in literal}
             for word in _ENUM_SYNONYMS.get(str(option).casefold(), ())[:1]
-            if (match := re.search(rf"(?<!\w){re.escape(word)}(?!\w)", text))
+            if (match := re.search(_synonym_pattern(word), text))
         ]
         named = sorted(literal + short) or self._options_in_chinese(options, text)
         if len(named) == 1:
@@ -1401,8 +1407,7 @@ class _Reader:
             return chinese[0]
         # No option named as written: one named by a plain synonym ("urgent" for high, "by car" for driving).
         synonyms = [option for option in options if any(
-            re.search(rf"(?<!\w){re.escape(word)}(?!\w)", text)
-            for word in _ENUM_SYNONYMS.get(str(option).casefold(), ()))]
+            re.search(_synonym_pattern(word), text) for word in _ENUM_SYNONYMS.get(str(option).casefold(), ()))]
         return synonyms[0] if len(synonyms) == 1 else None
 
     def fill(self, parameter: Parameter, *, allow_fan_out: bool) -> tuple[Any, list[Any] | None]:
