@@ -960,8 +960,12 @@ class _Reader:
             free = self._free(r.emails)
             if side is None:
                 return free
-            # A lone address is whom the mail goes to; the sender is only ever marked ("from a@b.c").
-            return self._sided(free, side) or (free if side == 1 and len(free) == 1 else [])
+            # Addresses are whom the mail goes to (one call each); the sender is only ever marked ("from a@b.c").
+            senders = self._sided(free, 0) if len(free) != 2 else [
+                e for e in free if re.search(rf"\bfrom\s+{re.escape(e)}", r.text, re.IGNORECASE)]
+            if side == 0:
+                return senders
+            return [e for e in free if e not in senders]
         if side is not None:
             typed = r.places if role in ("origin", "destination", "place") else []
             sided = self._sided(self._free(typed), side)
@@ -969,6 +973,8 @@ class _Reader:
             paired = [pair[side] for pair in r.pairs if stem(pair[side].casefold()) not in self._label_words()]
             named_after = self._free(self._named_after(side))
             listed = named_after if len(named_after) > 1 else []
+            if listed and (not sided or sided[0] in listed):
+                return listed  # "into French, German and Spanish": one call each
             return sided or self._labelled(parameter) or listed or self._free(paired[:1]) or named_after
         if role == "id":
             # A code written after its own label comes first: "postal code 75008" before the "FR" beside it.
