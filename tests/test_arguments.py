@@ -598,18 +598,6 @@ def test_units_written_short_or_glued_and_currency_signs():
     assert calls(convert_money, "€45 in GBP?") == [{"amount": 45, "from_currency": "EUR", "to_currency": "GBP"}]
 
 
-@tool
-def relay(sender: str, to: str, body: str) -> str:
-    """Send an email from one address to another.
-
-    Args:
-        sender: From address.
-        to: Recipient address.
-        body: Text.
-    """
-    return to
-
-
 def test_every_unmarked_address_of_a_mail_tool_is_a_recipient():
     assert calls(notify, "mail ann@x.io and bo@x.io 'lunch moved'") == [
         {"to": "ann@x.io", "body": "lunch moved"},
