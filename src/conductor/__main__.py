@@ -96,7 +96,8 @@ def _run_bench(args: argparse.Namespace) -> int:
         bench.print_loop(bench.bench_loop(args.conversations or 200))
     elif args.which == "batch":
         concurrencies = tuple(args.concurrency or (1, 10, 100))
-        bench.print_batch(bench.bench_batch(args.conversations or 1000, concurrencies, args.model_latency))
+        rows = bench.bench_batch(args.conversations or 1000, concurrencies, args.model_latency)
+        bench.print_batch(rows, bench.sdk_floor_ms())
     elif args.which == "retry":
         from .simulation import simulation_table
 

@@ -441,7 +441,46 @@ def bench_batch(
     return rows
 
 
-def print_batch(rows: Sequence[BatchRow]) -> None:
+_CANNED_COMPLETION = (
+    b'{"id":"chatcmpl-floor","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,'
+    b'"message":{"role":"assistant","content":"ok"},"finish_reason":"stop"}],'
+    b'"usage":{"prompt_tokens":10,"completion_tokens":1,"total_tokens":11}}'
+)
+
+
+def sdk_floor_ms(requests: int = 1000, concurrency: int = 100) -> float:
+    """CPU milliseconds per request of the official async SDK alone: a canned response, no model, no loop.
+
+    One process cannot send requests faster than this, whatever the loop does: it
+    bounds the best wall / ideal a batch can reach at a given latency and concurrency.
+    """
+    import asyncio
+
+    import httpx2
+    import openai
+
+    async def answer(request: httpx2.Request) -> httpx2.Response:
+        return httpx2.Response(200, content=_CANNED_COMPLETION, headers={"content-type": "application/json"})
+
+    async def run() -> float:
+        http = httpx2.AsyncClient(transport=httpx2.MockTransport(answer))
+        client = openai.AsyncOpenAI(api_key="floor", base_url="http://floor.invalid/v1", http_client=http, max_retries=0)
+        messages = [{"role": "user", "content": CHAIN_QUESTION}]
+        gate = asyncio.Semaphore(concurrency)
+
+        async def one() -> None:
+            async with gate:
+                await client.chat.completions.create(model="m", messages=messages)
+
+        await one()  # the first request pays for imports and connection set-up
+        started = time.perf_counter()
+        await asyncio.gather(*(one() for _ in range(requests)))
+        return (time.perf_counter() - started) / requests * 1000
+
+    return asyncio.run(run())
+
+
+def print_batch(rows: Sequence[BatchRow], floor_ms: float | None = None) -> None:
     first = rows[0]
     print(f"{first.conversations} mixed conversations through cd.Orchestrator.run_many, async offline model, "
           f"{first.latency * 1000:g} ms per model request")
@@ -455,6 +494,10 @@ def print_batch(rows: Sequence[BatchRow]) -> None:
     print(f"target: wall / ideal <= {BATCH_TARGET} at concurrency {top.concurrency}: {verdict} ({top.ratio:.2f}x)")
     print("overhead per request = wall x concurrency / requests - model latency: the CPU each round costs "
           "(SDK request building and parsing, the offline model, the loop), which concurrency cannot overlap")
+    if floor_ms is not None:
+        best = max(1.0, floor_ms / 1000 * top.concurrency / top.latency)
+        print(f"the official SDK alone costs {floor_ms:.2f} ms of CPU per request (canned response, no model): "
+              f"one process cannot do better than {best:.2f}x at concurrency {top.concurrency}")
 
 
 # -- bench (no argument): every figure in one table, measured in one run --------------------------
