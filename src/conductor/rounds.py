@@ -239,6 +239,10 @@ def unique_call_ids(turn: Turn, taken: set[str], request: int) -> Turn:
     return replace(turn, tool_calls=tuple(calls)) if calls != list(turn.tool_calls) else turn
 
 
+class MalformedResponseError(ValueError):
+    """A model response the loop cannot read (a field missing or of the wrong type)."""
+
+
 class _Rendering:
     """One API's wire messages for a prefix of the neutral conversation."""
 
@@ -386,7 +390,15 @@ class Conversation:
 
     def receive(self, response: Any, started: float, ended: float) -> list[ToolCall]:
         """Record one model response; return the calls to run now."""
-        turn = self.adapter.parse(response)
+        try:
+            turn = self.adapter.parse(response)
+        except (AttributeError, TypeError, KeyError, ValueError) as exc:
+            # The SDK accepted a body the real API never sends (a compatible server's, a proxy's):
+            # say so, rather than let an AttributeError escape from deep inside the loop.
+            raise MalformedResponseError(
+                f"the {self.adapter.api} response could not be read ({type(exc).__name__}: {exc}); the server "
+                "returned a shape the official API does not: check base_url and the server's API compatibility"
+            ) from exc
         split = self.price(turn.usage)
         self.limits.settle(turn.usage, split.total)
         call = ModelCall(

@@ -165,6 +165,10 @@ class OfflineModel:
         """Give the next ``times`` requests the fault ``kind`` (options such as ``retry_after=0.001``)."""
         self._faults.inject(Fault(kind, options), times)
 
+    def clear_faults(self) -> None:
+        """Drop the injected faults no request has met yet (the seeded fault rates stay)."""
+        self._faults.clear()
+
     def transport(self) -> httpx2.MockTransport:
         """A transport for ``httpx2.Client`` (sleeps with ``time.sleep``)."""
         return httpx2.MockTransport(self._handle)
