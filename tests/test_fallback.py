@@ -424,3 +424,26 @@ def test_a_run_deadline_is_kept_across_models() -> None:
     primary.offline.inject("server_error")
     result = cd.fallback(primary, backup).run("What is 2 + 2?", deadline=30.0)
     assert [c.model for c in result.trace.model_calls] == ["backup-model"] and result.stopped_by is None
+
+
+@pytest.mark.parametrize("asynchronous", [False, True])
+def test_a_run_stopped_while_switching_models_sends_nothing_more(asynchronous, monkeypatch):
+    """The budget or deadline can stop a run as the request is re-rendered for the next model."""
+    from conductor.rounds import Conversation
+
+    primary = cd.connect("offline", api="openai", latency_scale=0, asynchronous=asynchronous)
+    backup = cd.connect("offline", api="anthropic", latency_scale=0, asynchronous=asynchronous)
+    llm = cd.fallback(primary, backup)
+    primary.offline.inject("server_error")
+    switch = Conversation.switch
+
+    def switch_and_run_out_of_time(self, **kwargs):
+        switch(self, **kwargs)
+        self.stop("deadline", "out of time")
+
+    monkeypatch.setattr(Conversation, "switch", switch_and_run_out_of_time)
+    question, tools = "北京今天天气怎么样?", cd.scenarios.weather_tools()
+    result = asyncio.run(llm.arun(question, tools=tools)) if asynchronous else llm.run(question, tools=tools)
+    assert result.stopped_by == "deadline"
+    assert result.answer == "out of time"
+    assert backup.offline.requests == []  # not the old request, rendered for the other API

@@ -439,7 +439,10 @@ class _Request:
                 conversation.switch(
                     adapter=member.adapter, model=member.model, price=member.cost_split, provider=member.provider
                 )
-                self.request = _carry_transport_options(self.request, conversation.next_request() or self.request)
+                rerendered = conversation.next_request()
+                if rerendered is None:  # the budget or deadline stopped the run at this model's prices
+                    return
+                self.request = _carry_transport_options(self.request, rerendered)
             if not self._within_deadline():
                 return
             yield member, self.request
@@ -595,6 +598,8 @@ class FallbackLLM(LLM):
                 continue
             trip.answered()
             return response
+        if conversation.final is not None:  # stopped while switching models: no request to send
+            return None
         raise trip.exhausted()
 
     async def _acreate(self, conversation: Conversation, request: dict[str, Any]) -> Any:
@@ -607,6 +612,8 @@ class FallbackLLM(LLM):
                 continue
             trip.answered()
             return response
+        if conversation.final is not None:  # stopped while switching models: no request to send
+            return None
         raise trip.exhausted()
 
     def _stream_request(self, conversation: Conversation, request: dict[str, Any], index: int) -> Iterator[Any]:
@@ -629,6 +636,8 @@ class FallbackLLM(LLM):
                 trip.broke_off(exc)
                 raise
             trip.answered()
+            return
+        if conversation.final is not None:  # stopped while switching models: nothing streamed
             return
         raise trip.exhausted()
 
@@ -655,6 +664,8 @@ class FallbackLLM(LLM):
                 trip.broke_off(exc)
                 raise
             trip.answered()
+            return
+        if conversation.final is not None:  # stopped while switching models: nothing streamed
             return
         raise trip.exhausted()
 

@@ -390,6 +390,8 @@ class LLM:
                     if not limits.overran(conversation, exc):
                         raise
                     continue
+                if response is None:  # a model fallback found the run stopped (budget, deadline)
+                    continue
                 calls = conversation.receive(response, started, time.perf_counter())
                 if calls:
                     records = self._execute(conversation, calls, parallel=parallel, max_workers=max_workers)
@@ -410,6 +412,8 @@ class LLM:
                 except Exception as exc:
                     if not limits.overran(conversation, exc):
                         raise
+                    continue
+                if response is None:  # a model fallback found the run stopped (budget, deadline)
                     continue
                 calls = conversation.receive(response, started, time.perf_counter())
                 if calls:

@@ -349,6 +349,8 @@ def stream_run(llm: LLM, conversation: Conversation, *, parallel: bool, max_work
                 if not limits.overran(conversation, exc):
                     raise
                 continue
+            if response is None and conversation.final is not None:  # stopped by a model fallback's switch
+                continue
             calls = conversation.receive(response, started, time.perf_counter())
             if calls:
                 yield from _tool_starts(conversation, calls)
@@ -381,6 +383,8 @@ async def astream_run(
             except Exception as exc:
                 if not limits.overran(conversation, exc):
                     raise
+                continue
+            if response is None and conversation.final is not None:  # stopped by a model fallback's switch
                 continue
             calls = conversation.receive(response, started, time.perf_counter())
             if calls:
