@@ -1228,7 +1228,7 @@ class _Reader:
         in_name = any(word in name.split() for name in self.read.names)
         return (
             bool(re.match(r"\w", word)) and folded.replace("'", "") not in STOPWORDS and not word.isdigit()
-            and folded not in used and folded not in _QUESTION_WORDS and folded not in _WHEN_WORDS
+            and folded not in used and folded not in _QUESTION_WORDS and (folded not in _WHEN_WORDS or in_name)
             and stem(folded) not in self._label_words()
             and (in_name or not self._is_tool_word(folded))
             and not re.search(rf"\d\s*{re.escape(word)}\b", self.read.text)
