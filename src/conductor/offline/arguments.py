@@ -78,7 +78,9 @@ from typing import Any
 
 from ..types import ToolSpec
 
-from .language import CHINESE_GLOSSARY, CURRENCY_CODES, ROOMS, STOPWORDS, find_expressions, find_phrases, find_places, quoted, stem
+from .language import (
+    CHINESE_GLOSSARY, CURRENCY_CODES, ROOMS, STOPWORDS, find_expressions, find_phrases, find_places, quoted, stem,
+)
 
 __all__ = [
     "Parameter",
@@ -181,7 +183,8 @@ def with_digits(text: str) -> str:
 
 _SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000}
 _GLUED_UNIT = re.compile(
-    r"(?<![A-Za-z0-9.])(\d+(?:\.\d+)?)(kg|kgs|km|kms|cm|mm|mi|ml|lb|lbs|oz|ft|min|mins|hr|hrs|mph|kph|kmh|gb|mb|tb|px)\b",
+    r"(?<![A-Za-z0-9.])(\d+(?:\.\d+)?)"
+    r"(kg|kgs|km|kms|cm|mm|mi|ml|lb|lbs|oz|ft|min|mins|hr|hrs|mph|kph|kmh|gb|mb|tb|px)\b",
     re.IGNORECASE,
 )
 
@@ -1093,7 +1096,8 @@ class _Reader:
         own = [w for w in name_words(parameter.name) if w not in ("id", "number")] or name_words(parameter.name)
         phrase = r"[\s_-]*".join(re.escape(w) for w in own)
         # A label glued to its value ("SKU-4411") is part of the value, not a label.
-        match = re.search(rf"\b{phrase}s?\b(?![-_])\s*(?:is|:|=|#)?\s*([\w@.+-]*\d[\w@.+-]*|[a-z]+(?:[-_/][a-z0-9]+)+)\b",
+        code = r"[\w@.+-]*\d[\w@.+-]*|[a-z]+(?:[-_/][a-z0-9]+)+"  # a digit in it, or a kebab/snake name
+        match = re.search(rf"\b{phrase}s?\b(?![-_])\s*(?:is|:|=|#)?\s*({code})\b",
                           self.read.text, re.I)
         if match is None:
             return []

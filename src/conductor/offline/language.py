@@ -92,7 +92,8 @@ CHINESE_GLOSSARY: dict[str, tuple[str, ...]] = {
     "歌曲": ("song",), "歌": ("song",), "播放": ("play",), "歌单": ("playlist",), "播放列表": ("playlist",),
     "歌手": ("artist", "singer"), "电影": ("movie", "film"), "音量": ("volume",),
     # home
-    "恒温器": ("thermostat",), "亮度": ("brightness",), "调暗": ("dim", "brightness"), "调亮": ("brightness",), "空调": ("thermostat", "air"), "门锁": ("lock", "door"),
+    "恒温器": ("thermostat",), "亮度": ("brightness",), "调暗": ("dim", "brightness"),
+    "调亮": ("brightness",), "空调": ("thermostat", "air"), "门锁": ("lock", "door"),
     "窗帘": ("curtain", "blinds"), "插座": ("plug", "outlet"),
     # work and calendar
     "请假": ("leave",), "休假": ("leave", "vacation"), "年假": ("vacation", "leave"), "病假": ("sick", "leave"),
@@ -116,7 +117,8 @@ CHINESE_GLOSSARY: dict[str, tuple[str, ...]] = {
     "搜索": ("search",), "查找": ("search", "find"), "单位": ("unit",), "长度": ("length",),
     "英尺": ("feet",), "英寸": ("inches",), "厘米": ("centimeters",), "毫米": ("millimeters",),
     "公里": ("kilometers",), "英里": ("miles",), "公斤": ("kilograms", "kg"),
-    "磅": ("pounds",), "空气质量": ("air", "quality"), "空气": ("air",), "警报": ("alert", "alerts"), "预警": ("alert", "alerts"), "暴风雨": ("storm",),
+    "磅": ("pounds",), "空气质量": ("air", "quality"), "空气": ("air",),
+    "警报": ("alert", "alerts"), "预警": ("alert", "alerts"), "暴风雨": ("storm",),
     "洪水": ("flood",), "高温": ("heat",), "订阅": ("subscribe",), "股票代码": ("ticker", "symbol"),
 }
 
