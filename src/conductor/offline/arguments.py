@@ -431,7 +431,7 @@ _SYNONYMS: dict[str, tuple[str, ...]] = {
     **dict.fromkeys("% percent percentage percentages pct".split(), ("percent",)),
     **dict.fromkeys("discount discounted off sale".split(), ("discount",)),
     **dict.fromkeys("price prices cost costs pay".split(), ("price",)),
-    **dict.fromkeys("power exponent squared cubed".split(), ("power",)),
+    **dict.fromkeys("power exponent squared cubed raised".split(), ("power",)),
     **dict.fromkeys("mod modulo remainder".split(), ("modulo",)),
     **dict.fromkeys("distance far".split(), ("distance",)),
     **dict.fromkeys("weather forecast rain raining snow snowing sunny windy".split(), ("weather",)),
