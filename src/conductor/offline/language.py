@@ -125,6 +125,12 @@ CHINESE_GLOSSARY: dict[str, tuple[str, ...]] = {
     "服务器": ("server",), "重启": ("restart", "reboot"), "部署": ("deploy",), "版本": ("version",),
     "仓库": ("repo", "repository"), "分支": ("branch",), "客户": ("customer",), "库存量": ("stock", "inventory"),
     "发票号": ("invoice",), "会员": ("member", "membership"), "订阅号": ("subscription",),
+    # request verbs
+    "计算": ("calculate", "compute"), "创建": ("create", "new"), "新建": ("create", "new"), "添加": ("add",),
+    "更新": ("update",), "修改": ("update", "change", "edit"), "设置": ("set",), "估算": ("estimate",),
+    "估计": ("estimate",), "比较": ("compare",), "推荐": ("recommend",), "统计": ("count",),
+    "查询": ("lookup", "check", "search"), "退订": ("unsubscribe",), "注册": ("register", "signup"),
+    "报名": ("register", "signup"), "安排": ("schedule",), "分享": ("share",), "评分": ("rating", "rate"),
     # numbers and geography
     "最大公约数": ("gcd", "greatest", "common", "divisor"), "最小公倍数": ("lcm", "least", "common", "multiple"),
     "平均": ("average", "mean"), "阶乘": ("factorial",), "质数": ("prime",), "素数": ("prime",),
