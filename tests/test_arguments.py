@@ -607,3 +607,23 @@ def test_every_unmarked_address_of_a_mail_tool_is_a_recipient():
         {"text": "hi", "source_language": "English", "target_language": language}
         for language in ("French", "German", "Spanish")
     ]
+
+
+@tool
+def ship_release(service: str, version: str, environment: Literal["staging", "production"]) -> str:
+    """Deploy a service version.
+
+    Args:
+        service: Service name.
+        version: Version tag, e.g. v1.2.3.
+        environment: Where to deploy.
+    """
+    return service
+
+
+def test_chinese_labels_and_values_used_elsewhere_end_a_latin_name():
+    assert calls(order_status, "查询订单 10234 的状态") == [{"order_id": "10234"}]
+    assert calls(ship_release, "把 payments v3.1.0 部署到 staging") == [
+        {"service": "payments", "version": "v3.1.0", "environment": "staging"}
+    ]
+    assert calls(file_bug, "提交一个紧急 bug:'登录失败'") == [{"title": "登录失败", "priority": "high"}]

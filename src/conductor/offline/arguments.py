@@ -1279,7 +1279,10 @@ class _Reader:
 
     def _latin_runs(self) -> list[str]:
         """Runs of Latin words in a Chinese question not used elsewhere and not the tool's own words."""
-        runs = re.findall(r"[A-Za-z][\w'.-]*(?:\s+[A-Za-z][\w'.-]*)*", self.read.plain, re.ASCII)
+        text = self.read.plain
+        for used in self.used_strings:  # a value used elsewhere ends a run: "payments v3.1.0" is two
+            text = re.sub(re.escape(used), " | ", text, flags=re.IGNORECASE)
+        runs = re.findall(r"[A-Za-z][\w'.-]*(?:\s+[A-Za-z][\w'.-]*)*", text, re.ASCII)
         return [
             run for run in runs if run.casefold() not in self.used_strings and any(
                 w.casefold() not in STOPWORDS and not self._is_tool_word(w.casefold()) for w in run.split())
@@ -1472,7 +1475,10 @@ class _Reader:
         nouns = _word_concepts([*name_words(parameter.name), *re.findall(r"[a-z]+", parameter.description.lower())])
         for index, number in enumerate(self.read.numbers):
             if after_label:
-                before = re.findall(r"([a-z]+)[\s:#=]*$", self.read.text[: number.start].lower())
+                prefix = self.read.text[: number.start].lower()
+                before = re.findall(r"([a-z]+)[\s:#=]*$", prefix) or [
+                    word for phrase, english in CHINESE_GLOSSARY.items()
+                    if prefix.rstrip(" :：#").endswith(phrase) for word in english]  # "订单 10234"
                 labelled = _word_concepts(before) & nouns
             else:
                 labelled = _word_concepts([*number.beside]) & nouns

@@ -125,6 +125,10 @@ CHINESE_GLOSSARY: dict[str, tuple[str, ...]] = {
     "服务器": ("server",), "重启": ("restart", "reboot"), "部署": ("deploy",), "版本": ("version",),
     "仓库": ("repo", "repository"), "分支": ("branch",), "客户": ("customer",), "库存量": ("stock", "inventory"),
     "发票号": ("invoice",), "会员": ("member", "membership"), "订阅号": ("subscription",),
+    # priorities and games
+    "紧急": ("urgent", "high", "critical"), "重要": ("important", "high"), "不急": ("low",),
+    "骰子": ("dice", "die"), "掷": ("roll",), "抛硬币": ("coin", "flip"), "随机数": ("random", "number"),
+    "静音": ("mute",), "频道": ("channel",),
     # request verbs
     "计算": ("calculate", "compute"), "创建": ("create", "new"), "新建": ("create", "new"), "添加": ("add",),
     "更新": ("update",), "修改": ("update", "change", "edit"), "设置": ("set",), "估算": ("estimate",),
