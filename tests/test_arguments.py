@@ -627,3 +627,42 @@ def test_chinese_labels_and_values_used_elsewhere_end_a_latin_name():
         {"service": "payments", "version": "v3.1.0", "environment": "staging"}
     ]
     assert calls(file_bug, "提交一个紧急 bug:'登录失败'") == [{"title": "登录失败", "priority": "high"}]
+
+
+@tool
+def parking(city: str, near: str | None = None) -> list[str]:
+    """Free parking spots in a city.
+
+    Args:
+        city: City.
+        near: Optional landmark to search near.
+    """
+    return []
+
+
+@tool
+def headlines(topic: str, language: Literal["en", "de", "fr"] = "en") -> list[str]:
+    """News headlines on a topic.
+
+    Args:
+        topic: What the news is about.
+        language: Language of the articles.
+    """
+    return []
+
+
+@tool
+def see_doctor(doctor: str, date: str) -> str:
+    """Book a doctor's appointment.
+
+    Args:
+        doctor: Doctor's name.
+        date: Day, YYYY-MM-DD.
+    """
+    return doctor
+
+
+def test_preposition_parameters_honorifics_and_a_synonym_word_is_used_once():
+    assert calls(parking, "parking in Zurich near the Opera House") == [{"city": "Zurich", "near": "Opera House"}]
+    assert calls(headlines, "headlines about climate in German") == [{"topic": "climate", "language": "de"}]
+    assert calls(see_doctor, "appointment with Dr. Chen on 2026-05-02") == [{"doctor": "Dr. Chen", "date": "2026-05-02"}]

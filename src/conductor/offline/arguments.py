@@ -289,7 +289,9 @@ _ADDRESS = re.compile(
 )
 # A capitalised name, with the small words names hold inside: "Gare du Nord", "Ludwig van Beethoven".
 _NAME_PARTICLES = "du de des la le del della von van der den di da"
-_CAPITALISED = re.compile(rf"(?<![\w'])[A-Z][a-z]+(?:[ -](?:(?:{_NAME_PARTICLES.replace(' ', '|')})\s)?[A-Z][a-z]+)*")
+# A title before a name is part of it: "Dr. Patel".
+_CAPITALISED = re.compile(rf"(?<![\w'])(?:(?:Dr|Mr|Mrs|Ms|Prof)\.?\s)?[A-Z][a-z]+"
+                          rf"(?:[ -](?:(?:{_NAME_PARTICLES.replace(' ', '|')})\s)?[A-Z][a-z]+)*")
 _ENUMERATION = re.compile(
     r"([\w.@'-]+(?:\s*,\s*[\w.@'-]+)*)\s*,?\s+(?:and|or|&)\s+([\w.@'-]+)"
     r"|([^\s、和,，]+(?:、[^\s、和,，]+)*)(?:、|和|与)([^\s、和,，?？。]+)"
@@ -374,7 +376,7 @@ _ROLE_WORDS: tuple[tuple[str, frozenset[str]], ...] = tuple(
                   "address state airport"),
         ("id", "id ids identifier code isbn sku serial barcode ean upc postcode zipcode zip postal"),
         ("creator", "artist artists author authors composer singer band writer director creator performer"),
-        ("person", "person people user users attendee attendees participant participants recipient recipients "
+        ("person", "doctor dentist physician therapist teacher tutor driver person people user users attendee attendees participant participants recipient recipients "
                    "invitee invitees member members contact contacts name names who guest guests"),
         ("query", "query search keyword keywords term terms topic question prompt q"),
         ("letter", "letter char character"),
@@ -665,6 +667,8 @@ def _synonym_pattern(word: str) -> str:
 
 # Works whose titles are written capitalised: a title parameter about one takes a capitalised name.
 _WORKS = frozenset("movie film book novel song album track show series episode podcast game play painting".split())
+# Parameters named by a preposition: their value comes right after that word, never before it.
+_PREPOSITION_NAMES = frozenset("near via around beside behind opposite".split())
 # Parameters that hold what a thing is called.
 _NAMING_WORDS = frozenset("name title label alias nickname tag".split())
 # Words that make a name a person's: first_name, full name.
@@ -1110,7 +1114,8 @@ class _Reader:
     def _named_beside(self, parameter: Parameter) -> str | None:
         """A quote or a capitalised name right before the parameter's own noun: "the Eastside branch"."""
         nouns = [w for w in name_words(parameter.name)
-                 if w not in _GENERIC_NAME_PARTS and w not in STOPWORDS and len(w) >= 3]
+                 if w not in _GENERIC_NAME_PARTS and w not in STOPWORDS and w not in _PREPOSITION_NAMES
+                 and len(w) >= 3]
         if not nouns:
             return None
         noun = rf"\s+(?:{'|'.join(map(re.escape, nouns))})s?\b"
@@ -1118,6 +1123,17 @@ class _Reader:
             if re.search(rf"{re.escape(value)}['\"”》」]?{noun}", self.read.text):
                 return value
         return None
+
+    def _after_own_preposition(self, parameter: Parameter) -> str | None:
+        """For a parameter named by a preposition (near, via): the quote or name right after it ("near the Opera House")."""
+        if parameter.name.lower() not in _PREPOSITION_NAMES:
+            return None
+        match = re.search(rf"\b{re.escape(parameter.name)}\s+(?:the\s+)?(?:{_QUOTE.pattern}|({_CAPITALISED.pattern}))",
+                          self.read.text, re.IGNORECASE)
+        if match is None:
+            return None
+        value = match.group(1) or next(iter(quoted(match.group(0))), None)
+        return value if value and value.casefold() not in self.used_strings else None
 
     def _called(self, parameter: Parameter) -> str | None:
         """For a name, title or label: what comes right after "called"/"named"/"titled" ("an alarm called gym")."""
@@ -1420,9 +1436,13 @@ class _Reader:
         if len(chinese) == 1:
             return chinese[0]
         # No option named as written: one named by a plain synonym ("urgent" for high, "by car" for driving).
-        synonyms = [option for option in options if any(
-            re.search(_synonym_pattern(word), text) for word in _ENUM_SYNONYMS.get(str(option).casefold(), ()))]
-        return synonyms[0] if len(synonyms) == 1 else None
+        synonyms = {option: said_as for option in options for word in _ENUM_SYNONYMS.get(str(option).casefold(), ())
+                    if (said_as := re.search(_synonym_pattern(word), text))}
+        if len(synonyms) != 1:
+            return None
+        option, said_as = next(iter(synonyms.items()))
+        self.used_strings.add(said_as.group(0).strip(" °"))  # "in German" is the language, not a topic
+        return option
 
     def fill(self, parameter: Parameter, *, allow_fan_out: bool) -> tuple[Any, list[Any] | None]:
         """(value or None, the several values when the parameter should fan out into several calls)."""
@@ -1524,7 +1544,8 @@ class _Reader:
         # A value named beside a parameter's own noun is that parameter's ("on the Workout playlist").
         for parameter in order:
             if parameter.kind == "string" and "enum" not in parameter.schema and (
-                    value := self._named_beside(parameter) or self._called(parameter)):
+                    value := self._after_own_preposition(parameter) or self._named_beside(parameter)
+                    or self._called(parameter)):
                 arguments[parameter.name] = self.take(value)
         # Two parameters of one kind (birth_date, on_date) share its values in order: no fan-out.
         # A pair (source_language, target_language) is one of each side: either may fan out.
