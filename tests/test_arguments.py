@@ -666,3 +666,19 @@ def test_preposition_parameters_honorifics_and_a_synonym_word_is_used_once():
     assert calls(parking, "parking in Zurich near the Opera House") == [{"city": "Zurich", "near": "Opera House"}]
     assert calls(headlines, "headlines about climate in German") == [{"topic": "climate", "language": "de"}]
     assert calls(see_doctor, "appointment with Dr. Chen on 2026-05-02") == [{"doctor": "Dr. Chen", "date": "2026-05-02"}]
+
+
+@tool
+def top_songs(genre: str, n: int = 10) -> list[str]:
+    """Most played songs of a genre.
+
+    Args:
+        genre: Music genre.
+        n: How many songs to return.
+    """
+    return []
+
+
+def test_a_word_after_a_number_is_a_value_unless_it_is_a_unit():
+    assert calls(top_songs, "top 5 jazz songs") == [{"genre": "jazz", "n": 5}]
+    assert missing(local_forecast, "forecast for 3 days") == ["city"]

@@ -739,6 +739,21 @@ def _wants_email(parameter: Parameter) -> bool:
     return re.search(r"\be-?mail\s+address", parameter.description, re.IGNORECASE) is not None
 
 
+# Units a number may carry, besides the words of _CONCEPTS: "2 kg", "5 km", "300 calories".
+_UNIT_WORDS = frozenset(
+    "kg kgs km kms cm mm mi ml lb lbs oz ft in min mins hr hrs mph kph kmh gb mb tb px l g m x k "
+    "kilogram kilograms gram grams meter meters metre metres kilometer kilometers kilometre kilometres mile miles "
+    "foot feet inch inches pound pounds ounce ounces liter liters litre litres gallon gallons cup cups calorie "
+    "calories kcal step steps page pages word words character characters time times star stars point points "
+    "item items piece pieces ticket tickets night nights room rooms seat seats".split()
+)
+
+
+def _is_unit_word(word: str) -> bool:
+    """A word that says what a number measures or counts ("kg", "minutes", "people"), never a value after it."""
+    return word in _UNIT_WORDS or stem(word) in _UNIT_WORDS or word in _CONCEPTS or stem(word) in _CONCEPTS
+
+
 def _shape(token: str) -> str:
     """A token's shape: capitals A, small letters a, digits 9, runs folded: "#general" -> "#a", "E-1001" -> "A-9"."""
     shape = re.sub(r"[A-Z]", "A", re.sub(r"[a-z]", "a", re.sub(r"\d", "9", token)))
@@ -1252,7 +1267,7 @@ class _Reader:
             and folded not in used and folded not in _QUESTION_WORDS and (folded not in _WHEN_WORDS or in_name)
             and stem(folded) not in self._label_words()
             and (in_name or not self._is_tool_word(folded))
-            and not re.search(rf"\d\s*{re.escape(word)}\b", self.read.text)
+            and not (_is_unit_word(folded) and re.search(rf"\d\s*{re.escape(word)}\b", self.read.text))
         )
 
     def _label_words(self) -> set[str]:
