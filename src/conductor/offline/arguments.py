@@ -79,7 +79,8 @@ from typing import Any
 from ..types import ToolSpec
 
 from .language import (
-    CHINESE_GLOSSARY, CURRENCY_CODES, ROOMS, STOPWORDS, find_expressions, find_phrases, find_places, quoted, stem,
+    CHINESE_GLOSSARY, CURRENCY_CODES, ROOMS, STOPWORDS, find_expressions, find_phrases, find_places, format_number,
+    quoted, stem,
 )
 
 __all__ = [
@@ -332,6 +333,8 @@ _FROM_MARKERS = frozenset({"from", "since", "after", "从", "自"})
 _TO_MARKERS = frozenset({"to", "into", "in", "until", "till", "through", "到", "去", "往", "至", "成"})
 _ARTICLES = frozenset("the a an my your our his her their this these".split())
 _PREPOSITIONS = frozenset("with for about of on in at from to by into like called named".split())
+# Words that introduce a value and are never part of one: "a cat named Miso", "Liverpool vs Everton".
+_VALUE_MARKERS = frozenset("called named titled labelled labeled vs versus against off".split())
 _CALENDAR_WORDS = frozenset(_MONTHS + "monday tuesday wednesday thursday friday saturday sunday".split())
 
 # Words beside a number, and words of a parameter, reduced to one concept each.
@@ -902,7 +905,8 @@ def read_question(question: str) -> Question:
     after = [m.group(1) for m in _AFTER_PREPOSITION.finditer(plain) if m.group(1).lower() not in STOPWORDS]
     purpose = [m.group(1).strip() for m in (*_PURPOSE.finditer(plain), *_CHINESE_PURPOSE.finditer(plain))]
     return Question(
-        text=text, quotes=quoted(text), emails=emails, urls=urls, dates=dates, times=times, zones=zones, ids=ids,
+        # Quotes as written: a quoted title is sent verbatim ("Dune: Part Two", never "Part 2").
+        text=text, quotes=quoted(question), emails=emails, urls=urls, dates=dates, times=times, zones=zones, ids=ids,
         tickers=tickers, places=places, names=list(dict.fromkeys(capitalised)), pairs=pairs,
         enumerations=_enumerations(plain),
         numbers=_numbers(text, taken), after_prepositions=after, phones=_PHONE.findall(text),
@@ -1038,9 +1042,14 @@ class _Reader:
         if role in ("title", "query", ""):
             # Every quote: several for a lone text parameter mean one call each ("Add 'A' and 'B' to ...").
             return self._free(r.quotes) or self._labelled(parameter) or (
-                self._free(r.purposes)[:1] if role != "query" else []) or (
+                self._whole_purposes()[:1] if role != "query" else []) or (
                 self._object_name() if role != "query" else []) or self._work_titles(parameter)
         return self._labelled(parameter)
+
+    def _whole_purposes(self) -> list[str]:
+        """The purposes that hold no number another parameter took: "take ibuprofen 400 mg" is two values."""
+        taken = {format_number(self.read.numbers[i].value) for i in self.used_numbers}
+        return [p for p in self._free(self.read.purposes) if not taken & set(re.findall(r"\d+(?:\.\d+)?", p))]
 
     def _work_titles(self, parameter: Parameter) -> list[str]:
         """The capitalised names (not places) for the title of a work, a film or a book: "rating of Dune"."""
@@ -1264,6 +1273,7 @@ class _Reader:
         in_name = any(word in name.split() for name in self.read.names)
         return (
             bool(re.match(r"\w", word)) and folded.replace("'", "") not in STOPWORDS and not word.isdigit()
+            and folded not in _VALUE_MARKERS
             and folded not in used and folded not in _QUESTION_WORDS and (folded not in _WHEN_WORDS or in_name)
             and stem(folded) not in self._label_words()
             and (in_name or not self._is_tool_word(folded))
@@ -1483,10 +1493,25 @@ class _Reader:
             return None, None
         values = self.values_for(parameter, role) or self._shaped_like_example(parameter)
         if len(values) > 1 and allow_fan_out and role not in ("expression",):
+            if not self._written_as_list(values):
+                # Values of one kind scattered through the question are not one list to fan out over:
+                # "feature/login-form in repo acme/webapp" names two different things.
+                tied = self._by_words_before(parameter, values)
+                return (self.take(tied[0]), None) if tied != values else (None, None)
             return self.take(values[0]), self.take(values)
         if values:
             return self.take(values[0]), None
         return None, None
+
+    def _written_as_list(self, values: list[str]) -> bool:
+        """Are the values written one after another, joined only by commas, "and"/"or" or "、"/"和"?"""
+        text = self.read.text
+        spans = sorted((text.find(v), text.find(v) + len(v)) for v in values)
+        if any(start < 0 for start, _ in spans):
+            return True  # not written as themselves (codes for currency words): nothing to check
+        joints = [text[end:start] for (_, end), (start, _) in zip(spans, spans[1:])]
+        joint = r"[\s,;、，'\"”“》《」「]*(?:(?:and|or|&|as\s+well\s+as|和|与|及|或)[\s'\"“《「]*)?(?:the\s+)?"
+        return all(re.fullmatch(joint, j, re.IGNORECASE) for j in joints)
 
     def _shaped_like_example(self, parameter: Parameter) -> list[str]:
         """Words written like the description's example ("Channel name, e.g. #general" -> "#random").
