@@ -752,6 +752,27 @@ _UNIT_WORDS = frozenset(
 )
 
 
+def _abbreviations() -> dict[str, set[str]]:
+    """Each short unit's spelled-out stems, every spelling: "l" -> {"liter", "litre"}."""
+    spelled: dict[str, set[str]] = {}
+    for long, shorts in _ENUM_SYNONYMS.items():
+        for short in (s for s in shorts if len(s) <= 3):
+            spelled.setdefault(short, set()).add(stem(long))
+    return spelled
+
+
+_UNIT_ABBREVIATIONS = _abbreviations()
+
+
+def _unit_in(unit: tuple[str, ...], own_stems: set[str]) -> int:
+    """How many words of a written unit, "per" aside, name the parameter, abbreviations spelled out too
+    ("l" for liters_per_100km); 0 when one of them is not in its name."""
+    spelled = [{stem(u), *_UNIT_ABBREVIATIONS.get(u.lower(), ())} for u in unit]
+    if not spelled or not all(forms & own_stems for forms in spelled):
+        return 0
+    return sum(1 for u in unit if u.lower() != "per")
+
+
 def _is_unit_word(word: str) -> bool:
     """A word that says what a number measures or counts ("kg", "minutes", "people"), never a value after it."""
     return word in _UNIT_WORDS or stem(word) in _UNIT_WORDS or word in _CONCEPTS or stem(word) in _CONCEPTS
@@ -1344,13 +1365,18 @@ class _Reader:
             free = [(i, n) for i, n in free if n.replaced == (change_side == 0)]
         # The unit written after the number is in the parameter's name: "6.5 l/100km" for consumption_l_per_100km.
         own_stems = {stem(w) for w in name_words(parameter.name)}
-        by_unit = [(i, n) for i, n in free if n.unit and {stem(u) for u in n.unit} <= own_stems]
+        by_unit = self._best_covered(
+            [(i, n) for i, n in free if _unit_in(n.unit, own_stems)], lambda n: _unit_in(n.unit, own_stems))
         # The parameter's name outranks its description ("bill_amount: the bill before the tip").
         own = [w for w in name_words(parameter.name) if len(w) >= 3]
         by_name = [
             (i, n) for i, n in free
             if _kinds(n.concepts) & _kinds(named) or any(len(commonprefix([b, w])) >= 4 for b in n.beside for w in own)
         ]
+        if len(by_name) > 1 and not by_unit and len(own) > 1 and len({self._name_overlap(n, own) for _, n in by_name}) == 1:
+            # Each number shares as much of a two-word name as the other ("a 1610 player", "my rating is 1540"
+            # for player_rating): the name does not say which; a guess by position may swap them.
+            return None
         # Or the noun beside the number is in its description: "3 headlines" for "limit: how many headlines".
         described = {stem(w) for w in re.findall(r"[a-z]+", parameter.description.lower())
                      if len(w) >= 3 and w not in STOPWORDS}
@@ -1367,6 +1393,19 @@ class _Reader:
         index, number = pick[0]
         self.used_numbers.add(index)
         return int(number.value) if parameter.kind == "integer" else number.value
+
+    @staticmethod
+    def _best_covered(candidates: list[tuple[int, Number]], cover: Any) -> list[tuple[int, Number]]:
+        """The candidates that cover the parameter's name best; none when two tie ("6.5 l/100km", "1.89 per liter")."""
+        ranked = sorted(candidates, key=lambda pair: -cover(pair[1]))
+        if len(ranked) > 1 and cover(ranked[0][1]) == cover(ranked[1][1]):
+            return []
+        return ranked
+
+    @staticmethod
+    def _name_overlap(number: Number, own: list[str]) -> int:
+        """How many of the name's words are beside the number."""
+        return sum(any(len(commonprefix([b, w])) >= 4 for b in number.beside) for w in own)
 
     def _more_numbers(self, parameter: Parameter) -> list[float]:
         """Further numbers listed with "and"/commas beside the one taken: "are 91 and 89 prime?"."""
