@@ -1487,15 +1487,33 @@ class _Reader:
                 found[at] = matching[0]
         return sorted(found.items())
 
-    def enum(self, options: list[Any]) -> Any:
-        """The option the question names, in its words or (in Chinese) by a glossary word: 骑车 -> cycling."""
+    def enum_options_named(self, options: list[Any]) -> list[Any]:
+        """The options the question names in its own words, a stem of a longer one too ("cycl" for cycling)."""
         text = self.read.text.casefold()
-        said = chinese_concepts_in(self.read.text) if _CJK.search(text) else set()
+        named = []
         for option in options:
             spoken = str(option).casefold().replace("_", " ")
             if option_named(text, option) or (
                     len(spoken) > 3 and re.search(rf"(?<!\w){re.escape(stem(spoken))}", text)):
-                return option
+                named.append(option)
+        return named
+
+    def _listed_options(self, options: list[Any]) -> list[Any]:
+        """Several options named as one written list ("Mars and Saturn"), in written order; else none."""
+        named = self.enum_options_named(options)
+        written = [m.group(0) for o in named
+                   if isinstance(o, str) and (m := re.search(rf"(?<!\w){re.escape(o)}(?!\w)", self.read.text, re.I))]
+        if len(named) < 2 or len(written) != len(named) or not self._written_as_list(written):
+            return []
+        return sorted(named, key=lambda o: self.read.text.casefold().find(str(o).casefold()))
+
+    def enum(self, options: list[Any]) -> Any:
+        """The option the question names, in its words or (in Chinese) by a glossary word: 骑车 -> cycling."""
+        text = self.read.text.casefold()
+        said = chinese_concepts_in(self.read.text) if _CJK.search(text) else set()
+        named = self.enum_options_named(options)
+        if named:
+            return named[0]
         chinese = [option for option in options if concepts_of(str(option)) & said]
         if len(chinese) == 1:
             return chinese[0]
@@ -1514,6 +1532,9 @@ class _Reader:
         if "enum" in schema:
             side = side_of(parameter, role)
             options = list(schema["enum"])
+            listed = self._listed_options(options) if side is None else []
+            if listed:
+                return (self.take(listed[0]), self.take(listed)) if allow_fan_out else (None, None)
             value = self.enum(options) if side is None else self.sided_enum(options, side)
             return self.take(value), None
         kind = parameter.kind
@@ -1538,9 +1559,32 @@ class _Reader:
                 tied = self._by_words_before(parameter, values)
                 return (self.take(tied[0]), None) if tied != values else (None, None)
             return self.take(values[0]), self.take(values)
-        if values:
-            return self.take(values[0]), None
-        return None, None
+        if len(values) == 1 and role != "expression":
+            return self.one_or_listed(values[0], allow_fan_out=allow_fan_out)
+        return (self.take(values[0]), None) if values else (None, None)
+
+    def one_or_listed(self, value: str, *, allow_fan_out: bool) -> tuple[Any, list[Any] | None]:
+        """``value``, or all of the written list it is one item of ("Mars and Saturn": one call each).
+
+        When the tool cannot fan out over that list, nothing: one item of it alone would be a wrong call.
+        """
+        listed = self._listed_with(value)
+        if not listed:
+            return self.take(value), None
+        return (self.take(value), self.take(listed)) if allow_fan_out else (None, None)
+
+    def _listed_with(self, value: str) -> list[str]:
+        """The list ``value`` is written in (in written order), when free values of its kind are listed beside it."""
+        r = self.read
+        kinds = [r.names, r.zones, r.dates, r.times, r.emails, r.urls, r.ids, r.paths, r.tickers, r.quotes,
+                 [item for e in r.enumerations for item in e]]
+        pool = next((kind for kind in kinds if value in kind), [])
+        others = [v for v in self._free(pool) if v != value and v.casefold() != value.casefold()]
+        listed = [value]
+        for other in sorted(others, key=lambda v: abs(r.text.find(v) - r.text.find(value))):
+            if any(self._written_as_list([other, item]) for item in listed):
+                listed.append(other)
+        return sorted(listed, key=r.text.find) if len(listed) > 1 else []
 
     def _written_as_list(self, values: list[str]) -> bool:
         """Are the values written one after another, joined only by commas, "and"/"or" or "、"/"和"?"""
@@ -1647,7 +1691,11 @@ class _Reader:
         ]
         if len(leftover_takers) == 1 and not self._free(self.read.quotes) and (
                 rest := self.leftover(place=role_of(leftover_takers[0]) == "place")):
-            arguments[leftover_takers[0].name] = self.take(rest)
+            value, several = self.one_or_listed(rest, allow_fan_out=allow_fan_out and self.fan_out is None)
+            if several is not None:
+                self.fan_out = (leftover_takers[0].name, several)
+            if value is not None:
+                arguments[leftover_takers[0].name] = value
         # Last, a number labelled by a text parameter's noun: "the next 42 bus" for "route: bus line".
         for parameter in order:
             if parameter.name not in arguments and parameter.kind == "string" and "enum" not in parameter.schema \
