@@ -1206,7 +1206,8 @@ class _Reader:
             return re.split(r"\s*,\s*(?:(?:and|or|&)\s+)?|\s+(?:and|or|&)\s+", listed.group(0))
         return [match.group(1)]
 
-    def _sided(self, values: list[str], side: int, positions: list[int] | None = None) -> list[str]:
+    def _sided(self, values: list[str], side: int, positions: list[int] | None = None, *,
+               marked_only: bool = False) -> list[str]:
         """The value on ``side`` (0 from, 1 to): by the word before it, else by order when there are two.
 
         ``positions`` says where each value is written, when it is not written as itself ("dollars" for USD).
@@ -1220,7 +1221,7 @@ class _Reader:
             before = [prefix[-1]] if _CJK.match(prefix[-1:]) else re.findall(r"[a-z]+", prefix.lower())[-1:]
             if before and before[0] in markers:
                 marked.append(value)
-        if marked:
+        if marked or marked_only:
             return marked[:1]
         if len(values) > 2:
             return self._split_at_marker(values, positions, side)
@@ -1503,7 +1504,7 @@ class _Reader:
         named = self.enum_options_named(options)
         written = [m.group(0) for o in named
                    if isinstance(o, str) and (m := re.search(rf"(?<!\w){re.escape(o)}(?!\w)", self.read.text, re.I))]
-        if len(named) < 2 or len(written) != len(named) or not self._written_as_list(written):
+        if len(named) < 2 or len(written) != len(named) or not self._written_as_list(written, conjoined=True):
             return []
         return sorted(named, key=lambda o: self.read.text.casefold().find(str(o).casefold()))
 
@@ -1559,7 +1560,9 @@ class _Reader:
                 tied = self._by_words_before(parameter, values)
                 return (self.take(tied[0]), None) if tied != values else (None, None)
             return self.take(values[0]), self.take(values)
-        if len(values) == 1 and role != "expression":
+        side = side_of(parameter, role)
+        # A side's value heads a list only after its own marker ("to Paris and Rome"); "between A and B" is a span.
+        if len(values) == 1 and role != "expression" and (side is None or self._sided(values, side, marked_only=True)):
             return self.one_or_listed(values[0], allow_fan_out=allow_fan_out)
         return (self.take(values[0]), None) if values else (None, None)
 
@@ -1584,17 +1587,23 @@ class _Reader:
         for other in sorted(others, key=lambda v: abs(r.text.find(v) - r.text.find(value))):
             if any(self._written_as_list([other, item]) for item in listed):
                 listed.append(other)
-        return sorted(listed, key=r.text.find) if len(listed) > 1 else []
+        listed = sorted(listed, key=r.text.find)
+        return listed if len(listed) > 1 and self._written_as_list(listed, conjoined=True) else []
 
-    def _written_as_list(self, values: list[str]) -> bool:
-        """Are the values written one after another, joined only by commas, "and"/"or" or "、"/"和"?"""
+    def _written_as_list(self, values: list[str], *, conjoined: bool = False) -> bool:
+        """Are the values written one after another, joined only by commas, "and"/"or" or "、"/"和"?
+
+        ``conjoined``: an "and"/"or" must join two of them, as commas alone also part an address's fields.
+        """
         text = self.read.text
         spans = sorted((text.find(v), text.find(v) + len(v)) for v in values)
         if any(start < 0 for start, _ in spans):
             return True  # not written as themselves (codes for currency words): nothing to check
         joints = [text[end:start] for (_, end), (start, _) in zip(spans, spans[1:])]
         joint = r"[\s,;、，'\"”“》《」「]*(?:(?:and|or|&|as\s+well\s+as|和|与|及|或)[\s'\"“《「]*)?(?:the\s+)?"
-        return all(re.fullmatch(joint, j, re.IGNORECASE) for j in joints)
+        conjunction = r"\b(?:and|or|as\s+well\s+as)\b|[&和与及或、]"
+        return all(re.fullmatch(joint, j, re.IGNORECASE) for j in joints) and (
+            not conjoined or any(re.search(conjunction, j, re.IGNORECASE) for j in joints))
 
     def _shaped_like_example(self, parameter: Parameter) -> list[str]:
         """Words written like the description's example ("Channel name, e.g. #general" -> "#random").
