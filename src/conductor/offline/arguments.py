@@ -1639,6 +1639,32 @@ class _Reader:
                 return str(int(number.value))
         return None
 
+    def _number_run(self, parameter: Parameter) -> list[float]:
+        """The numbers of one written run ("90, 80, 70"): the run labelled by the parameter's name, else the first.
+
+        Two runs are two lists: "scores 90, 80, 70 with weights 0.5, 0.3, 0.2" gives scores only the first.
+        """
+        text, numbers = self.read.text, self.read.numbers
+        free = [i for i, n in enumerate(numbers) if i not in self.used_numbers
+                and (parameter.kind != "integer" or n.value.is_integer())]
+        runs: list[list[int]] = []
+        for i in free:
+            end = re.match(r"[-+]?[\d.,]*\d%?", text[numbers[runs[-1][-1]].start:]) if runs else None
+            between = text[numbers[runs[-1][-1]].start + end.end(): numbers[i].start] if end else None
+            if between is not None and re.fullmatch(r"\s*(?:,|;|、|，)?\s*(?:(?:and|or|&|和)\s*)?", between, re.I):
+                runs[-1].append(i)
+            else:
+                runs.append([i])
+        own = {stem(w) for w in name_words(parameter.name) if len(w) >= 3}
+
+        def labelled(run: list[int]) -> bool:
+            before = re.findall(r"[a-z]+", text[: numbers[run[0]].start].lower())[-2:]
+            return bool({stem(w) for w in before} & own)
+
+        run = next((r for r in runs if labelled(r)), runs[0] if runs else [])
+        self.used_numbers.update(run)
+        return [int(numbers[i].value) if parameter.kind == "integer" else numbers[i].value for i in run]
+
     def array(self, parameter: Parameter) -> list[Any] | None:
         items = _resolved(parameter.schema.get("items", {}), parameter.schema)
         # Each item is what the list's description says: "E-mail addresses of the people to invite".
@@ -1648,10 +1674,7 @@ class _Reader:
             chosen = [o for o in items["enum"] if str(o).casefold().replace("_", " ") in text]
             return self.take(chosen) or None
         if items.get("type") in ("integer", "number"):
-            numbers = []
-            while (n := self.number(singular, by_position=True)) is not None:
-                numbers.append(n)
-            return numbers or None
+            return self._number_run(singular) or None
         role = role_of(Parameter(parameter.name, {**items, "description": parameter.description}, True))
         values = self.values_for(singular, role) if role not in ("title", "query") else []
         if len(values) < 2 and not _wants_email(parameter):
