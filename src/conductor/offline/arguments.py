@@ -1059,7 +1059,7 @@ class _Reader:
         if {"reason", "cause", "why"} & set(name_words(parameter.name)):
             # The clause after "because" is the reason: "cancel BK-7781 because my plans changed".
             because = re.search(r"\b(?:because|due\s+to)\s+([^.?!,;]+)", r.plain, re.IGNORECASE)
-            return self._free([because.group(1).strip()]) if because else []
+            return self._free([because.group(1).strip()]) if because else self._labelled(parameter)
         if role in ("title", "query", ""):
             # Every quote: several for a lone text parameter mean one call each ("Add 'A' and 'B' to ...").
             return self._free(r.quotes) or self._labelled(parameter) or (
@@ -1150,11 +1150,31 @@ class _Reader:
         match = re.search(rf"\b{phrase}s?\b(?![-_])\s*(?:is|:|=|#)?\s*({code})\b",
                           self.read.text, re.I)
         if match is None:
-            return []
+            return self._labelled_words(parameter, phrase)
         value = match.group(1).rstrip(".")
         # The label before a list labels all of it: "orders 551 and 552".
         listed = next((e for e in self.read.enumerations if e[0] == value), [value])
         return self._free([item for item in listed if _shape(item) == _shape(value)])
+
+    def _labelled_words(self, parameter: Parameter, phrase: str) -> list[str]:
+        """Plain words a label marks, to the end of the clause: "reason: vaccination", "in namespace shop".
+
+        After a colon or "=", the words up to the clause's end; after the bare name, one word that ends the
+        clause, and only for a name of its own (not "name", "text"), as a bare noun is often no label.
+        """
+        clause_end = r"(?=\s*(?:[,.;!?)]|$))"
+        colon = re.search(rf"\b{phrase}\s*[:=]\s*([^\W\d][\w'-]*(?:\s+[\w'-]+){{0,3}}){clause_end}", self.read.text, re.I)
+        own = name_words(parameter.name)
+        bare = None if len(own) != 1 or own[0] in _GENERIC_NAME_PARTS or len(own[0]) < 4 else re.search(
+            rf"\b{phrase}\s+([a-z][\w'-]*){clause_end}", self.read.text)
+        match = colon or bare
+        if match is None:
+            return []
+        value = match.group(1)
+        words = value.casefold().split()
+        if any(w in STOPWORDS or w in _VALUE_MARKERS or self._is_tool_word(w) for w in words[:1] + words[-1:]):
+            return []
+        return self._free([value])
 
     def _named_beside(self, parameter: Parameter) -> str | None:
         """A quote or a capitalised name right before the parameter's own noun: "the Eastside branch"."""
