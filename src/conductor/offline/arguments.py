@@ -852,12 +852,26 @@ def _enumerations(text: str) -> list[list[str]]:
             continue
         if match.group(2):
             items = [*(w.strip() for w in match.group(1).split(",")), match.group(2)]
+            items = _with_leading_items(text[: match.start()], items)
         else:
             items = [*match.group(3).split("、"), match.group(4)]
         items = [i.strip(".'\"") for i in items if i.strip(".'\"").lower() not in STOPWORDS]
         if len(items) >= 2:
             lists.append(items)
     return lists
+
+
+def _with_leading_items(prefix: str, items: list[str]) -> list[str]:
+    """A list whose items have several words, read in full: "eggs, oat milk and spinach", not "milk and spinach".
+
+    Words right before the first item, after a comma, are part of it; the segments before that comma are
+    earlier items (the first may keep a verb before it, which the reader strips: "add eggs").
+    """
+    glued = re.search(r"((?:[\w.@'-]+\s+){1,2})$", prefix)
+    if glued is None or not re.search(r",\s*$", prefix[: glued.start()]):
+        return items
+    earlier = [part.strip() for part in prefix[: glued.start()].rstrip(", ").split(",")]
+    return [*earlier, f"{glued.group(1).strip()} {items[0]}", *items[1:]]
 
 
 def _is_stated_origin(match: re.Match[str], plain: str, names: list[str]) -> bool:
@@ -1685,6 +1699,13 @@ class _Reader:
         self.used_numbers.update(run)
         return [int(numbers[i].value) if parameter.kind == "integer" else numbers[i].value for i in run]
 
+    def _without_leading_verb(self, item: str) -> str:
+        """A list item without the stopwords and the tool's own words before it: "add eggs" -> "eggs"."""
+        words = item.split()
+        while words and (words[0].casefold() in STOPWORDS or self._is_tool_word(words[0].casefold())):
+            words = words[1:]
+        return " ".join(words)
+
     def array(self, parameter: Parameter) -> list[Any] | None:
         items = _resolved(parameter.schema.get("items", {}), parameter.schema)
         # Each item is what the list's description says: "E-mail addresses of the people to invite".
@@ -1699,6 +1720,10 @@ class _Reader:
         values = self.values_for(singular, role) if role not in ("title", "query") else []
         if len(values) < 2 and not _wants_email(parameter):
             listed = [i for e in self.read.enumerations for i in e if i.casefold() not in self.used_strings]
+            if listed:
+                listed = [self._without_leading_verb(i) for i in listed]
+                if any(not i or len(i.split()) > 3 for i in listed):
+                    return None  # an item still holding other words: where it starts is a guess
             values = listed or values
         return self.take(values) or None
 
