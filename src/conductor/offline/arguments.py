@@ -391,8 +391,8 @@ _ROLE_WORDS: tuple[tuple[str, frozenset[str]], ...] = tuple(
 
 # The two ends of a span: start_date/end_date, check_in/check_out, since/until; a rate's base and quote.
 _CHANGE_SIDES = {"old": 0, "current": 0, "original": 0, "new": 1, "replacement": 1}
-_START_WORDS = frozenset({"start", "begin", "since", "first", "checkin", "base"})
-_END_WORDS = frozenset({"end", "until", "last", "checkout", "quote"})
+_START_WORDS = frozenset({"start", "begin", "since", "first", "checkin", "base", "pickup", "departure"})
+_END_WORDS = frozenset({"end", "until", "last", "checkout", "quote", "dropoff", "arrival"})
 
 
 def side_of(parameter: Parameter, role: str | None = None) -> int | None:
@@ -1231,7 +1231,9 @@ class _Reader:
     def _named_after(self, side: int) -> list[str]:
         """A capitalised name right after a marker of the side: "into English", "from Spanish"."""
         markers = "to|into" if side else "from"
-        match = re.search(rf"\b(?:{markers})\s+([A-Z][\w'-]*(?:\s[A-Z][\w'-]*)*)", self.read.plain)
+        # A number closing the name is part of it: "from JFK Terminal 4 to Times Square".
+        match = re.search(rf"\b(?:{markers})\s+([A-Z][\w'-]*(?:\s[A-Z][\w'-]*)*"
+                          rf"(?:\s\d+[A-Za-z]?(?=\s+(?:to|into|from|and)\b|\s*[,.;!?]|$))?)", self.read.plain)
         if match is None:
             return []
         # Several names listed after the marker are one each: "into Spanish and Italian".
@@ -1293,9 +1295,16 @@ class _Reader:
             if not place or before in _PREPOSITIONS or article or phrase[0].isupper()
         ]
         if len(phrases) == 1:
-            return phrases[0][1]
+            return self._one_value(phrases[0][1])
         after_preposition = [phrase for before, phrase in phrases if before in _PREPOSITIONS]
-        return after_preposition[0] if len(after_preposition) == 1 else None
+        return self._one_value(after_preposition[0]) if len(after_preposition) == 1 else None
+
+    def _one_value(self, phrase: str) -> str | None:
+        """The phrase, unless it runs a capitalised name into other words ("Arsenal finish"): which part is
+        the value is then a guess."""
+        words = phrase.split()
+        in_names = [any(w in name.split() for name in self.read.names) for w in words]
+        return phrase if all(in_names) or not any(in_names) else None
 
     def _phrases(self) -> list[tuple[str, bool, str]]:
         """(word before, after an article?, phrase) for each run of content words; other words and signs end runs.
