@@ -249,6 +249,10 @@ _ID = re.compile(
     r"|(?<![\w@./-])[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b",
     re.ASCII,
 )
+# A bare domain name: "github.com", "api.example.co.uk" (no scheme: a URL's is read as a URL).
+_DOMAIN = re.compile(r"(?<![\w@./-])(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,}(?![\w/@-])", re.ASCII)
+# A kebab-case or snake_case identifier as written: "auth-service", "web_frontend".
+_IDENTIFIER = re.compile(r"(?<![\w@./-])[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+(?![\w/@.-])", re.ASCII)
 _DIGIT_CODE = re.compile(r"(?<![\w.,+-])\d{8,}(?![\w.,-]\d)")
 _TICKER = re.compile(r"(?<![\w$.-])\$?[A-Z]{2,5}(?:\.[A-Z])?(?![\w-])", re.ASCII)
 # Currency codes a question may write as they are ("1200 SEK to NOK").
@@ -1046,6 +1050,8 @@ class _Reader:
             return labelled or self._by_words_before(parameter, self._free(by_role[role]))
         if role in by_role:
             return self._by_words_before(parameter, self._free(by_role[role])) or self._labelled(parameter)
+        if {"host", "hostname", "domain"} & parameter.terms and parameter.kind == "string":
+            return self._free([d for d in _DOMAIN.findall(r.text) if not any(d in e for e in [*r.emails, *r.urls])])
         if role == "place" and "room" in parameter.terms and self._free(r.rooms):
             return self._free(r.rooms)
         part = self._address_part(parameter)
@@ -1121,9 +1127,11 @@ class _Reader:
         return [match.group(1)] if match.group(1) else quoted(match.group(0))
 
     def _object_name(self) -> list[str]:
-        """A capitalised name right after the tool's own verb, not a place: "play Clair de Lune"."""
+        """A capitalised name or an identifier right after the tool's own verb, not a place: "play Clair de
+        Lune", "restart auth-service"."""
         places = set(self.read.places)
-        for name in self._free(self.read.names):
+        identifiers = _IDENTIFIER.findall(self.read.plain)
+        for name in self._free([*self.read.names, *identifiers]):
             at = self.read.plain.find(name)
             before = re.findall(r"[a-z]+", self.read.plain[:at].lower())[-1:]
             verb = before[0] if before and len(before[0]) >= 3 and before[0] not in STOPWORDS else ""
@@ -1758,7 +1766,9 @@ class _Reader:
                 arguments[parameter.name] = self.take(value)
         # Two parameters of one kind (birth_date, on_date) share its values in order: no fan-out.
         # A pair (source_language, target_language) is one of each side: either may fan out.
-        roles = [(p.kind, role_of(p), side_of(p)) for p in parameters if p.name not in arguments]
+        # An enum shares no values with free text: it never stops a text parameter fanning out.
+        roles = [(p.kind, role_of(p), side_of(p)) for p in parameters
+                 if p.name not in arguments and "enum" not in p.schema]
         for parameter in order:
             if parameter.name in arguments:
                 continue
