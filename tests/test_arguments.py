@@ -682,3 +682,157 @@ def top_songs(genre: str, n: int = 10) -> list[str]:
 def test_a_word_after_a_number_is_a_value_unless_it_is_a_unit():
     assert calls(top_songs, "top 5 jazz songs") == [{"genre": "jazz", "n": 5}]
     assert missing(local_forecast, "forecast for 3 days") == ["city"]
+
+
+# -- precision: a weak signal declines rather than guesses ---------------------------------------
+
+
+@tool
+def rate_book(book_title: str, stars: int) -> str:
+    """Rate a book.
+
+    Args:
+        book_title: The book's title.
+        stars: 1 to 5.
+    """
+    return "rated"
+
+
+def test_a_quoted_title_is_sent_as_written():
+    assert calls(rate_book, 'Give "Catch Twenty Two" 4 stars') == [{"book_title": "Catch Twenty Two", "stars": 4}]
+
+
+@tool
+def adopt_animal(animal: str, nickname: str) -> str:
+    """Adopt an animal from the shelter.
+
+    Args:
+        animal: Kind of animal.
+        nickname: What to call it.
+    """
+    return "adopted"
+
+
+def test_a_word_that_introduces_a_value_is_never_part_of_one():
+    assert calls(adopt_animal, "adopt a hamster named Pip") == [{"animal": "hamster", "nickname": "Pip"}]
+
+
+@tool
+def deploy(service: str, region: str) -> str:
+    """Deploy a service.
+
+    Args:
+        service: The service to deploy.
+        region: Cloud region.
+    """
+    return "deployed"
+
+
+@tool
+def check_planets(planet: Literal["Venus", "Mars", "Jupiter"], city: str) -> str:
+    """Is a planet visible tonight from a city.
+
+    Args:
+        planet: Which planet.
+        city: Where you are.
+    """
+    return "yes"
+
+
+def test_one_item_of_a_written_list_is_never_sent_alone():
+    assert calls(check_planets, "Will I see Venus and Jupiter from Oslo?") == [
+        {"planet": "Venus", "city": "Oslo"}, {"planet": "Jupiter", "city": "Oslo"}]
+    assert calls(deploy, "deploy payments-api and ledger-api in eu-west") == [
+        {"service": "payments-api", "region": "eu-west"}, {"service": "ledger-api", "region": "eu-west"}]
+
+
+@tool
+def mix_paint(base_liters: float, tint_ml_per_liter: float) -> str:
+    """Mix paint.
+
+    Args:
+        base_liters: Base paint.
+        tint_ml_per_liter: Tint per litre of base.
+    """
+    return "mixed"
+
+
+def test_a_unit_goes_to_the_parameter_it_names_best():
+    assert calls(mix_paint, "mix 12 ml per liter of tint into 4 l of base") == [
+        {"base_liters": 4, "tint_ml_per_liter": 12}]
+
+
+@tool
+def compare_runs(times: list[float], distances: list[float]) -> str:
+    """Compare runs.
+
+    Args:
+        times: Minutes of each run.
+        distances: Kilometres of each run.
+    """
+    return "compared"
+
+
+def test_a_list_of_numbers_is_the_run_its_name_labels():
+    assert calls(compare_runs, "distances 5, 10 and 21 with times 25, 52, 118") == [
+        {"times": [25, 52, 118], "distances": [5, 10, 21]}]
+
+
+@tool
+def file_ticket(summary: str, component: str | None = None) -> str:
+    """File a support ticket.
+
+    Args:
+        summary: One line about the problem.
+        component: Part of the product.
+    """
+    return "filed"
+
+
+def test_words_a_label_marks_fill_a_text_parameter():
+    assert calls(file_ticket, 'file "login page is blank", component: web client') == [
+        {"summary": "login page is blank", "component": "web client"}]
+
+
+@tool
+def pack_list(things: list[str]) -> str:
+    """Put things on the packing list.
+
+    Args:
+        things: What to pack.
+    """
+    return "listed"
+
+
+def test_list_items_of_several_words_are_read_in_full():
+    assert calls(pack_list, "pack socks, rain jacket and sun cream") == [
+        {"things": ["socks", "rain jacket", "sun cream"]}]
+
+
+@tool
+def team_fixtures(club: str, year: int) -> str:
+    """Fixtures of a club.
+
+    Args:
+        club: Club name.
+        year: Season year.
+    """
+    return "fixtures"
+
+
+def test_a_leftover_running_a_name_into_other_words_is_no_value():
+    assert missing(team_fixtures, "When did Ajax lose in 2022?") == ["club"]
+
+
+@tool
+def whois(domain: str) -> str:
+    """Who registered a domain.
+
+    Args:
+        domain: The domain name.
+    """
+    return "someone"
+
+
+def test_a_bare_domain_name_fills_a_host_parameter():
+    assert calls(whois, "who owns example.org?") == [{"domain": "example.org"}]

@@ -857,6 +857,7 @@ def _enumerations(text: str) -> list[list[str]]:
         if match.group(2):
             items = [*(w.strip() for w in match.group(1).split(",")), match.group(2)]
             items = _with_leading_items(text[: match.start()], items)
+            items[-1] += _glued_after(text[match.end():], items[-1])
         else:
             items = [*match.group(3).split("、"), match.group(4)]
         items = [i.strip(".'\"") for i in items if i.strip(".'\"").lower() not in STOPWORDS]
@@ -876,6 +877,15 @@ def _with_leading_items(prefix: str, items: list[str]) -> list[str]:
         return items
     earlier = [part.strip() for part in prefix[: glued.start()].rstrip(", ").split(",")]
     return [*earlier, f"{glued.group(1).strip()} {items[0]}", *items[1:]]
+
+
+def _glued_after(rest: str, last: str) -> str:
+    """A lowercase word right after a list's last item that ends the clause is part of it: "and sun cream"."""
+    glued = re.match(r"\s+([a-z][\w'-]*)(?=\s*(?:[,.;:!?]|$)|\s+(?:to|in|on|at|for|from|with|into|onto)\b)", rest)
+    if glued is None or not last.islower():
+        return ""
+    word = glued.group(1)
+    return "" if word in STOPWORDS or word in _WHEN_WORDS or word in _QUESTION_WORDS else f" {word}"
 
 
 def _is_stated_origin(match: re.Match[str], plain: str, names: list[str]) -> bool:
@@ -1185,7 +1195,8 @@ class _Reader:
         clause, and only for a name of its own (not "name", "text"), as a bare noun is often no label.
         """
         clause_end = r"(?=\s*(?:[,.;!?)]|$))"
-        colon = re.search(rf"\b{phrase}\s*[:=]\s*([^\W\d][\w'-]*(?:\s+[\w'-]+){{0,3}}){clause_end}", self.read.text, re.I)
+        colon = re.search(rf"\b{phrase}\s*[:=]\s*([^\W\d][\w'-]*(?:\s+[\w'-]+){{0,3}}){clause_end}",
+                          self.read.text, re.I)
         own = name_words(parameter.name)
         bare = None if len(own) != 1 or own[0] in _GENERIC_NAME_PARTS or len(own[0]) < 4 else re.search(
             rf"\b{phrase}\s+([a-z][\w'-]*){clause_end}", self.read.text)
@@ -1254,7 +1265,8 @@ class _Reader:
                marked_only: bool = False) -> list[str]:
         """The value on ``side`` (0 from, 1 to): by the word before it, else by order when there are two.
 
-        ``positions`` says where each value is written, when it is not written as itself ("dollars" for USD).
+        ``positions`` says where each value is written, when it is not written as itself ("dollars" for USD);
+        ``marked_only``: only a value after the side's own marker, never one by order.
         """
         markers = _TO_MARKERS if side else _FROM_MARKERS
         marked = []
@@ -1425,7 +1437,8 @@ class _Reader:
             (i, n) for i, n in free
             if _kinds(n.concepts) & _kinds(named) or any(len(commonprefix([b, w])) >= 4 for b in n.beside for w in own)
         ]
-        if len(by_name) > 1 and not by_unit and len(own) > 1 and len({self._name_overlap(n, own) for _, n in by_name}) == 1:
+        overlaps = {self._name_overlap(n, own) for _, n in by_name}
+        if len(by_name) > 1 and not by_unit and len(own) > 1 and len(overlaps) == 1:
             # Each number shares as much of a two-word name as the other ("a 1610 player", "my rating is 1540"
             # for player_rating): the name does not say which; a guess by position may swap them.
             return None
@@ -1651,7 +1664,8 @@ class _Reader:
         if any(start < 0 for start, _ in spans):
             return True  # not written as themselves (codes for currency words): nothing to check
         joints = [text[end:start] for (_, end), (start, _) in zip(spans, spans[1:])]
-        joint = r"[\s,;、，'\"”“》《」「]*(?:(?:and|or|&|as\s+well\s+as|和|与|及|或)[\s'\"“《「]*)?(?:the\s+)?"
+        joint = (r"[\s,;、，'\"”“》《」「]*"
+                 r"(?:(?:and|or|&|as\s+well\s+as|和|与|及|或)[\s'\"“《「]*)?(?:the\s+)?")
         conjunction = r"\b(?:and|or|as\s+well\s+as)\b|[&和与及或、]"
         return all(re.fullmatch(joint, j, re.IGNORECASE) for j in joints) and (
             not conjoined or any(re.search(conjunction, j, re.IGNORECASE) for j in joints))
@@ -1772,7 +1786,8 @@ class _Reader:
         for parameter in order:
             if parameter.name in arguments:
                 continue
-            alone = roles.count((parameter.kind, role_of(parameter), side_of(parameter))) == 1
+            kind = (parameter.kind, role_of(parameter), side_of(parameter))
+            alone = "enum" in parameter.schema or roles.count(kind) == 1
             value, several = self.fill(parameter, allow_fan_out=allow_fan_out and alone and self.fan_out is None)
             if several is not None:
                 self.fan_out = (parameter.name, several)
