@@ -12,7 +12,7 @@ REQUIREMENTS := requirements.txt pyproject.toml
 ARGS ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help venv course test notebooks bench clean distclean
+.PHONY: help venv course test notebooks bench soak clean distclean
 
 help: ## list the targets
 	@echo "usage: make TARGET [ARGS=...]"
@@ -41,10 +41,11 @@ test: venv ## run the unit tests and strict nbval over notebooks/ and demos/
 notebooks: venv ## re-execute the notebooks in place on the offline default (before committing them)
 	$(VENV_PY) -m conductor refresh $(ARGS)
 
-bench: venv ## print the benchmarks: loop overhead, parallel speedup, offline argument accuracy
-	$(VENV_PY) -m conductor bench loop
-	$(VENV_PY) -m conductor bench parallel
-	$(VENV_PY) -m conductor bench offline
+bench: venv ## one table of every benchmark's ratio against its bar (python -m conductor bench)
+	$(VENV_PY) -m conductor bench
+
+soak: venv ## 10,000 random offline conversations with faults; exits 1 when a promise breaks
+	$(VENV_PY) -m conductor soak --conversations 10000 $(ARGS)
 
 clean: ## remove build/ and test caches
 	rm -rf build .pytest_cache .hypothesis
