@@ -1095,6 +1095,9 @@ class _Reader:
             return self._free(r.quotes) or self._labelled(parameter) or (
                 self._whole_purposes()[:1] if role != "query" else []) or (
                 self._object_name() if role != "query" else []) or self._work_titles(parameter)
+        if role == "unit":
+            # A lone language or unit is the one to go to: "translate 'good morning' into Italian".
+            return self._labelled(parameter) or self._free(self._named_after(1))
         return self._labelled(parameter)
 
     def _whole_purposes(self) -> list[str]:
