@@ -190,6 +190,12 @@ def _evidence(spec: ToolSpec, question: str) -> int:
     return typed + (len(sides) if read.pairs and sides == {0, 1} else 0)
 
 
+def _own_nouns(parameter: Parameter) -> set[str]:
+    """A parameter name's distinctive words, stemmed: front_psi -> {"front", "psi"}; never "name" or "value"."""
+    generic = _GENERIC_NAME_WORDS | STOPWORDS | {"name", "names", "number", "value", "text", "type"}
+    return {stem(w) for w in name_words(parameter.name) if len(w) >= 3 and w not in generic}
+
+
 def value_fit(spec: ToolSpec, question: str) -> int:
     """1 point per required parameter a value of the question fits by kind (time, place, measured number, quote)."""
     read = read_question(question)
@@ -198,6 +204,9 @@ def value_fit(spec: ToolSpec, question: str) -> int:
     stated = {"time": read.times, "place": read.places}
     points = sum(1 for p in required if stated.get(role_of(p)))
     points += sum(1 for p in required if p.kind in ("integer", "number") and measure_of(p) & measured)
+    # A required parameter named in the question's own words: "front 32 psi" for front_psi.
+    said = {stem(w.casefold()) for w in words(question)}
+    points += sum(1 for p in required if _own_nouns(p) & said)
     texts = [p for p in required if p.kind == "string" and "enum" not in p.schema
              and role_of(p) in ("", "title", "query", "letter")]
     # Quotes mark exactly what to send: as many quotes as text parameters is a fit.
