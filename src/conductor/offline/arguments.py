@@ -1303,7 +1303,7 @@ class _Reader:
             return []
         return before if side == 0 else after
 
-    def leftover(self, *, place: bool = False) -> str | None:
+    def leftover(self, taker: Parameter, *, place: bool = False) -> str | None:
         """One contiguous phrase of the question's content words not used elsewhere and not the tool's own words.
 
         The phrase is the only one, else the only one right after a preposition ("recipes with salmon that
@@ -1315,7 +1315,8 @@ class _Reader:
             return self._chinese_leftover(place=place)
         phrases = [
             (before, phrase) for before, article, phrase in self._phrases()
-            if not place or before in _PREPOSITIONS or article or phrase[0].isupper()
+            if (not place or before in _PREPOSITIONS or article or phrase[0].isupper())
+            and not self._labels_a_sibling(phrase, taker)
         ]
         if len(phrases) == 1:
             return self._one_value(phrases[0][1])
@@ -1328,6 +1329,13 @@ class _Reader:
         words = phrase.split()
         in_names = [any(w in name.split() for name in self.read.names) for w in words]
         return phrase if all(in_names) or not any(in_names) else None
+
+    def _labels_a_sibling(self, phrase: str, taker: Parameter) -> bool:
+        """Is the phrase written right before another parameter's own noun ("with oat milk" for ``milk``)?"""
+        nouns = {w for p in self.siblings if p.name != taker.name for w in name_words(p.name)
+                 if len(w) >= 3 and w not in STOPWORDS and w not in _GENERIC_NAME_PARTS}
+        after = re.search(rf"(?<!\w){re.escape(phrase)}\s+([a-z]+)", self.read.plain, re.IGNORECASE)
+        return bool(after and stem(after.group(1).casefold()) in {stem(n) for n in nouns})
 
     def _phrases(self) -> list[tuple[str, bool, str]]:
         """(word before, after an article?, phrase) for each run of content words; other words and signs end runs.
@@ -1804,7 +1812,7 @@ class _Reader:
             and role_of(p) in ("", "query", "place")
         ]
         if len(leftover_takers) == 1 and not self._free(self.read.quotes) and (
-                rest := self.leftover(place=role_of(leftover_takers[0]) == "place")):
+                rest := self.leftover(leftover_takers[0], place=role_of(leftover_takers[0]) == "place")):
             value, several = self.one_or_listed(rest, allow_fan_out=allow_fan_out and self.fan_out is None)
             if several is not None:
                 self.fan_out = (leftover_takers[0].name, several)
