@@ -1840,6 +1840,23 @@ def own_words(spec: ToolSpec) -> set[str]:
     return {concept for text in [*parts, *described, *enums] for concept in concepts_of(text)}
 
 
+def _as_written(value: Any, parameter: Parameter, question: str) -> bool:
+    """Does the question state this free-text value as written? Enums, numbers, switches and currency codes
+    read from currency words are checked where they are read; nested objects leaf by leaf."""
+    if isinstance(value, dict):
+        fields = {p.name: p for p in parameters_of(parameter.schema)}
+        return all(_as_written(v, fields[k], question) for k, v in value.items() if k in fields)
+    if isinstance(value, list):
+        return all(_as_written(v, parameter, question) for v in value if isinstance(v, str))
+    if not isinstance(value, str) or "enum" in parameter.schema or "enum" in parameter.schema.get("items", {}):
+        return True
+    if value in {code for code, _ in read_question(question).currencies}:
+        return True
+    written = " ".join(value.casefold().split())
+    # Number words may be read as digits ("order ten" -> "10"): either way of writing it is stated.
+    return any(written in " ".join(text.casefold().split()) for text in (question, with_digits(question)))
+
+
 def fill(spec: ToolSpec, question: str, *, preset: dict[str, Any] | None = None) -> Filled:
     """Arguments for ``spec`` read from ``question``; ``preset`` values (from earlier results) come first."""
     reader = _Reader(question, own_words(spec))
@@ -1848,6 +1865,14 @@ def fill(spec: ToolSpec, question: str, *, preset: dict[str, Any] | None = None)
         reader.take(value)
     parameters = [p for p in parameters_of(spec.parameters) if p.name not in preset]
     arguments, missing = reader.fill_all(parameters, allow_fan_out=True)
+    for parameter in parameters:
+        if parameter.name in arguments and not _as_written(arguments[parameter.name], parameter, question):
+            # A value the question does not state is never sent: the parameter is left out, or not given.
+            del arguments[parameter.name]
+            missing += [parameter.name] if parameter.required else []
+    if reader.fan_out and not all(_as_written(v, p, question) for p in parameters if p.name == reader.fan_out[0]
+                                  for v in reader.fan_out[1]):
+        missing += [reader.fan_out[0]]
     found = {**preset, **arguments}
     ordered = {p.name: found[p.name] for p in parameters_of(spec.parameters) if p.name in found}
     return Filled(ordered, missing, reader.fan_out)
