@@ -836,3 +836,19 @@ def whois(domain: str) -> str:
 
 def test_a_bare_domain_name_fills_a_host_parameter():
     assert calls(whois, "who owns example.org?") == [{"domain": "example.org"}]
+
+
+@tool
+def feed_fish(tank: str, grams: float) -> str:
+    """Feed the fish in a tank.
+
+    Args:
+        tank: Which tank.
+        grams: Food in grams.
+    """
+    return "fed"
+
+
+def test_leftover_phrases_written_as_one_list_fan_out():
+    assert calls(feed_fish, "feed the reef and the pond with 5 grams") == [
+        {"tank": "reef", "grams": 5}, {"tank": "pond", "grams": 5}]

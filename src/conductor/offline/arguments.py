@@ -298,7 +298,7 @@ _NAME_PARTICLES = "du de des la le del della von van der den di da"
 _CAPITALISED = re.compile(rf"(?<![\w'])(?:(?:Dr|Mr|Mrs|Ms|Prof)\.?\s)?[A-Z][a-z]+"
                           rf"(?:[ -](?:(?:{_NAME_PARTICLES.replace(' ', '|')})\s)?[A-Z][a-z]+)*")
 _ENUMERATION = re.compile(
-    r"([\w.@'-]+(?:\s*,\s*[\w.@'-]+)*)\s*,?\s+(?:and|or|&)\s+([\w.@'-]+)"
+    r"([\w.@'-]+(?:\s*,\s*(?:(?:the|my|a|an)\s+)?[\w.@'-]+)*)\s*,?\s+(?:and|or|&)\s+(?:(?:the|my|a|an)\s+)?([\w.@'-]+)"
     r"|([^\s、和,，]+(?:、[^\s、和,，]+)*)(?:、|和|与)([^\s、和,，?？。]+)"
 )
 # Capitalised names listed: "Yesterday, Let It Be and Hey Jude".
@@ -1320,6 +1320,10 @@ class _Reader:
         ]
         if len(phrases) == 1:
             return self._one_value(phrases[0][1])
+        texts = [phrase for _, phrase in phrases]
+        listed = next((e for e in self.read.enumerations if len(e) > 1 and e == texts), None)
+        if listed:
+            return listed[0]  # the phrases are one written list: "the basil and the mint" (one call each)
         after_preposition = [phrase for before, phrase in phrases if before in _PREPOSITIONS]
         return self._one_value(after_preposition[0]) if len(after_preposition) == 1 else None
 
