@@ -852,3 +852,18 @@ def feed_fish(tank: str, grams: float) -> str:
 def test_leftover_phrases_written_as_one_list_fan_out():
     assert calls(feed_fish, "feed the reef and the pond with 5 grams") == [
         {"tank": "reef", "grams": 5}, {"tank": "pond", "grams": 5}]
+
+
+@tool
+def pin_message(message_id: str, pin: bool) -> str:
+    """Pin or unpin a chat message.
+
+    Args:
+        message_id: e.g. M-301.
+        pin: True to pin, False to unpin.
+    """
+    return "done"
+
+
+def test_a_switch_word_undone_by_un_is_false():
+    assert calls(pin_message, "unpin M-301") == [{"message_id": "M-301", "pin": False}]

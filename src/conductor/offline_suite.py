@@ -1131,13 +1131,16 @@ def _switch_named(name: str, value: Any, question: str) -> bool:
     """A boolean the question states by the parameter's own word: "force restart db-01" states ``force=True``.
 
     True when every word of the name (split at "_" and camelCase, "is"/"use"/"enable" dropped) is in the
-    question; False when one of them follows "no", "not", "without" or "don't".
+    question; False when one of them follows "no", "not", "without" or "don't", or a lone word is undone by
+    "un" ("unlock" states ``lock=False``).
     """
     if not isinstance(value, bool):
         return False
     parts = [w for w in re.split(r"_|(?<=[a-z])(?=[A-Z])", name) if w]
     named = [w.lower() for w in parts if w.lower() not in ("is", "use", "enable", "include")]
     text = _normalise(question)
+    if len(named) == 1 and re.search(rf"\bun{re.escape(named[0])}", text):
+        return value is False  # "unlock the door" states lock=False
     if not named or not all(re.search(rf"\b{re.escape(w)}", text) for w in named):
         return False
     negated = any(re.search(rf"\b(?:no|not|without|don ?t|never)\s+(?:\w+\s+)?{re.escape(w)}", text) for w in named)

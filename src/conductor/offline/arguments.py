@@ -1502,6 +1502,8 @@ class _Reader:
         """A switch the question states: the parameter's own word ("without symbols"), else on/off, yes/no..."""
         text = self.read.text.lower()
         stated = [w for w in name_words(parameter.name) if w not in ("is", "enable", "use", "include") and len(w) > 2]
+        if len(stated) == 1 and re.search(rf"\bun{re.escape(stated[0])}", text):
+            return False  # "unlock", "unmute", "unpin": the switch's own word undone
         if stated and all(re.search(rf"\b{re.escape(w)}", text) for w in stated):
             return not re.search(rf"\b(?:not|no|without|don't|non)\s+(?:\w+\s+)?{re.escape(stated[0])}", text)
         chinese = self._chinese_switch(parameter)
