@@ -1195,14 +1195,15 @@ class _Reader:
         """Plain words a label marks, to the end of the clause: "reason: vaccination", "in namespace shop".
 
         After a colon or "=", the words up to the clause's end; after the bare name, one word that ends the
-        clause, and only for a name of its own (not "name", "text"), as a bare noun is often no label.
+        clause, and only for a name of its own (not "name", "text") after a preposition, as a bare noun is
+        often no label ("ask the city council").
         """
         clause_end = r"(?=\s*(?:[,.;!?)]|$))"
         colon = re.search(rf"\b{phrase}\s*[:=]\s*([^\W\d][\w'-]*(?:\s+[\w'-]+){{0,3}}){clause_end}",
                           self.read.text, re.I)
         own = name_words(parameter.name)
         bare = None if len(own) != 1 or own[0] in _GENERIC_NAME_PARTS or len(own[0]) < 4 else re.search(
-            rf"\b{phrase}\s+([a-z][\w'-]*){clause_end}", self.read.text)
+            rf"\b(?:in|on|at|for|to|from|into|with)\s+(?:the\s+)?{phrase}\s+([a-z][\w'-]*){clause_end}", self.read.text)
         match = colon or bare
         if match is None:
             return []
