@@ -619,7 +619,10 @@ def role_of(parameter: Parameter) -> str:
     # "name" there is whose name ("the team's name"), not a person.
     described = [w for w in re.findall(r"[a-z]+", parameter.description.lower()) if w not in _GRAMMAR_WORDS]
     # A format in the description says the kind: "start: HH:MM" is a time, "YYYY-MM-DD" a date.
-    described = [kind for fmt, kind in _FORMATS.items() if fmt in parameter.description.upper()] + described
+    formats = [kind for fmt, kind in _FORMATS.items() if fmt in parameter.description.upper()]
+    if len(formats) == 1:
+        return formats[0]  # a stated format outranks the name: "depart: HH:MM" is a time, not an origin
+    described = formats + described
     order = (described, own) if own in (["to"], ["from"]) else (own, [stem(w) for w in own], described)
     for candidates in order:
         for role, role_words in _ROLE_WORDS:
