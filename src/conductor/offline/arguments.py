@@ -610,7 +610,8 @@ _FORMATS = {"HH:MM": "time", "YYYY-MM-DD": "date"}
 
 
 def role_of(parameter: Parameter) -> str:
-    """What the parameter means: the first role its name's words give, else its description's, else ``""``.
+    """What the parameter means: a format its description states, else the first role its name's words give,
+    else its description's, else ``""``.
 
     A bare ``to`` or ``from`` says only a direction: the description decides (an e-mail's ``to``).
     """
@@ -1205,12 +1206,15 @@ class _Reader:
         colon = re.search(rf"\b{phrase}\s*[:=]\s*([^\W\d][\w'-]*(?:\s+[\w'-]+){{0,3}}){clause_end}",
                           self.read.text, re.I)
         own = name_words(parameter.name)
+        # "with note rent March": after "with", the words to the clause's end; after another preposition one word.
         bare = None if len(own) != 1 or own[0] in _GENERIC_NAME_PARTS or len(own[0]) < 4 else re.search(
-            rf"\b(?:in|on|at|for|to|from|into|with)\s+(?:the\s+)?{phrase}\s+([a-z][\w'-]*){clause_end}", self.read.text)
+            rf"\bwith\s+(?:the\s+|a\s+)?{phrase}\s+([a-z][\w'-]*(?:\s+[\w'-]+){{0,2}}){clause_end}"
+            rf"|\b(?:in|on|at|for|to|from|into)\s+(?:the\s+)?{phrase}\s+([a-z][\w'-]*){clause_end}",
+            self.read.text, re.I)
         match = colon or bare
         if match is None:
             return []
-        value = match.group(1)
+        value = match.group(1) or match.group(2)
         words = value.casefold().split()
         if any(w in STOPWORDS or w in _VALUE_MARKERS or self._is_tool_word(w) for w in words[:1] + words[-1:]):
             return []
