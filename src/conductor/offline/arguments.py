@@ -384,6 +384,7 @@ _ROLE_WORDS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         ("id", "id ids identifier code isbn sku serial barcode ean upc postcode zipcode zip postal"),
         ("creator", "artist artists author authors composer singer band writer director creator performer"),
         ("person", "doctor dentist physician therapist teacher tutor driver person people user users attendee attendees participant participants recipient recipients "
+                   "student students patient patients customer customers employee employees client clients "
                    "invitee invitees member members contact contacts name names who guest guests"),
         ("query", "query search keyword keywords term terms topic question prompt q"),
         ("letter", "letter char character"),
@@ -1085,7 +1086,9 @@ class _Reader:
         if role == "person":
             names = [n for n in r.names if n not in find_places(r.text)]
             listed = [i for e in r.enumerations for i in e]
-            return self._free(names) or self._free(listed)
+            # In Chinese a lone run of Latin letters is a name as written, first word or not ("Lena 在 CS240 ...").
+            latin = self._latin_runs() if _CJK.search(r.plain) else []
+            return self._free(names) or self._free(listed) or (latin if len(latin) == 1 else [])
         if role == "letter":
             return self._free([q for q in r.quotes if len(q) == 1])
         if role == "creator":
