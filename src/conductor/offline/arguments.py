@@ -70,7 +70,7 @@ cities, two quoted songs, two tracking numbers) means one call per entity:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from os.path import commonprefix
@@ -1465,8 +1465,8 @@ class _Reader:
         ]
         overlaps = {self._name_overlap(n, own) for _, n in by_name}
         if len(by_name) > 1 and not by_unit and len(own) > 1 and len(overlaps) == 1:
-            # Each number shares as much of a two-word name as the other ("a 1610 player", "my rating is 1540"
-            # for player_rating): the name does not say which; a guess by position may swap them.
+            # Two numbers each beside as much of a two-word name ("room 12 ... 40 rooms" for room_count): the
+            # name does not say which, and a guess by position may swap them.
             return None
         # Or the noun beside the number is in its description: "3 headlines" for "limit: how many headlines".
         described = {stem(w) for w in re.findall(r"[a-z]+", parameter.description.lower())
@@ -1486,7 +1486,8 @@ class _Reader:
         return int(number.value) if parameter.kind == "integer" else number.value
 
     @staticmethod
-    def _best_covered(candidates: list[tuple[int, Number]], cover: Any) -> list[tuple[int, Number]]:
+    def _best_covered(candidates: list[tuple[int, Number]], cover: Callable[[Number], int]
+                      ) -> list[tuple[int, Number]]:
         """The candidates that cover the parameter's name best; none when two tie ("6.5 l/100km", "1.89 per liter")."""
         ranked = sorted(candidates, key=lambda pair: -cover(pair[1]))
         if len(ranked) > 1 and cover(ranked[0][1]) == cover(ranked[1][1]):
