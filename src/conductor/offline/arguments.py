@@ -1104,7 +1104,7 @@ class _Reader:
                 self._object_name() if role != "query" else []) or self._work_titles(parameter)
         if role == "unit":
             # A lone language or unit is the one to go to: "translate 'good morning' into Italian".
-            return self._labelled(parameter) or self._free(self._named_after(1))
+            return self._labelled(parameter) or self._free(self._named_after(1, markers="to|into|in"))
         return self._labelled(parameter)
 
     def _whole_purposes(self) -> list[str]:
@@ -1261,9 +1261,9 @@ class _Reader:
             return None
         return value
 
-    def _named_after(self, side: int) -> list[str]:
-        """A capitalised name right after a marker of the side: "into English", "from Spanish"."""
-        markers = "to|into" if side else "from"
+    def _named_after(self, side: int, markers: str | None = None) -> list[str]:
+        """A capitalised name right after a marker of the side (or one of ``markers``): "into English"."""
+        markers = markers or ("to|into" if side else "from")
         # A number closing the name is part of it: "from JFK Terminal 4 to Times Square".
         match = re.search(rf"\b(?:{markers})\s+([A-Z][\w'-]*(?:\s[A-Z][\w'-]*)*"
                           rf"(?:\s\d+[A-Za-z]?(?=\s+(?:to|into|from|and)\b|\s*[,.;!?]|$))?)", self.read.plain)
