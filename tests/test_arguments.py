@@ -810,18 +810,18 @@ def test_list_items_of_several_words_are_read_in_full():
 
 
 @tool
-def team_fixtures(club: str, year: int) -> str:
-    """Fixtures of a club.
+def works_of(thinker: str, year: int) -> str:
+    """What a thinker published in a year.
 
     Args:
-        club: Club name.
-        year: Season year.
+        thinker: The philosopher.
+        year: Year of publication.
     """
-    return "fixtures"
+    return "works"
 
 
 def test_a_leftover_running_a_name_into_other_words_is_no_value():
-    assert missing(team_fixtures, "When did Ajax lose in 2022?") == ["club"]
+    assert missing(works_of, "When did Kant retire in 1781?") == ["thinker"]
 
 
 @tool

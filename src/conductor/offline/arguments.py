@@ -384,7 +384,7 @@ _ROLE_WORDS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         ("id", "id ids identifier code isbn sku serial barcode ean upc postcode zipcode zip postal"),
         ("creator", "artist artists author authors composer singer band writer director creator performer"),
         ("person", "doctor dentist physician therapist teacher tutor driver person people user users attendee attendees participant participants recipient recipients "
-                   "student students patient patients customer customers employee employees client clients "
+                   "student students patient patients customer customers employee employees client clients team teams club clubs "
                    "invitee invitees member members contact contacts name names who guest guests"),
         ("query", "query search keyword keywords term terms topic question prompt q"),
         ("letter", "letter char character"),
