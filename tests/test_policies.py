@@ -1320,3 +1320,28 @@ def test_a_corrected_weather_call_leaves_its_error_out_of_the_answer(api):
     result = llm.run("What's the weather in Beijing?", tools=cd.scenarios.weather_tools(), max_rounds=3)
     assert [c.is_error for c in result.tool_calls] == [True, False]
     assert result.answer == "Beijing today: sunny, 5°C."
+
+
+@pytest.mark.parametrize(
+    ("api", "question", "said"),
+    [
+        ("openai", "What's the weather in Beijing?", "(from cache (yesterday), so it may be out of date)"),
+        ("anthropic", "北京今天天气怎么样?", "(数据来自cache (yesterday),可能不是最新的)"),
+    ],
+)
+def test_a_reading_from_a_cache_fallback_is_said_to_be_possibly_stale(api, question, said):
+    from conductor import flaky
+
+    def get_weather(city: str) -> dict:
+        """Get today's weather for a city.
+
+        Args:
+            city: the city name
+        """
+        raise TimeoutError("the weather API did not answer")
+
+    tool = cd.tool(get_weather, retry=cd.Retry(attempts=2, base=0.0, cap=0.0), fallbacks=[flaky.get_weather_cached])
+    llm = cd.connect("offline", api=api, latency_scale=0)
+    result = llm.run(question, tools=[tool])
+    assert result.tool_calls[0].fallback == "get_weather_cached"
+    assert said in result.answer and "4°C" in result.answer

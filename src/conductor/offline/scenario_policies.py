@@ -88,14 +88,14 @@ class _Reading:
     unit: str
     error: str | None
     raw: str
+    source: str | None = None  # where a fallback's answer came from: the model says it may be stale
 
 
 def _readings(conversation: Conversation, language: Language) -> list[_Reading]:
     readings = []
     place = parameter_for(conversation.tool("get_weather"), "place") or "city"
     for call, result in conversation.results_of("get_weather"):
-        data = data_of(result)
-        data = data if isinstance(data, dict) else {}
+        data, source = _unwrapped(data_of(result))
         temperature = data.get("temperature")
         readings.append(
             _Reading(
@@ -105,9 +105,32 @@ def _readings(conversation: Conversation, language: Language) -> list[_Reading]:
                 unit=str(data.get("unit", "°C")),
                 error=error_of(result),
                 raw=result.content,
+                source=source,
             )
         )
     return _latest(readings)
+
+
+_STALE_WORDS = ("cache", "cached", "yesterday", "stale", "fallback", "backup", "缓存", "昨天")
+
+
+def _unwrapped(data: Any) -> tuple[dict[str, Any], str | None]:
+    """A weather result's fields, and its source when it says the data came from a fallback.
+
+    A tool fallback's output arrives marked: ``{"source": name, "result": value}``, or
+    ``"source"`` added to a dict; a source naming a cache is what a careful model
+    passes on, so the reader knows the figures may be old.
+    """
+    if not isinstance(data, dict):
+        return {}, None
+    source = data.get("source")
+    inner = data.get("result")
+    if set(data) == {"source", "result"} and isinstance(inner, dict):
+        source = inner.get("source", source)
+        data = inner
+    if isinstance(source, str) and any(word in source.lower() for word in _STALE_WORDS):
+        return data, source
+    return data, None
 
 
 def _latest(readings: list[_Reading]) -> list[_Reading]:
@@ -158,8 +181,12 @@ def _city_sentence(reading: _Reading, suggestion: str | None, language: Language
     degrees = f"{format_number(reading.temperature)}{reading.unit}"
     if language == "zh":
         sentence = f"{reading.city}今天{reading.sky},气温{degrees}" if reading.sky else f"{reading.city}今天气温{degrees}"
+        if reading.source:
+            sentence += f"(数据来自{reading.source},可能不是最新的)"
         return sentence + (f"。建议穿{suggestion}。" if suggestion else "。")
     sentence = f"{reading.city} today: {reading.sky}, {degrees}" if reading.sky else f"{reading.city} today: {degrees}"
+    if reading.source:
+        sentence += f" (from {reading.source}, so it may be out of date)"
     return sentence + (f"; wear {suggestion}." if suggestion else ".")
 
 
