@@ -11,6 +11,8 @@ needs (``unicodedata.east_asian_width``) is in the standard library, and the
 
 from __future__ import annotations
 
+import re
+
 import unicodedata
 
 __all__ = ["width", "ljust", "rjust", "clip", "wrap", "LINE_WIDTH"]
@@ -73,11 +75,22 @@ def wrap(text: str, columns: int = LINE_WIDTH, *, indent: str = "") -> str:
             if line:
                 lines.append(indent + line)
             line = ""
-            for char in word:  # a word wider than a line is cut where it reaches the edge
-                if width(indent + line + char) > columns and line:
+            # A word wider than a line (Chinese text runs on without spaces) is cut between
+            # CJK characters or at the edge of a Latin run, inside a Latin run only if it alone
+            # is wider than a line.
+            for piece in _PIECES.findall(word):
+                if width(indent + line + piece) > columns and line:
                     lines.append(indent + line)
                     line = ""
-                line += char
+                for char in piece:
+                    if width(indent + line + char) > columns and line:
+                        lines.append(indent + line)
+                        line = ""
+                    line += char
         lines.append(indent + line)
     return "\n".join(lines)
+
+
+# One CJK character (or full-width sign), or a run of anything else: the places a long word may break.
+_PIECES = re.compile(r"[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f]|[^\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f]+")
 
