@@ -538,6 +538,8 @@ def bench_summary(quick: bool = False) -> list[SummaryRow]:
     parallel = bench_parallel(counts=(8,), latency=0.1)[0]
     batch = bench_batch(1000 // scale, concurrencies=(100,), latency=0.05)[0]
     retry = bench_retry(400 // scale)
+    # The best any single-process loop could do at this latency and concurrency (see sdk_floor_ms).
+    floor = max(1.0, sdk_floor_ms() / 1000 * 100 / batch.latency)
     scores = bench_offline()
     accuracy = min(s.accuracy for s in scores)
     unstated = sum(s.unstated_calls for s in scores)
@@ -549,7 +551,7 @@ def bench_summary(quick: bool = False) -> list[SummaryRow]:
         SummaryRow("parallel: 8 tool calls of 0.1 s / ideal 0.1 s", parallel.parallel_vs_ideal,
                    f"{parallel.parallel_vs_ideal:.2f}x", "<= 1.10x", parallel.parallel_vs_ideal <= 1.10),
         SummaryRow(f"batch: {batch.conversations} conversations at concurrency 100 / ideal", batch.ratio,
-                   f"{batch.ratio:.2f}x", f"<= {BATCH_TARGET}x", batch.ratio <= BATCH_TARGET),
+                   f"{batch.ratio:.2f}x (SDK alone: {floor:.2f}x)", f"<= {BATCH_TARGET}x", batch.ratio <= BATCH_TARGET),
         SummaryRow("retry: Retry + timeout tools / plain tools (nothing failing)", retry.ratio,
                    f"{retry.ratio:.3f}x", f"< {RETRY_TARGET}x", retry.ratio < RETRY_TARGET),
         SummaryRow("import conductor / import openai (SDKs load lazily)", conductor_s / openai_s,
