@@ -112,7 +112,12 @@ class LLM:
         tool_choice: Any,
         options: dict[str, Any],
         guards: dict[str, Any] | None = None,
+        *,
+        parallel: bool = False,
+        max_workers: int = DEFAULT_MAX_WORKERS,
+        limits: RunLimits | None = None,
     ) -> Conversation:
+        """A new run's conversation; how its calls execute and its limits are kept on it, for resume too."""
         if not isinstance(question, str) or not question.strip():
             raise ValueError("the question must be a non-empty string")
         check_max_rounds(max_rounds)
@@ -137,6 +142,9 @@ class LLM:
             guards=policy,
         )
         conversation.provider = self.provider
+        conversation.run_options = {"parallel": parallel, "max_workers": max_workers}
+        if limits is not None:
+            conversation.limits = limits
         return conversation
 
     def _result(self, conversation: Conversation) -> RunResult:
@@ -202,10 +210,9 @@ class LLM:
         conversation = self._conversation(
             question, tools, max_rounds, system, history, max_tokens, parallel_tool_calls, tool_choice, options,
             guards={"allowed_tools": allowed_tools, "max_repeats": max_repeats, "approve": approve},
+            parallel=parallel, max_workers=max_workers, limits=_limits(budget, deadline, limits),
         )
-        conversation.run_options = {"parallel": parallel, "max_workers": max_workers}
-        conversation.limits = _limits(budget, deadline, limits)
-        return self._drive(conversation, parallel=parallel, max_workers=max_workers)
+        return self._drive(conversation, **conversation.run_options)
 
     async def arun(
         self,
@@ -232,10 +239,9 @@ class LLM:
         conversation = self._conversation(
             question, tools, max_rounds, system, history, max_tokens, parallel_tool_calls, tool_choice, options,
             guards={"allowed_tools": allowed_tools, "max_repeats": max_repeats, "approve": approve},
+            parallel=parallel, max_workers=max_workers, limits=_limits(budget, deadline, limits),
         )
-        conversation.run_options = {"parallel": parallel, "max_workers": max_workers}
-        conversation.limits = _limits(budget, deadline, limits)
-        return await self._adrive(conversation, parallel=parallel, max_workers=max_workers)
+        return await self._adrive(conversation, **conversation.run_options)
 
     def resume(self, result: RunResult) -> RunResult:
         """Continue a run paused for approval, with the decisions recorded on ``result``.
@@ -298,10 +304,9 @@ class LLM:
         conversation = self._conversation(
             question, tools, max_rounds, system, history, max_tokens, parallel_tool_calls, tool_choice, options,
             guards={"allowed_tools": allowed_tools, "max_repeats": max_repeats, "approve": approve},
+            parallel=parallel, max_workers=max_workers, limits=_limits(budget, deadline, None),
         )
-        conversation.run_options = {"parallel": parallel, "max_workers": max_workers}
-        conversation.limits = _limits(budget, deadline, None)
-        return stream_run(self, conversation, parallel=parallel, max_workers=max_workers)
+        return stream_run(self, conversation, **conversation.run_options)
 
     def astream(
         self,
@@ -329,10 +334,9 @@ class LLM:
         conversation = self._conversation(
             question, tools, max_rounds, system, history, max_tokens, parallel_tool_calls, tool_choice, options,
             guards={"allowed_tools": allowed_tools, "max_repeats": max_repeats, "approve": approve},
+            parallel=parallel, max_workers=max_workers, limits=_limits(budget, deadline, None),
         )
-        conversation.run_options = {"parallel": parallel, "max_workers": max_workers}
-        conversation.limits = _limits(budget, deadline, None)
-        return astream_run(self, conversation, parallel=parallel, max_workers=max_workers)
+        return astream_run(self, conversation, **conversation.run_options)
 
     # -- the loop ------------------------------------------------------------------
     # run/arun (and resume) build or restore a Conversation, then drive it here:
