@@ -34,7 +34,7 @@ import logging
 import random
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, fields
 from typing import Any
@@ -88,6 +88,7 @@ class Plan:
     scenario: str
     question: str
     faults: tuple[str, ...]
+    case: int | None = None  # the offline suite's case, for the "learner" scenario
     fallback_api: str | None = None  # the fault-free backup model's API, or no model fallback
     max_repeats: int = 3
     budget_tokens: int | None = None
@@ -185,42 +186,20 @@ def _calculator_tools() -> list[Any]:
     return scenarios.calculator_tools()
 
 
-def _scenarios() -> dict[str, Callable[[random.Random], tuple[str, list[Any]]]]:
-    """Scenario name -> a function drawing (question, tools)."""
-    from . import offline_suite
-
-    def weather(rng: random.Random) -> tuple[str, list[Any]]:
-        return rng.choice(_WEATHER_QUESTIONS), _weather_tools()
-
-    def calculator(rng: random.Random) -> tuple[str, list[Any]]:
-        return rng.choice(_CALCULATOR_QUESTIONS), _calculator_tools()
-
-    def learner(rng: random.Random) -> tuple[str, list[Any]]:
-        case = rng.choice(offline_suite.CASES)
-        return case.question, [case.tool]
-
-    def flaky(rng: random.Random) -> tuple[str, list[Any]]:
-        return rng.choice(_WEATHER_QUESTIONS), []  # tools are built per conversation (_Worker.flaky_tools)
-
-    def transfer(rng: random.Random) -> tuple[str, list[Any]]:
-        return rng.choice(_TRANSFER_QUESTIONS), []  # per conversation: each run counts its own transfers
-
-    def injection(rng: random.Random) -> tuple[str, list[Any]]:
-        return rng.choice(_INJECTION_QUESTIONS), []  # per conversation: a fresh database to delete
-
-    return {
-        "weather": weather,
-        "calculator": calculator,
-        "learner": learner,
-        "flaky": flaky,
-        "transfer": transfer,
-        "injection": injection,
-    }
+# Scenario name -> the questions it draws from; "learner" draws a case of the offline suite instead.
+_QUESTIONS: dict[str, tuple[str, ...]] = {
+    "calculator": _CALCULATOR_QUESTIONS,
+    "flaky": _WEATHER_QUESTIONS,
+    "injection": _INJECTION_QUESTIONS,
+    "transfer": _TRANSFER_QUESTIONS,
+    "weather": _WEATHER_QUESTIONS,
+}
+LEARNER = "learner"
 
 
 def scenario_names() -> list[str]:
     """The scenarios a soak mixes, by name."""
-    return sorted(_scenarios())
+    return sorted([*_QUESTIONS, LEARNER])
 
 
 def plan(index: int, seed: int) -> Plan:
@@ -228,8 +207,11 @@ def plan(index: int, seed: int) -> Plan:
     from .offline.faults import FAULT_KINDS
 
     rng = random.Random(seed * 1_000_003 + index)
-    name = rng.choice(sorted(_scenarios()))
-    question, _ = _scenarios()[name](rng)
+    from .offline_suite import CASES
+
+    name = rng.choice(scenario_names())
+    case = rng.randrange(len(CASES)) if name == LEARNER else None
+    question = CASES[case].question if case is not None else rng.choice(_QUESTIONS[name])
     faults = tuple(rng.choice(FAULT_KINDS) for _ in range(rng.choice((0, 0, 1, 1, 2, 3))))
     return Plan(
         index=index,
@@ -240,18 +222,13 @@ def plan(index: int, seed: int) -> Plan:
         scenario=name,
         question=question,
         faults=faults,
+        case=case,
         fallback_api=rng.choice(APIS) if rng.random() < 0.5 else None,
         max_repeats=rng.choice((2, 3)),
         budget_tokens=rng.choice((300, 1_000, 3_000)) if rng.random() < 0.3 else None,
         approval=rng.choice(("policy", "pause")),
         approve_share=rng.choice((0.0, 0.5, 1.0)),
     )
-
-
-def _tools_for(plan_: Plan, seed: int) -> list[Any]:
-    rng = random.Random(seed * 1_000_003 + plan_.index)
-    rng.choice(sorted(_scenarios()))  # replay the draws of plan() to get the same tools
-    return _scenarios()[plan_.scenario](rng)[1]
 
 
 # -- checking ------------------------------------------------------------------------
@@ -457,7 +434,13 @@ class _Worker:
                 options["allowed_tools"] = ["read_inbox", "fetch_page"]
             options["_injection"] = scenario
             return scenario.tools, options
-        return _tools_for(plan_, self.seed), options
+        if plan_.scenario == "calculator":
+            return _calculator_tools(), options
+        if plan_.case is not None:
+            from .offline_suite import CASES
+
+            return [CASES[plan_.case].tool], options
+        return _weather_tools(), options
 
     @staticmethod
     def _drive(llm: Any, plan_: Plan, tools: list[Any], options: dict[str, Any], approvals: _Approvals) -> Any:
