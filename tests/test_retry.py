@@ -14,7 +14,7 @@ import conductor as cd
 from conductor.backoff import JITTERS, schedule
 from conductor.execution import aexecute, execute
 from conductor.offline import CallTools, Conversation, LatencyModel, OfflineModel, PlannedCall, Reply
-from conductor.retry import Retry, SimulatedClock, TransientError, run_policy, set_clock
+from conductor.retry import Retry, SimulatedClock, TransientError, set_clock
 from conductor.tools import ToolRegistry
 from conductor.types import ToolCall
 

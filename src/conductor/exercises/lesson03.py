@@ -57,20 +57,20 @@ def _judge_full_jitter(full_jitter: Any) -> str:
     if first != again:
         raise Wrong("two calls with random.Random(7) gave different waits: draw from the rng passed in "
                     "(rng.uniform), not from the random module, so a seeded run repeats.")
-    for retry in (1, 2, 3, 4, 6):
-        exponential = min(cap, base * 2 ** (retry - 1))
-        values = _draws(full_jitter, retry, base, cap)
+    for number in (1, 2, 3, 4, 6):
+        exponential = min(cap, base * 2 ** (number - 1))
+        values = _draws(full_jitter, number, base, cap)
         if max(values) > cap + 1e-9:
-            raise Wrong(f"before retry {retry} a wait of {max(values):.2f} s exceeds the cap of {cap} s: "
+            raise Wrong(f"before retry {number} a wait of {max(values):.2f} s exceeds the cap of {cap} s: "
                         "take min(cap, ...) of the exponential delay.")
         if max(values) > exponential + 1e-9 or min(values) < 0:
-            raise Wrong(f"before retry {retry} the waits run from {min(values):.2f} s to {max(values):.2f} s; "
+            raise Wrong(f"before retry {number} the waits run from {min(values):.2f} s to {max(values):.2f} s; "
                         f"they should lie in [0, {exponential:g}]: the exponential delay is "
                         "base * 2 ** (retry - 1), so the first retry waits at most base.")
         mean = statistics.fmean(values)
         if abs(mean - exponential / 2) > 0.05 * exponential:
             kind = "the whole delay every time (no jitter)" if min(values) == max(values) else "a narrower spread"
-            raise Wrong(f"before retry {retry} the waits average {mean:.2f} s, as with {kind}; full jitter "
+            raise Wrong(f"before retry {number} the waits average {mean:.2f} s, as with {kind}; full jitter "
                         f"draws uniformly from 0 to the delay ({exponential:g} s): rng.uniform(0, delay), "
                         f"which averages {exponential / 2:g} s.")
     return (f"{DRAWS} seeded draws per retry stay within [0, min({cap:g}, {base:g} * 2 ** (retry - 1))], "
