@@ -13,6 +13,7 @@ Two promises are checked on hypothesis-generated input, on both APIs:
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 import httpx2
@@ -22,6 +23,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import conductor as cd
+from conductor.rounds import MalformedResponseError
 from conductor.tools import ToolArgumentsError
 from scripted import offline, scripted
 
@@ -76,10 +78,21 @@ arguments = st.one_of(st.dictionaries(st.sampled_from(["steps", "direction", "pa
 
 
 def _valid(args: Any) -> bool:
+    """Whether the arguments validate as the wire carries them (a dict travels as JSON text)."""
     try:
-        move.validate(args)
+        move.validate(json.dumps(args) if isinstance(args, dict) else args)
     except ToolArgumentsError:
         return False
+    return True
+
+
+def _finite(value: Any) -> bool:
+    if isinstance(value, float):
+        return math.isfinite(value)
+    if isinstance(value, dict):
+        return all(_finite(v) for v in value.values())
+    if isinstance(value, list):
+        return all(_finite(v) for v in value)
     return True
 
 
@@ -91,6 +104,12 @@ def test_junk_arguments_never_reach_the_tool(api, calls, parallel):
         calls = [a if isinstance(a, dict) else {"raw": a} for a in calls]  # Anthropic sends objects only
     executed.clear()
     llm, model = offline(api, scripted([("move", a) for a in calls], "done"))
+    if api == "anthropic" and not all(_finite(a) for a in calls):
+        # Anthropic's server parses the input itself, so NaN/Infinity there is a broken server, not a model.
+        with pytest.raises(MalformedResponseError, match="could not be read"):
+            llm.run("Move", tools=[move], max_rounds=1, parallel=parallel)
+        assert executed == []
+        return
     result = llm.run("Move", tools=[move], max_rounds=1, parallel=parallel, max_repeats=10)  # repeats are lesson 04's
     records = result.tool_calls
     if not records:  # a huge call does not fit in max_tokens: the model's turn is cut, as a real one is
@@ -103,6 +122,21 @@ def test_junk_arguments_never_reach_the_tool(api, calls, parallel):
             assert "move" in record.output  # the message names the tool, for the model to correct itself
     assert len(executed) == sum(_valid(a) for a in calls)
     assert all(r.status == 200 for r in model.requests)
+
+
+def test_infinity_in_openai_arguments_is_invalid_json_for_the_model():
+    # Python's json reads "Infinity"; JSON does not, and neither SDK can send the float back.
+    executed.clear()
+    llm, _ = offline("openai", scripted([("move", '{"steps": 1, "direction": "north", "path": [{"x": Infinity, "y": 0}]}')], "done"))
+    record = llm.run("Move", tools=[move], max_rounds=1).tool_calls[0]
+    assert record.is_error and "Infinity is not JSON" in record.output and executed == []
+
+
+def test_infinity_in_an_anthropic_body_is_a_malformed_response():
+    llm, _ = offline("anthropic", scripted([("move", {"steps": 1, "direction": "north", "path": [{"x": math.inf, "y": 0}]})], "done"))
+    with pytest.raises(MalformedResponseError, match="anthropic response could not be read"):
+        llm.run("Move", tools=[move], max_rounds=1)
+    assert executed == []
 
 
 # -- junk responses through the real SDK clients -------------------------------------------

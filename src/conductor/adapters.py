@@ -33,6 +33,7 @@ from .types import (
     Turn,
     Usage,
     UserMessage,
+    loads_json,
 )
 
 logger = logging.getLogger(__name__)
@@ -131,7 +132,7 @@ def _tool_input(call: ToolCall) -> dict[str, Any]:
     result, sent beside it, already tells the model what was wrong.
     """
     try:
-        value = json.loads(call.arguments or "{}")
+        value = loads_json(call.arguments or "{}")
     except ValueError:
         return {}
     return value if isinstance(value, dict) else {}
@@ -330,7 +331,10 @@ class AnthropicAdapter:
             if block.type == "text":
                 texts.append(block.text)
             elif block.type == "tool_use":
-                calls.append(ToolCall(block.id or "", block.name, json.dumps(block.input, ensure_ascii=False)))
+                # No real API puts NaN/Infinity in a body; a server that does gets MalformedResponseError,
+                # not a ValueError from the SDK when the turn is sent back.
+                arguments = json.dumps(block.input, ensure_ascii=False, allow_nan=False)
+                calls.append(ToolCall(block.id or "", block.name, arguments))
             elif block.type == "thinking":
                 reasoning.append(Reasoning(thinking=block.thinking, signature=block.signature))
             elif block.type == "redacted_thinking":

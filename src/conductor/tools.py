@@ -25,7 +25,7 @@ import docstring_parser
 import pydantic
 import pydantic_core
 
-from .types import ToolSpec
+from .types import ToolSpec, loads_json
 
 if TYPE_CHECKING:
     import jsonschema
@@ -467,7 +467,7 @@ class Tool:
         """Parse and validate the model's arguments; raise :class:`ToolArgumentsError` saying what is wrong."""
         if isinstance(arguments, str):
             try:
-                arguments = json.loads(arguments or "{}")
+                arguments = loads_json(arguments or "{}")
             except json.JSONDecodeError as exc:
                 raise ToolArgumentsError(
                     f"arguments for {self.name} are not valid JSON ({exc.msg} at position {exc.pos}); "

@@ -14,6 +14,20 @@ from enum import Enum
 from typing import Any, Literal
 
 
+def _not_json(constant: str) -> Any:
+    raise json.JSONDecodeError(f"{constant} is not JSON (JSON has no NaN or Infinity)", constant, 0)
+
+
+def loads_json(text: str) -> Any:
+    """``json.loads`` without Python's NaN/Infinity extension.
+
+    A model's arguments string may hold ``Infinity``; Python would read it as a
+    float the APIs cannot carry back (the SDKs refuse to send it), so it is an
+    invalid-JSON error like any other.
+    """
+    return json.loads(text, parse_constant=_not_json)
+
+
 class StopReason(str, Enum):
     """Why the model stopped, in one vocabulary for both APIs.
 
@@ -94,7 +108,7 @@ class ToolCall:
 
     def parsed_arguments(self) -> dict[str, Any]:
         """The arguments as a dict; raises ``ValueError`` when they are not a JSON object."""
-        value = json.loads(self.arguments or "{}")
+        value = loads_json(self.arguments or "{}")
         if not isinstance(value, dict):
             raise ValueError(f"tool arguments must be a JSON object, got {type(value).__name__}")
         return value
