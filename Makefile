@@ -12,7 +12,7 @@ REQUIREMENTS := requirements.txt pyproject.toml
 ARGS ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help venv course test notebooks bench soak clean distclean
+.PHONY: help venv course test notebooks fuzz bench soak clean distclean
 
 help: ## list the targets
 	@echo "usage: make TARGET [ARGS=...]"
@@ -40,6 +40,9 @@ test: venv ## run the unit tests and strict nbval over notebooks/ and demos/
 
 notebooks: venv ## re-execute the notebooks in place on the offline default (before committing them)
 	$(VENV_PY) -m conductor refresh $(ARGS)
+
+fuzz: venv ## the hypothesis tests on fresh random examples (make test repeats the same ones)
+	HYPOTHESIS_PROFILE=explore $(VENV_PY) -m pytest -q -p no:cacheprovider $$(grep -l "from hypothesis" tests/test_*.py) $(ARGS)
 
 bench: venv ## one table of every benchmark's ratio against its bar (python -m conductor bench)
 	$(VENV_PY) -m conductor bench

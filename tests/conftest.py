@@ -11,6 +11,9 @@
 - nbval ignores stderr when comparing outputs (warnings and progress bars).
 - Kernels get ``CONDUCTOR_WIDGETS=static``: widgets render the static figure the
   committed notebooks hold, as in a headless run.
+- Hypothesis draws the same examples on every ``make test`` (profile ``repeatable``),
+  so a test run cannot go red on a new random draw; ``make fuzz`` (profile
+  ``explore``) draws fresh ones to look for new failures.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import os
 
 import matplotlib
 import pytest
+from hypothesis import settings
 from nbval.plugin import IPyNbFile
 
 PROVIDER_VARIABLES = (
@@ -40,6 +44,10 @@ for _name in PROVIDER_VARIABLES:
 os.environ["CONDUCTOR_WIDGETS"] = "static"
 
 matplotlib.use("Agg")
+
+settings.register_profile("repeatable", derandomize=True)
+settings.register_profile("explore", derandomize=False)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 
 
 def pytest_collectstart(collector: pytest.Collector) -> None:

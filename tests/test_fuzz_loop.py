@@ -105,9 +105,14 @@ def test_junk_arguments_never_reach_the_tool(api, calls, parallel):
     executed.clear()
     llm, model = offline(api, scripted([("move", a) for a in calls], "done"))
     if api == "anthropic" and not all(_finite(a) for a in calls):
-        # Anthropic's server parses the input itself, so NaN/Infinity there is a broken server, not a model.
-        with pytest.raises(MalformedResponseError, match="could not be read"):
-            llm.run("Move", tools=[move], max_rounds=1, parallel=parallel)
+        # Anthropic's server parses the input itself, so NaN/Infinity there is a broken server, not a model;
+        # unless the turn is cut at max_tokens first (a huge call beside it), which carries no call at all.
+        try:
+            cut = llm.run("Move", tools=[move], max_rounds=1, parallel=parallel)
+        except MalformedResponseError as exc:
+            assert "could not be read" in str(exc)
+        else:
+            assert cut.truncated and not cut.tool_calls
         assert executed == []
         return
     result = llm.run("Move", tools=[move], max_rounds=1, parallel=parallel, max_repeats=10)  # repeats are lesson 04's
