@@ -839,8 +839,9 @@ def test_optional_numbers_codes_and_places_are_read_by_what_they_are():
     assert rate.rounds == [[("fx_rate", {"base": "GBP", "quote": "CHF"})]]
     film = run("When is 'Alien' on in Lyon?", [cinema_times], max_rounds=1)
     assert film.rounds == [[("cinema_times", {"film": "Alien", "city": "Lyon"})]]
+    # "into English": the language as the question writes it, as a real model may send it.
     chinese = run("把'早上好'翻译成英文", [translate_to], max_rounds=1)
-    assert chinese.rounds == [[("translate_to", {"text": "早上好"})]]
+    assert chinese.rounds == [[("translate_to", {"text": "早上好", "language": "英文"})]]
 
 
 

@@ -671,6 +671,25 @@ _ENUM_SYNONYMS: dict[str, tuple[str, ...]] = {
     "pt": ("portuguese",), "ja": ("japanese",), "zh": ("chinese", "mandarin"), "ko": ("korean",),
     "nl": ("dutch",), "ru": ("russian",), "ar": ("arabic",),
 }
+# Languages as people write them, for a language parameter ("a Japanese lesson", "西班牙语的播客").
+_LANGUAGE_NAMES = frozenset("""english chinese mandarin cantonese spanish french german italian portuguese japanese
+    korean russian arabic hindi dutch swedish norwegian danish finnish polish turkish greek hebrew thai vietnamese
+    indonesian malay czech hungarian romanian ukrainian persian bengali urdu tamil swahili filipino tagalog""".split())
+_CHINESE_LANGUAGE_NAMES = tuple("""英语 英文 中文 汉语 普通话 粤语 西班牙语 法语 德语 意大利语 葡萄牙语 日语 日文 韩语 韩文 俄语
+    阿拉伯语 印地语 荷兰语 瑞典语 挪威语 丹麦语 芬兰语 波兰语 土耳其语 希腊语 希伯来语 泰语 越南语 印尼语 马来语""".split())
+
+
+def languages_in(text: str) -> list[tuple[int, str]]:
+    """(position, name) of each language the text names, as written: "Japanese", "法语"."""
+    found = [(m.start(), m.group(0)) for m in re.finditer(r"[A-Za-z]+", text) if m.group(0).lower() in _LANGUAGE_NAMES]
+    found += [(at, name) for name in _CHINESE_LANGUAGE_NAMES if (at := text.find(name)) >= 0]
+    return sorted(found)
+
+
+def _is_language(parameter: Parameter) -> bool:
+    return bool({"language", "languages", "lang", "locale"} & set(name_words(parameter.name)))
+
+
 def _synonym_pattern(word: str) -> str:
     """A synonym as a whole word; one or two letters ("m", "km") only right after a number ("5 km", "3°c")."""
     after_number = r"(?<=\d)\s?°?" if len(word) <= 2 else r"(?<![\w'])"
@@ -1023,6 +1042,9 @@ class _Reader:
             found = self._free(codes if side is None else self._sided(codes, side, [at for _, at in written]))
             if found:
                 return found
+        if _is_language(parameter) and parameter.kind == "string" and (named := languages_in(r.text)):
+            names = [name for _, name in named]
+            return self._free(names if side is None else self._sided(names, side, [at for at, _ in named]))
         if side is not None and role in by_role:
             values = by_role[role]
             sided = self._sided(values, side)
@@ -1187,10 +1209,16 @@ class _Reader:
         """The value written right after the parameter's own name: "zip code 10115", "order A1234"."""
         own = [w for w in name_words(parameter.name) if w not in ("id", "number")] or name_words(parameter.name)
         phrase = r"[\s_-]*".join(re.escape(w) for w in own)
-        # A label glued to its value ("SKU-4411") is part of the value, not a label.
-        code = r"[\w@.+-]*\d[\w@.+-]*|[a-z]+(?:[-_/][a-z0-9]+)+"  # a digit in it, or a kebab/snake name
-        match = re.search(rf"\b{phrase}s?\b(?![-_])\s*(?:is|:|=|#)?\s*({code})\b",
-                          self.read.text, re.I)
+        # A label glued to its value ("SKU-4411") is part of the value, not a label. A code has a digit in
+        # it, or is a kebab/snake name, or an acronym in capitals ("vaccine MMR").
+        code = r"[\w@.+-]*\d[\w@.+-]*|[a-z]+(?:[-_/][a-z0-9]+)+|(?-i:[A-Z]{2,}(?![a-z]))"
+        # People label a value by the name's last noun alone: "alias tool-guide" for custom_alias.
+        head = own[-1] if len(own) > 1 and own[-1] not in _GENERIC_NAME_PARTS and len(own[-1]) >= 4 else None
+        match = None
+        for label in [phrase, *([re.escape(head)] if head else [])]:
+            match = re.search(rf"\b{label}s?\b(?![-_])\s*(?:is|:|=|#)?\s*({code})\b", self.read.text, re.I)
+            if match is not None:
+                break
         if match is None:
             return self._labelled_words(parameter, phrase)
         value = match.group(1).rstrip(".")

@@ -27,6 +27,7 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from os.path import commonprefix
 from typing import Any
 
 from ..types import ToolSpec
@@ -102,8 +103,10 @@ def using_policy(policy: Policy) -> Iterator[Policy]:
 # words (stopwords dropped, plurals folded, a few synonyms folded together such
 # as plus/add/sum or lamp/light) are compared with the tool's name split at "_" /
 # "-" / camelCase (3 points per shared word), its enum values (3 points per
-# value the question contains) and its description words (1 point each; for
-# Chinese, shared pairs of adjacent characters). A tool scoring 2 or more is a
+# value the question contains), its description words and its parameters' names
+# and descriptions (1 point each; for Chinese, shared pairs of adjacent
+# characters). A word also matches another form of itself sharing its first 5
+# letters or more ("weighed" and weight). A tool scoring 2 or more is a
 # match, the best first. Its arguments are read from the question parameter by
 # parameter (see ``arguments``); a match whose required parameters the question
 # does not give is not called: the model names the missing parameter instead.
@@ -119,6 +122,10 @@ _FEW_TOOLS = 3
 _NAME_POINTS = 3
 _ENUM_POINTS = 3
 _GENERIC_NAME_WORDS = frozenset({"get", "set", "fetch", "run", "call", "tool", "make", "use", "do"})
+# Words too common in questions and descriptions alike to say what a question is about.
+_WEAK_WORDS = frozenset("""only now right one ones got many much more less new first last next other some each every per
+    any all not just want would could also how what which when where who why whether given omitted default optional
+    e.g eg etc used use using name number value text type kind""".split())
 # An amount of money or a currency code asks for a currency tool.
 _CURRENCY = re.compile(
     r"[$€£¥]\s?\d|\b(?:USD|EUR|GBP|JPY|CNY|RMB|CHF|CAD|AUD|INR|KRW|HKD|SGD|dollars?|euros?|yen|yuan|rupees?)\b"
@@ -163,18 +170,45 @@ def _question_terms(question: str) -> set[str]:
     return terms | operations | currencies | chinese
 
 
+def _parameter_terms(spec: ToolSpec) -> set[str]:
+    """The words of the tool's parameter names and descriptions, stemmed and folded (weak words dropped)."""
+    found = set()
+    for parameter in parameters_of(spec.parameters):
+        for w in [*name_words(parameter.name), *words(parameter.description)]:
+            if len(w) >= 3 and w not in _WEAK_WORDS:
+                found |= _folded(w)
+    return found - _GENERIC_NAME_WORDS
+
+
+def _shared(question_words: set[str], tool_words: set[str]) -> set[str]:
+    """The tool's words the question uses, a word written in another form too ("weighed" for weight,
+    "catalog" for catalogue): a shared start of 5 letters or more covering most of the shorter word."""
+    shared = question_words & tool_words
+    for q in question_words - tool_words:
+        for t in tool_words - shared:
+            prefix = len(commonprefix([q, t]))
+            if prefix >= 5 and prefix >= 0.75 * min(len(q), len(t)):
+                shared.add(t)
+                break
+    return shared
+
+
 def match_score(spec: ToolSpec, question: str) -> int:
     """How plainly the question asks for this tool (see the comment above ``_MATCH_THRESHOLD``)."""
     question_words = _question_terms(question)
-    name_words, description_words = _tool_terms(spec)
+    name_words_, description_words = _tool_terms(spec)
     said = chinese_concepts_in(question)  # enum values named in Chinese: 骑车 for "cycling"
     enum_hits = sum(1 for v in _enum_values(spec)
                     if len(str(v)) >= 2 and (option_named(question, v) or concepts_of(str(v)) & said))
     shared_pairs = cjk_bigrams(question) & cjk_bigrams(f"{spec.name} {spec.description}")
+    by_name = _shared(question_words, name_words_)
+    by_description = _shared(question_words, description_words - by_name)
+    by_parameters = _shared(question_words, _parameter_terms(spec) - by_name - by_description - name_words_)
     return (
-        _NAME_POINTS * len(question_words & name_words)
+        _NAME_POINTS * len(by_name)
         + _ENUM_POINTS * enum_hits
-        + len(question_words & description_words)
+        + len(by_description)
+        + len(by_parameters)
         + len(shared_pairs)
         + _evidence(spec, question)
     )
