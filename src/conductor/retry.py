@@ -597,6 +597,40 @@ def _tenacity_options(plan: _Plan) -> dict[str, Any]:
     }
 
 
+def _replaying(first: Exception, attempt: Callable[[], Any]) -> Callable[[], Any]:
+    """``attempt`` for tenacity once the first try has failed: its first call re-raises that failure.
+
+    The first try runs outside tenacity because nearly every call succeeds at once, and
+    setting tenacity up (its state, a Future per attempt, the rules) would cost each
+    call more than the tool itself. Replaying the failure lets tenacity take over as if
+    it had run that try: the same waits, stops and records, the try not run twice.
+    """
+    replayed = False
+
+    def replay_then_attempt() -> Any:
+        nonlocal replayed
+        if not replayed:
+            replayed = True
+            raise first
+        return attempt()
+
+    return replay_then_attempt
+
+
+def _areplaying(first: Exception, attempt: Callable[[], Awaitable[Any]]) -> Callable[[], Awaitable[Any]]:
+    """The event-loop twin of :func:`_replaying`."""
+    replayed = False
+
+    async def replay_then_attempt() -> Any:
+        nonlocal replayed
+        if not replayed:
+            replayed = True
+            raise first
+        return await attempt()
+
+    return replay_then_attempt
+
+
 def _fallback_limit(fallback: Any, plan: _Plan) -> _Limit:
     """A fallback's own timeout (else the tool's) and the run's deadline; not the retry deadline,
     which bounds the primary's retries: the fallbacks are what is left to try once it has passed."""
@@ -667,7 +701,12 @@ def run_policy(tool: Any, arguments: dict[str, Any], *, origin: float = 0.0, dea
             return attempt_sync(plan.name, plan.func, arguments, limit)
 
     try:
-        return _answered(plan, tenacity.Retrying(sleep=plan.clock.sleep, **_tenacity_options(plan))(attempt))
+        try:
+            value = attempt()
+        except Exception as first:  # noqa: BLE001 - tenacity decides what follows (see _replaying)
+            retrying = tenacity.Retrying(sleep=plan.clock.sleep, **_tenacity_options(plan))
+            value = retrying(_replaying(first, attempt))
+        return _answered(plan, value)
     except Exception as exc:  # noqa: BLE001 - the model hears of it
         primary = exc
     errors = []
@@ -693,8 +732,12 @@ async def arun_policy(tool: Any, arguments: dict[str, Any], *, origin: float = 0
             return await attempt_async(plan.name, plan.func, arguments, limit, plan.is_async)
 
     try:
-        retrying = tenacity.AsyncRetrying(sleep=plan.clock.asleep, **_tenacity_options(plan))
-        return _answered(plan, await retrying(attempt))
+        try:
+            value = await attempt()
+        except Exception as first:  # noqa: BLE001 - tenacity decides what follows (see _replaying)
+            retrying = tenacity.AsyncRetrying(sleep=plan.clock.asleep, **_tenacity_options(plan))
+            value = await retrying(_areplaying(first, attempt))
+        return _answered(plan, value)
     except Exception as exc:  # noqa: BLE001 - the model hears of it
         primary = exc
     errors = []
