@@ -1,0 +1,141 @@
+"""The Chinese glossary: its shape, and Chinese questions that find tools on everyday domains."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+from typing import Any, Literal
+
+import pytest
+
+import conductor as cd
+from conductor.offline import LatencyModel, OfflineModel
+from conductor.offline import glossary
+from conductor.offline.language import CHINESE_GLOSSARY
+
+_CJK_ONLY = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
+_ENGLISH = re.compile(r"[a-z0-9]+(?:[ '\-][a-z0-9]+)*")
+
+
+def test_language_module_reexports_the_glossary():
+    assert CHINESE_GLOSSARY is glossary.CHINESE_GLOSSARY
+
+
+def test_every_key_is_chinese_characters_only():
+    assert [key for key in CHINESE_GLOSSARY if not _CJK_ONLY.fullmatch(key)] == []
+
+
+def test_every_gloss_is_a_tuple_of_lowercase_english_words():
+    bad = {key: gloss for key, gloss in CHINESE_GLOSSARY.items()
+           if not isinstance(gloss, tuple) or not gloss or not all(_ENGLISH.fullmatch(word) for word in gloss)}
+    assert bad == {}
+
+
+def test_the_source_has_no_duplicate_keys():
+    # A dict literal keeps the last of two equal keys silently, so read the source, not the dict.
+    tree = ast.parse(Path(glossary.__file__).read_text(encoding="utf-8"))
+    literal = next(node for node in ast.walk(tree) if isinstance(node, ast.Dict))
+    keys = [key.value for key in literal.keys if isinstance(key, ast.Constant)]
+    duplicates = sorted({key for key in keys if keys.count(key) > 1})
+    assert duplicates == []
+    assert len(keys) == len(CHINESE_GLOSSARY)
+
+
+# Tools on domains a learner might write about, each asked about in Chinese.
+
+@cd.tool
+def book_vet_visit(pet: Literal["cat", "dog", "rabbit"]) -> str:
+    """Book a veterinary visit for a pet.
+
+    Args:
+        pet: Which animal needs the vet.
+    """
+    return "booked"
+
+
+@cd.tool
+def backup_database(database: str) -> str:
+    """Start a backup of a database.
+
+    Args:
+        database: Name of the database.
+    """
+    return "started"
+
+
+@cd.tool
+def pay_utility_bill(utility: Literal["electricity", "water", "gas"]) -> str:
+    """Pay this month's household utility bill.
+
+    Args:
+        utility: Which utility to pay.
+    """
+    return "paid"
+
+
+@cd.tool
+def order_coffee(size: Literal["small", "medium", "large"]) -> str:
+    """Order a coffee to pick up.
+
+    Args:
+        size: Cup size.
+    """
+    return "ordered"
+
+
+@cd.tool
+def request_repair(appliance: Literal["fridge", "oven", "dishwasher", "dryer"]) -> str:
+    """Ask the landlord to repair a broken appliance.
+
+    Args:
+        appliance: The appliance that is broken.
+    """
+    return "requested"
+
+
+@cd.tool
+def planet_visible(planet: Literal["mercury", "venus", "mars", "jupiter", "saturn"]) -> str:
+    """Is this planet visible in the night sky?
+
+    Args:
+        planet: The planet to look for.
+    """
+    return "visible"
+
+
+@cd.tool
+def renew_passport(urgency: Literal["standard", "express"]) -> str:
+    """Apply to renew a passport.
+
+    Args:
+        urgency: Standard or express processing.
+    """
+    return "applied"
+
+
+def _first_calls(tools: list[cd.Tool], question: str) -> list[tuple[str, dict[str, Any]]]:
+    """The calls the offline model makes in its first turn."""
+    llm = cd.connect("offline", offline_model=OfflineModel(seed=0, latency=LatencyModel.instant()))
+    result = llm.run(question, tools=tools, max_rounds=1)
+    return [(call.name, call.arguments) for call in result.rounds[0].tool_calls] if result.rounds else []
+
+
+@pytest.mark.parametrize("tool_, question, arguments", [
+    (book_vet_visit, "我的猫生病了，帮我约兽医", {"pet": "cat"}),
+    (backup_database, "请备份 orders 数据库", {"database": "orders"}),
+    (order_coffee, "来一杯大杯咖啡", {"size": "large"}),
+    (request_repair, "冰箱坏了，请房东来维修", {"appliance": "fridge"}),
+    (planet_visible, "今晚能看到木星吗", {"planet": "jupiter"}),
+    (renew_passport, "我要加急续签护照", {"urgency": "express"}),
+    (pay_utility_bill, "帮我交这个月的燃气费", {"utility": "gas"}),
+])
+def test_chinese_question_on_an_everyday_domain_calls_its_tool(tool_, question, arguments):
+    assert _first_calls([tool_], question) == [(tool_.name, arguments)]
+
+
+def test_chinese_question_picks_its_tool_among_several():
+    offered = [book_vet_visit, order_coffee, request_repair, pay_utility_bill, renew_passport]
+    assert _first_calls(offered, "烤箱坏了，请房东来维修") == [("request_repair", {"appliance": "oven"})]
+    assert _first_calls(offered, "我家的狗需要看兽医") == [("book_vet_visit", {"pet": "dog"})]
+
