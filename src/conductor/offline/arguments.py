@@ -236,6 +236,15 @@ _DATE = re.compile(
     rf"|\b\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH}\s+\d{{4}}\b|\d{{4}}年\d{{1,2}}月\d{{1,2}}日",
     re.IGNORECASE | re.ASCII,
 )
+# A day without a year, as people write one: "Thursday", "June 2", "2 June", "周六", "星期三". Short
+# weekday names are left out: "sun hours", "sat down".
+_DAY = re.compile(
+    r"\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b"
+    rf"|\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?\b(?!,?\s+\d{{4}})(?![:.]\d)"
+    rf"|\b\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH}(?!\w)(?!,?\s+\d{{4}})"
+    r"|(?:周|星期|礼拜)[一二三四五六日天]",
+    re.IGNORECASE,
+)
 _TIME = re.compile(
     r"\b\d{1,2}:\d{2}(?:\s?[ap]\.?m\.?)?(?![\w:])|\b\d{1,2}\s?[ap]\.?m\b\.?", re.IGNORECASE | re.ASCII
 )
@@ -451,6 +460,7 @@ _SYNONYMS: dict[str, tuple[str, ...]] = {
     **dict.fromkeys("news headline headlines".split(), ("news",)),
     **dict.fromkeys("population people inhabitants".split(), ("population",)),
     **dict.fromkeys("temperature celsius fahrenheit".split(), ("temperature",)),
+    **dict.fromkeys("weight weigh weighs weighed weighing kilo kilos".split(), ("weight",)),
     **dict.fromkeys("warm warmer warmest hot hotter hottest cold colder coldest".split(), ("weather", "temperature")),
 }
 
@@ -679,6 +689,60 @@ _CHINESE_LANGUAGE_NAMES = tuple("""英语 英文 中文 汉语 普通话 粤语 
     阿拉伯语 印地语 荷兰语 瑞典语 挪威语 丹麦语 芬兰语 波兰语 土耳其语 希腊语 希伯来语 泰语 越南语 印尼语 马来语""".split())
 
 
+# Words of a few everyday categories, for a parameter named after its category ("species", "animal",
+# "subject", "colour", "sport"): "my cat", "the chemistry quiz", "熊猫". A short list, not a dictionary.
+_CATEGORY_WORDS: dict[str, str] = {
+    "animal": """dog dogs puppy puppies cat cats kitten kittens rabbit rabbits hamster hamsters guinea pig parrot
+        parrots bird birds fish goldfish horse horses pony turtle tortoise snake lizard ferret penguin penguins sea lion
+        sea lions lion lions tiger tigers elephant elephants giraffe giraffes zebra zebras panda pandas bear bears monkey
+        monkeys gorilla koala kangaroo otter otters seal seals dolphin dolphins shark sharks wolf wolves fox deer owl
+        eagle flamingo flamingos hippo rhino cow cows pig pigs sheep goat goats chicken chickens duck ducks bee bees
+        狗 小狗 猫 小猫 兔子 仓鼠 鹦鹉 鸟 鱼 金鱼 马 乌龟 蛇 熊猫 老虎 狮子 大象 长颈鹿 斑马 企鹅 海狮 猴子 海豚 熊 狼 狐狸
+        考拉 袋鼠""",
+    "subject": """math maths mathematics algebra geometry calculus physics chemistry biology science history
+        geography english literature art music economics computer science programming philosophy psychology
+        数学 语文 英语 物理 化学 生物 历史 地理 政治 音乐 美术 科学""",
+    "colour": """red blue green yellow orange purple pink black white grey gray brown silver gold navy beige
+        红色 蓝色 绿色 黄色 橙色 紫色 粉色 黑色 白色 灰色 棕色 银色 金色""",
+    "sport": """football soccer basketball tennis baseball hockey cricket rugby golf volleyball badminton
+        table tennis swimming cycling running boxing 篮球 足球 网球 棒球 排球 羽毛球 乒乓球 游泳""",
+}
+# The parameter-name words that ask for each category; "subject" only where school is meant (an e-mail has one).
+_CATEGORY_NAMES = {"animal": {"animal", "animals", "species", "pet", "creature"}, "subject": {"subject", "course"},
+                   "colour": {"colour", "color", "colours", "colors"}, "sport": {"sport", "sports"}}
+_SCHOOL_WORDS = re.compile(r"\b(?:school|class|course|exam|grade|student|lesson|teach\w*|quiz|test)\b", re.I)
+
+
+def _category_terms() -> dict[str, list[str]]:
+    """Each category's words, two-word ones ("sea lion", "table tennis") kept whole, longest first."""
+    two_words = r"sea lions?|guinea pig|computer science|table tennis"
+    terms = {}
+    for category, text in _CATEGORY_WORDS.items():
+        pairs = re.findall(two_words, text)
+        singles = re.sub(two_words, " ", text).split()
+        terms[category] = sorted({*pairs, *singles}, key=len, reverse=True)
+    return terms
+
+
+_CATEGORY_TERMS = _category_terms()
+
+
+def category_values(parameter: Parameter, text: str) -> list[str]:
+    """The words of the parameter's category the text names, in written order ("penguin", "sea lion")."""
+    own = set(name_words(parameter.name))
+    for category, names in _CATEGORY_NAMES.items():
+        if not own & names or (category == "subject" and not _SCHOOL_WORDS.search(parameter.description)):
+            continue
+        found: list[tuple[int, str]] = []
+        for term in _CATEGORY_TERMS[category]:
+            pattern = re.escape(term) if _CJK.match(term) else rf"(?<![\w-]){re.escape(term)}(?![\w-])"
+            for match in re.finditer(pattern, text, re.IGNORECASE):
+                if not any(s <= match.start() < s + len(t) for s, t in found):
+                    found.append((match.start(), match.group(0)))
+        return [value for _, value in sorted(found)]
+    return []
+
+
 def languages_in(text: str) -> list[tuple[int, str]]:
     """(position, name) of each language the text names, as written: "Japanese", "法语"."""
     found = [(m.start(), m.group(0)) for m in re.finditer(r"[A-Za-z]+", text) if m.group(0).lower() in _LANGUAGE_NAMES]
@@ -738,6 +802,7 @@ class Question:
     urls: list[str]
     dates: list[str]
     times: list[str]
+    days: list[str]  # days without a year: "Thursday", "June 2", "周六"
     zones: list[str]
     ids: list[str]
     tickers: list[str]
@@ -923,9 +988,19 @@ def _is_stated_origin(match: re.Match[str], plain: str, names: list[str]) -> boo
     return bool(measured) or origin.isupper() or any(origin in name.split() for name in names)
 
 
-def _without_first_word(match: re.Match[str], first_word: re.Match[str] | None) -> str:
-    """A capitalised run without the question's first word, capitalised only as a sentence start ("Mute Slack")."""
+# Words that, right after a capitalised first word, make it the sentence's subject: a name ("Priya got 42",
+# "Mochi weighed 4 kg"), not a request's verb ("Find flights").
+_SUBJECT_VERB = re.compile(
+    r"\s+(?:is|was|has|had|got|gets|will|needs|wants|can|did|does|just|and|scored|weighs|weighed|"
+    r"turned|turns|ran|slept|ate|owes|paid|earned|made|lives|works|'s)\b", re.IGNORECASE)
+
+
+def _without_first_word(match: re.Match[str], first_word: re.Match[str] | None, text: str) -> str:
+    """A capitalised run without the question's first word, capitalised only as a sentence start ("Mute Slack"),
+    unless a verb follows it: then it is the subject, a name ("Pepper is up to 2.35 kilos")."""
     if first_word is None or match.start() != first_word.start(1):
+        return match.group(0)
+    if match.group(0) == first_word.group(1) and _SUBJECT_VERB.match(text, match.end()):
         return match.group(0)
     return match.group(0)[len(first_word.group(1)):].lstrip(" -")
 
@@ -938,7 +1013,8 @@ def read_question(question: str) -> Question:
     dates = [m.group(0) for m in _DATE.finditer(text)]
     times = [m.group(0) for m in _TIME.finditer(text)]
     zones = _ZONE.findall(text)
-    taken = [(m.start(), m.end()) for p in (_EMAIL, _URL, _DATE, _TIME, _ID, _PHONE, _ADDRESS)
+    days = [m.group(0) for m in _DAY.finditer(text)]
+    taken = [(m.start(), m.end()) for p in (_EMAIL, _URL, _DATE, _DAY, _TIME, _ID, _PHONE, _ADDRESS)
              for m in p.finditer(text)]
     ids = [m.group(1) or m.group(0) for m in _ID.finditer(text) if not any(
         s <= m.start() < e for p in (_EMAIL, _URL, _DATE, _TIME, _PATH, _ZONE)
@@ -953,7 +1029,7 @@ def read_question(question: str) -> Question:
     tickers = [t.lstrip("$") for t in _TICKER.findall(plain) if t.lstrip("$") not in _NOT_TICKERS]
     first_word = re.match(r"\W*(\w+)", text)
     capitalised = [
-        name for name in (_without_first_word(m, first_word) for m in _CAPITALISED.finditer(plain))
+        name for name in (_without_first_word(m, first_word, plain) for m in _CAPITALISED.finditer(plain))
         if name and name.lower() not in _CALENDAR_WORDS and name.lower() not in STOPWORDS
     ]
     # A capitalised name is a place only where places go: "in Paris", "in the Blue Room", "of France and Italy".
@@ -979,7 +1055,8 @@ def read_question(question: str) -> Question:
     purpose = [m.group(1).strip() for m in (*_PURPOSE.finditer(plain), *_CHINESE_PURPOSE.finditer(plain))]
     return Question(
         # Quotes as written: a quoted title is sent verbatim ("Dune: Part Two", never "Part 2").
-        text=text, quotes=quoted(question), emails=emails, urls=urls, dates=dates, times=times, zones=zones, ids=ids,
+        text=text, quotes=quoted(question), emails=emails, urls=urls, dates=dates, times=times, days=days, zones=zones,
+        ids=ids,
         tickers=tickers, places=places, names=list(dict.fromkeys(capitalised)), pairs=pairs,
         enumerations=_enumerations(plain),
         numbers=_numbers(text, taken), after_prepositions=after, phones=_PHONE.findall(text),
@@ -1029,8 +1106,10 @@ class _Reader:
         side = side_of(parameter, role)
         # A code ("ISO code, e.g. USD") may be capitals without a digit: EUR, SFO.
         codes = [*r.ids, *r.tickers] if "code" in parameter.terms else r.ids
+        # A date in a stated format (YYYY-MM-DD) is a whole date; otherwise a day as written will do.
+        dates = r.dates if "YYYY" in parameter.description.upper() else sorted([*r.dates, *r.days], key=r.text.find)
         by_role = {
-            "email": r.emails, "url": r.urls, "date": r.dates, "time": r.times, "timezone": r.zones,
+            "email": r.emails, "url": r.urls, "date": dates, "time": r.times, "timezone": r.zones,
             "ticker": self._tickers(), "id": codes, "phone": r.phones, "path": r.paths,
             "expression": spoken_arithmetic(self.question),
         }
@@ -1119,6 +1198,11 @@ class _Reader:
             # The clause after "because" is the reason: "cancel BK-7781 because my plans changed".
             because = re.search(r"\b(?:because|due\s+to)\s+([^.?!,;]+)", r.plain, re.IGNORECASE)
             return self._free([because.group(1).strip()]) if because else self._labelled(parameter)
+        if role in ("title", "") and "name" in name_words(parameter.name) and not self._free(r.quotes):
+            # A thing's name (pet_name, team_name) is written capitalised: "Mochi weighed 4.2 kg".
+            names = self._free([n for n in r.names if n not in r.places])
+            if names:
+                return names
         if role in ("title", "query", ""):
             # Every quote: several for a lone text parameter mean one call each ("Add 'A' and 'B' to ...").
             return self._free(r.quotes) or self._labelled(parameter) or (
@@ -1411,7 +1495,8 @@ class _Reader:
         folded = word.casefold().removesuffix("'s")  # "C-100's" is C-100, used or not like it
         in_name = any(word in name.split() for name in self.read.names)
         return (
-            bool(re.match(r"\w", word)) and folded.replace("'", "") not in STOPWORDS and not word.isdigit()
+            bool(re.match(r"\w", word)) and folded.replace("'", "") not in STOPWORDS
+            and not re.fullmatch(r"[\d.,]+", word)
             and folded not in _VALUE_MARKERS
             and folded not in used and folded not in _QUESTION_WORDS and (folded not in _WHEN_WORDS or in_name)
             and stem(folded) not in self._label_words()
@@ -1673,7 +1758,8 @@ class _Reader:
             return self.array(parameter), None
         if kind != "string":
             return None, None
-        values = self.values_for(parameter, role) or self._shaped_like_example(parameter)
+        values = (self.values_for(parameter, role) or self._shaped_like_example(parameter)
+                  or self._free(category_values(parameter, self.read.text)))
         if len(values) > 1 and allow_fan_out and role not in ("expression",):
             if not self._written_as_list(values):
                 # Values of one kind scattered through the question are not one list to fan out over:
