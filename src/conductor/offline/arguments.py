@@ -78,8 +78,9 @@ from typing import Any
 
 from ..types import ToolSpec
 
+from .glossary import CHINESE_GLOSSARY
 from .language import (
-    CHINESE_GLOSSARY, CURRENCY_CODES, ROOMS, STOPWORDS, find_expressions, find_phrases, find_places, format_number,
+    CURRENCY_CODES, ROOMS, STOPWORDS, find_expressions, find_phrases, find_places, format_number,
     quoted, stem,
 )
 
@@ -239,10 +240,13 @@ _DATE = re.compile(
 # A day without a year, as people write one: "Thursday", "June 2", "2 June", "周六", "星期三". Short
 # weekday names are left out: "sun hours", "sat down".
 _DAY = re.compile(
-    r"\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b"
+    r"\b(?:(?:next|this)\s+)?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b"
     rf"|\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?\b(?!,?\s+\d{{4}})(?![:.]\d)"
     rf"|\b\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH}(?!\w)(?!,?\s+\d{{4}})"
-    r"|(?:周|星期|礼拜)[一二三四五六日天]",
+    r"|(?:周|星期|礼拜)[一二三四五六日天]"
+    # Said relative to today, sent as written, as a real model sends "tomorrow" where no format is asked for.
+    r"|\b(?:(?:next|this)\s+(?:week|weekend)|today|"
+    r"tonight|tomorrow|yesterday)\b|今天|明天|后天|今晚|明晚|昨天|昨晚",
     re.IGNORECASE,
 )
 _TIME = re.compile(
@@ -1366,9 +1370,13 @@ class _Reader:
         match = re.search(
             rf"\b(?:called|named|titled|labell?ed)\s+(?:{_QUOTE.pattern}|({_CAPITALISED.pattern})|([\w-]+))",
             self.read.text)
-        if match is None:
+        # In Chinese: "新建一个歌单，叫跑步专用" (a playlist called 跑步专用); a quote is read as quoted.
+        chinese = None if match else re.search(r"(?:叫做|名叫|名为|取名为?|叫)\s*([\u4e00-\u9fffA-Za-z0-9_-]+)",
+                                              self.read.plain)
+        if match is None and chinese is None:
             return None
-        value = match.group(1) or match.group(2) or next(iter(quoted(match.group(0))), None)
+        value = chinese.group(1) if chinese else (
+            match.group(1) or match.group(2) or next(iter(quoted(match.group(0))), None))
         if value is None or value.casefold() in STOPWORDS or value.casefold() in self.used_strings:
             return None
         return value

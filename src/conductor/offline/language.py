@@ -10,7 +10,6 @@ import re
 from collections.abc import Iterable
 from typing import Literal
 
-from .glossary import CHINESE_GLOSSARY  # re-exported: the argument reader imports it from here
 
 Language = Literal["zh", "en"]
 
