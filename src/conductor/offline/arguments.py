@@ -497,7 +497,9 @@ _CHINESE_GROUPS: dict[str, tuple[str, ...]] = {
 }
 # Chinese words that carry no value: particles, pronouns, polite and question words.
 _CHINESE_FILLERS = re.compile(
-    r"怎么样|如何|哪里|哪儿|哪个|[把的了吗呢吧啊请帮我你他她它给是在和与及一下个什么怎么多少几哪订住查要想找]|现在|今天|一下|打开|关闭|关掉|开启")
+    r"怎么样|如何|哪里|哪儿|哪个|有没有|能不能|可不可以|可以|麻烦|帮忙|这个月|关于|想[点借买要订]|"
+    r"[一二两三四五六七八九十几\d]+[个张套节本份杯件位只条次]|"
+    r"[把的了吗呢吧啊请帮我你他她它给是在和与及一下个什么怎么多少几哪订住查要想找]|现在|今天|一下|打开|关闭|关掉|开启")
 
 
 # Concepts measured on one scale: a "temperature" takes 68 °F as well as 21 °C.
@@ -734,6 +736,8 @@ _CATEGORY_TERMS = _category_terms()
 def category_values(parameter: Parameter, text: str) -> list[str]:
     """The words of the parameter's category the text names, in written order ("penguin", "sea lion")."""
     own = set(name_words(parameter.name))
+    if own & {"name", "names"}:
+        return []  # pet_name is what the pet is called, not what it is
     for category, names in _CATEGORY_NAMES.items():
         if not own & names or (category == "subject" and not _SCHOOL_WORDS.search(parameter.description)):
             continue
@@ -745,6 +749,31 @@ def category_values(parameter: Parameter, text: str) -> list[str]:
                     found.append((match.start(), match.group(0)))
         return [value for _, value in sorted(found)]
     return []
+
+
+# The commonest Chinese surnames: a Chinese person's name is one of them and one or two characters more.
+_SURNAMES = ("欧阳|司马|诸葛|上官|王|李|张|刘|陈|杨|黄|赵|吴|周|徐|孙|马|朱|胡|郭|何|高|林|罗|郑|梁|谢|宋|唐|许|韩|冯|邓|曹|彭|"
+             "曾|肖|田|董|袁|潘|于|蒋|蔡|余|杜|叶|程|苏|魏|吕|丁|任|沈|姚|卢|姜|崔|钟|谭|陆|汪|范|金|石|廖|贾|夏|韦|方|白|邹|"
+             "孟|熊|秦|邱|江|尹|薛|段|雷|侯|龙|史|陶|黎|贺|顾|毛|郝|龚|邵|万|钱|严|武|戴|莫|孔|向|汤")
+# A name is written after a word that introduces a person ("给王芳预约", "帮我儿子李浩然报名") or starts a
+# clause; the characters that start a verb or a particle end it ("王磊定做" is 王磊).
+_CHINESE_NAME = re.compile(
+    rf"(?:(?<=[给为帮替让跟和与请叫是：:，,、])|(?<=儿子|女儿|孩子|病人|学生|顾客|客户|老师|医生))"
+    rf"((?:{_SURNAMES})[\u4e00-\u9fff]{{1,2}}|小[\u4e00-\u9fff])")
+_NAME_ENDS = set("预定报订买约记去来要想的在是和与说打到从做加吗呢了申交查看办挂")
+
+
+def chinese_names(text: str) -> list[str]:
+    """Chinese personal names in the text: 王芳, 李浩然, 小明 (a surname and one or two characters)."""
+    names = []
+    for match in _CHINESE_NAME.finditer(text):
+        name = match.group(1)
+        after = text[match.end():match.end() + 1]
+        # Three characters only when what follows ends a name: "李浩然报名", but "张伟吃饭" is 张伟.
+        if len(name) == 3 and (name[2] in _NAME_ENDS or (after and _CJK.match(after) and after not in _NAME_ENDS)):
+            name = name[:2]
+        names.append(name)
+    return list(dict.fromkeys(names))
 
 
 def languages_in(text: str) -> list[tuple[int, str]]:
@@ -1193,7 +1222,8 @@ class _Reader:
             listed = [i for e in r.enumerations for i in e]
             # In Chinese a lone run of Latin letters is a name as written, first word or not ("Lena 在 CS240 ...").
             latin = self._latin_runs() if _CJK.search(r.plain) else []
-            return self._free(names) or self._free(listed) or (latin if len(latin) == 1 else [])
+            return (self._free(names) or self._free(chinese_names(r.plain)) or self._free(listed)
+                    or (latin if len(latin) == 1 else []))
         if role == "letter":
             return self._free([q for q in r.quotes if len(q) == 1])
         if role == "creator":
@@ -1536,19 +1566,30 @@ class _Reader:
         # A number's unit goes with the number: "6人份" leaves nothing behind.
         text = re.sub(rf"\d+(?:\.\d+)?\s*(?:(?:{_CHINESE_UNITS})(?:以后|之后|后|内)?)?", " ", self.read.plain)
         text = re.sub(r"[\s\W\d_]+", " ", text)
-        for phrase, concepts in CHINESE_CONCEPTS.items():
-            if set(concepts) & self.own_words:
-                text = text.replace(phrase, " ")
+        tool_phrases = [phrase for phrase, concepts in CHINESE_CONCEPTS.items() if set(concepts) & self.own_words]
+        for phrase in tool_phrases:
+            text = text.replace(phrase, " ")
         for used in self.used_strings:
             text = text.replace(used, " ")
-        kept = _CHINESE_FILLERS.sub(" ", text).split()
+        kept = [k for k in _CHINESE_FILLERS.sub(" ", text).split() if len(k) >= 2]
+        if len(kept) > 1:
+            # Of several phrases, the one that owns something ("村上春树的书") or follows 关于 ("about") is the value.
+            owner = [k for k in kept
+                     if re.search(rf"关于\s*{re.escape(k)}|{re.escape(k)}\s*的[\u4e00-\u9fff]", self.read.plain)]
+            kept = owner if len(owner) == 1 else kept
         # One contiguous phrase, as in English: pieces from different places are never stitched together.
-        if len(kept) != 1 or len(kept[0]) < 2:
+        if len(kept) != 1:
             return None
-        named = re.escape(kept[0])
+        value = kept[0]
+        # A proper name ending in the kind of thing it is keeps that word: 故宫博物院, 阳光幼儿园.
+        for phrase in tool_phrases:
+            if re.search(rf"{re.escape(value + phrase)}(?:的|第|[^\u4e00-\u9fff]|$)", self.read.plain):
+                value += phrase
+                break
+        named = re.escape(value)
         if place and not re.search(rf"(?:在|去|到|从|往|飞往)\s*{named}|^\W*{named}|{named}\s*的", self.read.text):
             return None
-        return kept[0]
+        return value
 
     def _latin_runs(self) -> list[str]:
         """Runs of Latin words in a Chinese question not used elsewhere and not the tool's own words."""
