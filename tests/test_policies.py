@@ -1265,8 +1265,10 @@ def test_chinese_numerals_before_units_and_currencies_and_one_chinese_phrase_onl
     assert run("三百欧元换成日元", [swap_cash], max_rounds=1).rounds == [
         [("swap_cash", {"amount": 300, "from_currency": "EUR", "to_currency": "JPY"})]]
     assert fill_arguments(cook_for.spec, "宫保鸡丁,六人") == {"dish": "宫保鸡丁", "people": 6}
+    # The phrase that owns the recipe is the dish; of a change, the new number (6, not 4).
+    assert fill_arguments(cook_for.spec, "红烧肉的菜谱从4人改成6人") == {"dish": "红烧肉", "people": 6}
     # Words from two places are never stitched into one value.
-    assert fill_arguments(cook_for.spec, "红烧肉的菜谱从4人改成6人") is None
+    assert fill_arguments(cook_for.spec, "红烧肉和宫保鸡丁都要,六人") is None
 
 
 def test_a_parameters_own_noun_labels_a_value_and_is_never_part_of_the_leftover_phrase():

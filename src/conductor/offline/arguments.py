@@ -861,6 +861,8 @@ _UNIT = re.compile(r"\s?(?:(per)\s+([a-z]+)|([a-z]+)/(\d*[a-z]+)|([a-z]+)\b)", r
 _DIMENSIONS = re.compile(r"(?:\s*[x×*]\s*\d+(?:\.\d+)?)+(?=\s?[a-z])", re.IGNORECASE)
 # The old value of a change comes after these words: "for 6 people instead of 4".
 _REPLACED = re.compile(r"\b(?:instead\s+of|rather\s+than|not)\s*$", re.IGNORECASE)
+# ... and in Chinese before these: "从4人改成6人" (from 4 people to 6).
+_CHINESE_REPLACED = re.compile(r"[^\d，,。；;]{0,4}?(?:改成|改为|换成|变成|改到|调到)")
 
 
 def _wants_email(parameter: Parameter) -> bool:
@@ -947,7 +949,7 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Number]:
         dimensions = _DIMENSIONS.match(text, match.end())
         if dimensions:
             unit = _UNIT.match(text, dimensions.end())
-        replaced = bool(_REPLACED.search(text[: match.start()]))
+        replaced = bool(_REPLACED.search(text[: match.start()]) or _CHINESE_REPLACED.match(text, match.end()))
         found.append(Number(float(match.group(2).replace(",", "")), match.start(2), concepts, beside,
                             tuple(p.lower() for p in unit.groups() if p) if unit else (), replaced))
     return found
@@ -1615,6 +1617,8 @@ class _Reader:
         if change_side is not None and any(n.replaced for _, n in free):
             # "for 6 people instead of 4": 4 is the old value, 6 the new one.
             free = [(i, n) for i, n in free if n.replaced == (change_side == 0)]
+        elif any(n.replaced for _, n in free) and not all(n.replaced for _, n in free):
+            free = [(i, n) for i, n in free if not n.replaced]  # a value being changed is the new one
         # The unit written after the number is in the parameter's name: "6.5 l/100km" for consumption_l_per_100km.
         own_stems = {stem(w) for w in name_words(parameter.name)}
         by_unit = self._best_covered(
