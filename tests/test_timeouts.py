@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import contextvars
+import os
 import threading
 import time
 
@@ -289,3 +291,44 @@ def test_under_a_run_deadline_every_call_gets_one_record_in_order(kinds, paralle
             assert record.output == kind
         else:  # a quick call queued behind a hung one may find the deadline passed
             assert "deadline" in record.output
+
+
+def test_a_sync_tool_under_a_timeout_sees_the_callers_context_variables():
+    request = contextvars.ContextVar("request", default="none")
+
+    def get_weather(city: str) -> dict:
+        """Get today's weather for a city."""
+        return {"city": city, "request": request.get()}
+
+    tool = cd.tool(get_weather, timeout=1.0)
+    request.set("r-42")
+    records = execute([weather_call("上海")], ToolRegistry([tool]))
+    assert not records[0].is_error and "r-42" in records[0].output
+
+
+def test_reused_workers_answer_every_call_while_one_still_hangs(release):
+    finished: list[str] = []
+    tool = cd.tool(hung_sync(release, finished), timeout=0.2)
+    calls = [weather_call("hang", "hung")] + [weather_call(f"city{i}", f"c{i}") for i in range(20)]
+    records = execute(calls, ToolRegistry([tool]))
+    assert records[0].is_error
+    assert all(not r.is_error and f"city{r.id[1:]}" in r.output for r in records[1:])
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+def test_a_forked_child_runs_tools_under_a_timeout_with_workers_of_its_own():
+    tool = cd.tool(hung_sync(threading.Event(), []), timeout=1.0)
+    registry = ToolRegistry([tool])
+    assert not execute([weather_call("北京")], registry)[0].is_error  # the parent now has an idle worker
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: its calls must not go to the parent's idle worker
+        ok = all(not execute([weather_call("上海")], registry)[0].is_error for _ in range(3))
+        os.write(write, b"1" if ok else b"0")
+        os._exit(0)
+    os.close(write)
+    answer = os.read(read, 1)
+    os.waitpid(pid, 0)
+    os.close(read)
+    assert answer == b"1"
+    assert not execute([weather_call("广州")], registry)[0].is_error

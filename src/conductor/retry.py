@@ -44,7 +44,6 @@ import asyncio
 import collections
 import concurrent.futures
 import contextvars
-import functools
 import inspect
 import logging
 import math
@@ -294,16 +293,19 @@ def cancelled() -> bool:
 
 
 class _Job:
-    """One function to run on a worker; the caller waits on ``done``, a lock the worker releases.
+    """One tool call to run on a worker, in the caller's context; the caller waits on ``done``, a lock the worker releases.
 
     Leaner than a concurrent.futures.Future (no condition variable, no state
     machine): the hand-over is the part of a sync timeout that every call pays.
     """
 
-    __slots__ = ("func", "value", "error", "done", "callback")
+    __slots__ = ("func", "arguments", "context", "value", "error", "done", "callback")
 
-    def __init__(self, func: Callable[[], Any], callback: Callable[[_Job], None] | None = None) -> None:
+    def __init__(self, func: Callable[..., Any], arguments: dict[str, Any], context: contextvars.Context,
+                 callback: Callable[[_Job], None] | None = None) -> None:
         self.func = func
+        self.arguments = arguments
+        self.context = context
         self.value: Any = None
         self.error: BaseException | None = None
         self.done = threading.Lock()
@@ -312,7 +314,7 @@ class _Job:
 
     def run(self) -> None:
         try:
-            self.value = self.func()
+            self.value = self.context.run(_call_sync, self.func, self.arguments)
         except BaseException as exc:  # noqa: BLE001 - handed to the waiting caller
             self.error = exc
 
@@ -358,16 +360,15 @@ class _Workers:
     def _start(self) -> None:
         self._jobs: collections.deque[_Job] = collections.deque()
         self._wake_in, self._wake_out = os.pipe()
-        self._lock = threading.Lock()
-        self._idle = 0
+        # One token per idle worker. A deque's append and pop are atomic, so no lock is taken on the
+        # way in, nor between the tool's end and the caller's wake-up.
+        self._idle: collections.deque[None] = collections.deque()
 
     def submit(self, job: _Job) -> _Job:
-        with self._lock:
-            spawn = self._idle == 0
-            if not spawn:
-                self._idle -= 1
         self._jobs.append(job)
-        if spawn:
+        try:
+            self._idle.pop()
+        except IndexError:
             threading.Thread(target=self._work, name="tool-timeout", daemon=True).start()
         else:
             os.write(self._wake_out, b"\0")
@@ -378,8 +379,7 @@ class _Workers:
         while True:
             job = self._jobs.popleft()
             job.run()
-            with self._lock:  # idle again before the caller wakes: no bookkeeping left to hold the GIL for
-                self._idle += 1
+            self._idle.append(None)  # idle again before the caller wakes: nothing left to hold the GIL for
             job.finish()
             os.read(self._wake_in, 1)
 
@@ -450,7 +450,7 @@ def attempt_sync(name: str, func: Callable[..., Any], arguments: dict[str, Any],
     flag = _Flag()
     context = contextvars.copy_context()
     context.run(_cancel.set, flag)
-    job = _workers.submit(_Job(functools.partial(context.run, _call_sync, func, arguments)))
+    job = _workers.submit(_Job(func, arguments, context))
     if not job.done.acquire(timeout=limit.seconds):
         flag.is_set = True  # a cooperative tool sees cd.cancelled() and can stop
         raise limit.error(name)
@@ -487,7 +487,7 @@ async def attempt_async(name: str, func: Callable[..., Any], arguments: dict[str
         except RuntimeError:
             pass  # the loop has closed: the call was given up long ago, nobody waits for it
 
-    job = _workers.submit(_Job(functools.partial(context.run, _call_sync, func, arguments), wake))
+    job = _workers.submit(_Job(func, arguments, context, wake))
     try:
         await asyncio.wait_for(done, limit.seconds)
     except TimeoutError:
