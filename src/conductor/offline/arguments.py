@@ -308,14 +308,17 @@ _ADDRESS = re.compile(
 # A capitalised name, with the small words names hold inside: "Gare du Nord", "Ludwig van Beethoven".
 _NAME_PARTICLES = "du de des la le del della von van der den di da"
 # A title before a name is part of it: "Dr. Patel".
-_CAPITALISED = re.compile(rf"(?<![\w'])(?:(?:Dr|Mr|Mrs|Ms|Prof)\.?\s)?[A-Z][a-z]+"
-                          rf"(?:[ -](?:(?:{_NAME_PARTICLES.replace(' ', '|')})\s)?[A-Z][a-z]+)*")
+# Letters with accents count: "Kraków", "Zürich", "Łódź" (Latin-1 and Latin Extended-A).
+_UPPER = "A-ZÀ-ÖØ-Þ\u0100-\u017f"
+_LOWER = "a-zß-öø-ÿ\u0100-\u017f"
+_CAPITALISED = re.compile(rf"(?<![\w'])(?:(?:Dr|Mr|Mrs|Ms|Prof)\.?\s)?[{_UPPER}][{_LOWER}]+"
+                          rf"(?:[ -](?:(?:{_NAME_PARTICLES.replace(' ', '|')})\s)?[{_UPPER}][{_LOWER}]+)*")
 _ENUMERATION = re.compile(
     r"([\w.@'-]+(?:\s*,\s*(?:(?:the|my|a|an)\s+)?[\w.@'-]+)*)\s*,?\s+(?:and|or|&)\s+(?:(?:the|my|a|an)\s+)?([\w.@'-]+)"
     r"|([^\s、和,，]+(?:、[^\s、和,，]+)*)(?:、|和|与)([^\s、和,，?？。]+)"
 )
 # Capitalised names listed: "Yesterday, Let It Be and Hey Jude".
-_NAME_LIST = re.compile(rf"{_CAPITALISED.pattern}(?:\s*,\s*{_CAPITALISED.pattern})*\s*,?\s+(?:and|or|&)\s+"
+_NAME_LIST = re.compile(rf"{_CAPITALISED.pattern}(?:\s*,\s*{_CAPITALISED.pattern})*\s*,?\s+(?:and|or|&|vs\.?|versus)\s+"
                         rf"{_CAPITALISED.pattern}")
 _PAIR = re.compile(
     r"\b(?:from|between)\s+([\w.'-]+(?-i:\s[A-Z][\w.'-]+)?)\s+(?:to|into|and)\s+([\w.'-]+(?-i:\s[A-Z][\w.'-]+)?)"
@@ -398,7 +401,8 @@ _ROLE_WORDS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         ("creator", "artist artists author authors composer singer band writer director creator performer"),
         ("person", "doctor dentist physician therapist teacher tutor driver person people user users attendee attendees participant participants recipient recipients "
                    "student students patient patients customer customers employee employees client clients team teams club clubs "
-                   "invitee invitees member members contact contacts name names who guest guests"),
+                   "invitee invitees member members contact contacts name names who guest guests surname surnames forename "
+                   "firstname lastname"),
         ("query", "query search keyword keywords term terms topic question prompt q"),
         ("letter", "letter char character"),
         ("title", "title subject summary label message text body content note"),
@@ -465,6 +469,14 @@ _SYNONYMS: dict[str, tuple[str, ...]] = {
     **dict.fromkeys("population people inhabitants".split(), ("population",)),
     **dict.fromkeys("temperature celsius fahrenheit".split(), ("temperature",)),
     **dict.fromkeys("weight weigh weighs weighed weighing kilo kilos".split(), ("weight",)),
+    # British and American spellings are one word.
+    **dict.fromkeys("tire tires tyre tyres".split(), ("tire",)),
+    **dict.fromkeys("license licenses licence licences".split(), ("license",)),
+    **dict.fromkeys("color colors colour colours".split(), ("color",)),
+    **dict.fromkeys("center centers centre centres".split(), ("center",)),
+    **dict.fromkeys("program programs programme programmes".split(), ("program",)),
+    **dict.fromkeys("jewelry jewellery".split(), ("jewelry",)),
+    **dict.fromkeys("traveling travelling traveler traveller travelers travellers".split(), ("travel",)),
     **dict.fromkeys("warm warmer warmest hot hotter hottest cold colder coldest".split(), ("weather", "temperature")),
 }
 
@@ -633,6 +645,9 @@ def role_of(parameter: Parameter) -> str:
     A bare ``to`` or ``from`` says only a direction: the description decides (an e-mail's ``to``).
     """
     own = name_words(parameter.name)
+    if parameter.kind == "string" and len(own) == 1 and re.search(
+            rf"\b{re.escape(own[0])}\s+(?:number|no\.?|id|code|reference)\b", parameter.description, re.I):
+        return "id"  # "account: The customer's account number" is a reference, not a person
     # "from" and "to" in a description are grammar ("what to be reminded of"), not a direction; and
     # "name" there is whose name ("the team's name"), not a person.
     described = [w for w in re.findall(r"[a-z]+", parameter.description.lower()) if w not in _GRAMMAR_WORDS]
@@ -774,6 +789,31 @@ def chinese_names(text: str) -> list[str]:
             name = name[:2]
         names.append(name)
     return list(dict.fromkeys(names))
+
+
+_FIRST_NAME_WORDS = frozenset("first given fore forename firstname".split())
+_LAST_NAME_WORDS = frozenset("last family sur surname surnames lastname".split())
+
+
+def name_part(parameter: Parameter) -> str | None:
+    """"first" or "last" for a parameter that holds one part of a person's name, else None."""
+    own = set(name_words(parameter.name))
+    return "first" if own & _FIRST_NAME_WORDS else "last" if own & _LAST_NAME_WORDS else None
+
+
+def _name_part(parameter: Parameter, names: list[str], siblings: list[Parameter]) -> list[str]:
+    """For a first or last name, that word of a full name ("Margaret Doyle" -> "Margaret" / "Doyle").
+
+    A lone name is a surname where both parts are asked for ("the surnames Kowalski and Nowak").
+    """
+    part = name_part(parameter)
+    full = [n.split() for n in names if len(n.split()) > 1]
+    if part is None:
+        return names
+    if full:
+        return [n[0] if part == "first" else n[-1] for n in full]
+    asks_both = {name_part(p) for p in siblings} >= {"first", "last"}
+    return [] if part == "first" and asks_both else names
 
 
 def languages_in(text: str) -> list[tuple[int, str]]:
@@ -934,6 +974,8 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Number]:
         # A Chinese run after a number starts with its unit: "10分钟的计时器".
         after = [next((k for k in _CONCEPTS if w.startswith(k) and not k.isascii()), w) for w in after]
         concepts = frozenset(_CONCEPTS[w] for w in [*marks, *before, *after] if w in _CONCEPTS)
+        if re.match(r"\s+of\s+us\b", text[match.end():], re.IGNORECASE):
+            concepts |= {"people"}  # "6 of us"
         if not concepts and _is_year(match, text, before):
             concepts = frozenset({"year"})
         # The noun counted may follow one adjective: "5 open tickets", "3 large pizzas".
@@ -1070,8 +1112,13 @@ def read_question(question: str) -> Question:
     # A capitalised name is a place only where places go: "in Paris", "in the Blue Room", "of France and Italy".
     placed = [
         name for name in capitalised
-        if re.search(rf"(?:\b(?:in|at|from|to|near|of|for|between|and|or|vs)(?:\s+the)?|,)\s+{re.escape(name)}\b",
-                     plain)
+        if re.search(rf"(?:\b(?:in|at|from|to|near|of|for|between)(?:\s+the)?|,)\s+{re.escape(name)}\b", plain)
+    ]
+    # A name listed after a place is one too: "of France and Italy", "Lisbon vs Porto"; not "Kowalski and Nowak".
+    placed += [
+        name for name in capitalised
+        if any(re.search(rf"\b{re.escape(p)}\s*,?\s+(?:and|or|vs\.?|versus|&)\s+(?:the\s+)?{re.escape(name)}\b", plain)
+               for p in placed)
     ]
     places = list(dict.fromkeys([*_ADDRESS.findall(text), *find_places(plain), *placed]))
     # A place inside a longer one is part of it: "London" of "London Victoria", "Mountain View" of an address.
@@ -1221,6 +1268,9 @@ class _Reader:
             return self._free([r.quotes[quote_side]])
         if role == "person":
             names = [n for n in r.names if n not in find_places(r.text)]
+            # A name after "in" or "at" is a place rather than a person, while other names are left.
+            unplaced = [n for n in names if not re.search(rf"\b(?:in|at|near)\s+(?:the\s+)?{re.escape(n)}", r.text)]
+            names = _name_part(parameter, self._free(unplaced) or names, self.siblings)
             listed = [i for e in r.enumerations for i in e]
             # In Chinese a lone run of Latin letters is a name as written, first word or not ("Lena 在 CS240 ...").
             latin = self._latin_runs() if _CJK.search(r.plain) else []
@@ -1977,12 +2027,12 @@ class _Reader:
         # Two parameters of one kind (birth_date, on_date) share its values in order: no fan-out.
         # A pair (source_language, target_language) is one of each side: either may fan out.
         # An enum shares no values with free text: it never stops a text parameter fanning out.
-        roles = [(p.kind, role_of(p), side_of(p)) for p in parameters
+        roles = [(p.kind, role_of(p), side_of(p), name_part(p)) for p in parameters
                  if p.name not in arguments and "enum" not in p.schema]
         for parameter in order:
             if parameter.name in arguments:
                 continue
-            kind = (parameter.kind, role_of(parameter), side_of(parameter))
+            kind = (parameter.kind, role_of(parameter), side_of(parameter), name_part(parameter))
             alone = "enum" in parameter.schema or roles.count(kind) == 1
             value, several = self.fill(parameter, allow_fan_out=allow_fan_out and alone and self.fan_out is None)
             if several is not None:
