@@ -298,8 +298,9 @@ def _guarded(tool: Any, timeout: float) -> Any:
 def bench_retry(conversations: int = 400, rounds_per_block: int = 2, timeout: float = 2.0) -> RetryBench:
     """``llm.run`` on the 2-round chain with plain tools vs the same tools under Retry + ``timeout``.
 
-    Nothing fails, so the difference is the machinery alone: tenacity's loop and,
-    for a sync tool with a timeout, the hand-over to a worker thread. Short blocks
+    Nothing fails, so the difference is the machinery alone: the policy's records
+    and, for a sync tool with a timeout, the hand-over to a worker thread and back
+    (tenacity only steps in after a failure). Short blocks
     of each alternate (the difference is a few percent, and a shared machine's load
     drifts by more than that within seconds); medians are compared.
     """

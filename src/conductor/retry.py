@@ -19,7 +19,9 @@ carry it out for one call and report every attempt:
    own), any other output is wrapped as ``{"source": ..., "result": ...}``.
 
 The retry loop is tenacity's (``Retrying`` / ``AsyncRetrying``); the wait, the
-stop and the attempt records are this module's, plugged into it.
+stop and the attempt records are this module's, plugged into it. The first try
+runs before tenacity is set up, and tenacity takes over only once it has failed:
+a call that succeeds at once (nearly all of them) pays for none of its machinery.
 
 Timeouts. An async tool that runs past its timeout is cancelled for real. A sync
 tool cannot be: Python has no way to kill a thread, so the call becomes an error
