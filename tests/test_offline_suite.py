@@ -7,6 +7,7 @@ import pytest
 from conductor import bench
 from conductor.__main__ import USAGE_ERROR, build_parser, main
 from conductor.display import width
+from conductor.tools import tool
 from conductor.offline_suite import (
     CASES,
     TOOLS,
@@ -128,6 +129,21 @@ def test_a_boolean_is_stated_by_its_parameters_own_word():
     assert unstated_values(generate_password, {"length": 12, "symbols": False}, "a 12 character password") == [
         "symbols=False"
     ]
+
+
+@tool
+def log_night(hours: float, woke_up_at_night: bool = False, rush: bool = False) -> str:
+    """Log a night's sleep."""
+    return "logged"
+
+
+def test_a_boolean_name_is_read_without_its_small_words_and_in_chinese():
+    # "at" in woke_up_at_night is grammar, as the offline model reads it; 加急 is Chinese for rush.
+    assert unstated_values(log_night, {"hours": 6, "woke_up_at_night": True}, "slept 6 h last night, woke up twice") == []
+    assert unstated_values(log_night, {"hours": 6, "woke_up_at_night": True}, "slept 6 hours") == [
+        "woke_up_at_night=True"]
+    assert unstated_values(log_night, {"hours": 6, "rush": True}, "睡了6小时,要加急") == []
+    assert unstated_values(log_night, {"hours": 6, "rush": True}, "睡了6小时,不要加急") == ["rush=True"]
 
 
 # -- judging one first turn -----------------------------------------------------------

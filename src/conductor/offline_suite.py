@@ -31,6 +31,7 @@ from zoneinfo import ZoneInfo
 
 import pydantic
 
+from .offline.glossary import CHINESE_GLOSSARY
 from .tools import Tool, ToolArgumentsError, tool
 
 __all__ = [
@@ -1130,21 +1131,36 @@ def unstated_values(tool_: Tool, arguments: Any, question: str, aliases: Mapping
 def _switch_named(name: str, value: Any, question: str) -> bool:
     """A boolean the question states by the parameter's own word: "force restart db-01" states ``force=True``.
 
-    True when every word of the name (split at "_" and camelCase, "is"/"use"/"enable" dropped) is in the
-    question; False when one of them follows "no", "not", "without" or "don't", or a lone word is undone by
+    True when every word of the name (split at "_" and camelCase; "is"/"use"/"enable" and words of one or two
+    letters such as "at", "up" dropped, as the offline model reads names) is in the question; False when one of them follows "no", "not", "without" or "don't", or a lone word is undone by
     "un" ("unlock" states ``lock=False``).
     """
     if not isinstance(value, bool):
         return False
     parts = [w for w in re.split(r"_|(?<=[a-z])(?=[A-Z])", name) if w]
-    named = [w.lower() for w in parts if w.lower() not in ("is", "use", "enable", "include")]
+    named = [w.lower() for w in parts if w.lower() not in ("is", "use", "enable", "include") and len(w) > 2]
     text = _normalise(question)
     if len(named) == 1 and re.search(rf"\bun{re.escape(named[0])}", text):
         return value is False  # "unlock the door" states lock=False
+    said_in_chinese = _switch_in_chinese(named, question)
+    if said_in_chinese is not None:
+        return said_in_chinese is value
     if not named or not all(re.search(rf"\b{re.escape(w)}", text) for w in named):
         return False
     negated = any(re.search(rf"\b(?:no|not|without|don ?t|never)\s+(?:\w+\s+)?{re.escape(w)}", text) for w in named)
     return negated is not value
+
+
+def _switch_in_chinese(named: list[str], question: str) -> bool | None:
+    """A Chinese word for one of the name's words ("加急" for rush), off after 不/别/无/没有; None if absent.
+
+    The words are the course's bilingual glossary, the same list the offline model reads Chinese with.
+    """
+    for phrase, glosses in CHINESE_GLOSSARY.items():
+        at = question.find(phrase)
+        if at >= 0 and set(named) & set(glosses):
+            return not re.search(r"(?:不|别|无|没有)(?:要|用|加)?$", question[max(0, at - 3): at])
+    return None
 
 
 # -- judging one first turn -------------------------------------------------------------

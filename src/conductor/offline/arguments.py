@@ -968,8 +968,9 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Number]:
         if any(start <= match.start(2) < end for start, end in taken):
             continue
         before = re.findall(r"[^\W\d_]+", text[max(0, match.start() - 20): match.start()].lower())[-1:]
-        after = [w for w in re.findall(r"[^\W\d_]+|[%°℃℉元]", text[match.end(): match.end() + 30].lower())
-                 if w not in _NUMBER_FILLERS][:1]
+        # The word after belongs to the number only within its clause: in "pH 8.1, ammonia 0" it is not 8.1's.
+        clause = re.split(r"[,;!?，；。！？]|\.(?!\d)", text[match.end(): match.end() + 30], maxsplit=1)[0]
+        after = [w for w in re.findall(r"[^\W\d_]+|[%°℃℉元]", clause.lower()) if w not in _NUMBER_FILLERS][:1]
         marks = [m.lower().replace(" ", "") for m in (match.group(1), match.group(3)) if m]
         # A Chinese run after a number starts with its unit: "10分钟的计时器".
         after = [next((k for k in _CONCEPTS if w.startswith(k) and not k.isascii()), w) for w in after]
@@ -1671,8 +1672,13 @@ class _Reader:
             free = [(i, n) for i, n in free if not n.replaced]  # a value being changed is the new one
         # The unit written after the number is in the parameter's name: "6.5 l/100km" for consumption_l_per_100km.
         own_stems = {stem(w) for w in name_words(parameter.name)}
+        # A number labelled by another parameter's own noun is that one's, whatever its unit: in
+        # "ammonia 0, nitrate 5 ppm", 5 is the nitrate's, though ammonia_ppm also names ppm.
+        others = {stem(w) for p in self.siblings if p.name != parameter.name for w in name_words(p.name)
+                  if len(w) >= 4 and stem(w) not in own_stems}
         by_unit = self._best_covered(
-            [(i, n) for i, n in free if _unit_in(n.unit, own_stems)], lambda n: _unit_in(n.unit, own_stems))
+            [(i, n) for i, n in free if _unit_in(n.unit, own_stems) and not {stem(b) for b in n.beside} & others],
+            lambda n: _unit_in(n.unit, own_stems))
         # The parameter's name outranks its description ("bill_amount: the bill before the tip").
         own = [w for w in name_words(parameter.name) if len(w) >= 3]
         by_name = [
