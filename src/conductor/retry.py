@@ -295,7 +295,7 @@ def cancelled() -> bool:
 
 
 class _Job:
-    """One tool call to run on a worker, in the caller's context; the caller waits on ``done``, a lock the worker releases.
+    """One tool call to run on a worker in the caller's context; the caller waits on ``done``, released when it ends.
 
     Leaner than a concurrent.futures.Future (no condition variable, no state
     machine): the hand-over is the part of a sync timeout that every call pays.
