@@ -372,7 +372,8 @@ _CONCEPTS: dict[str, str] = {
     **dict.fromkeys("day days 天".split(), "day"),
     **dict.fromkeys("°c ℃ celsius centigrade temperature temp degree degrees 度".split(), "celsius"),
     **dict.fromkeys("°f ℉ fahrenheit".split(), "fahrenheit"),
-    **dict.fromkeys("people person persons guests guest diners party serving servings portion portions".split(),
+    **dict.fromkeys("people person persons guests guest diners party serving servings portion portions passenger "
+                    "passengers rider riders traveller travellers traveler travelers attendee attendees".split(),
                     "people"),
     **dict.fromkeys("week weeks 周 星期".split(), "week"),
     **dict.fromkeys("born birth birthday birthdate dob 出生 生日".split(), "birth"),
@@ -507,9 +508,11 @@ _CHINESE_GROUPS: dict[str, tuple[str, ...]] = {
     **dict.fromkeys("百分之".split(), ("percent",)),
     **dict.fromkeys("折扣 打折".split(), ("discount",)),
 }
+# One-character verbs that come before what they act on: have, want, find, buy, book, order, borrow...
+_CHINESE_LEADING_VERBS = frozenset("有想要找买订点借约招看查问听玩去")
 # Chinese words that carry no value: particles, pronouns, polite and question words.
 _CHINESE_FILLERS = re.compile(
-    r"怎么样|如何|哪里|哪儿|哪个|有没有|能不能|可不可以|可以|麻烦|帮忙|这个月|关于|想[点借买要订]|"
+    r"怎么样|如何|哪里|哪儿|哪个|有没有|能不能|可不可以|可以|麻烦|帮忙|这个月|关于|想[点借买要订]|约个|约一下|"
     r"[一二两三四五六七八九十几\d]+[个张套节本份杯件位只条次]|"
     r"[把的了吗呢吧啊请帮我你他她它给是在和与及一下个什么怎么多少几哪订住查要想找]|现在|今天|一下|打开|关闭|关掉|开启")
 
@@ -645,6 +648,8 @@ def role_of(parameter: Parameter) -> str:
     A bare ``to`` or ``from`` says only a direction: the description decides (an e-mail's ``to``).
     """
     own = name_words(parameter.name)
+    if parameter.kind == "string" and len(own) > 1 and own[-1] == "at" and "YYYY" not in parameter.description.upper():
+        return "time"  # depart_at, remind_at: a moment; a date is described as one
     if parameter.kind == "string" and len(own) == 1 and re.search(
             rf"\b{re.escape(own[0])}\s+(?:number|no\.?|id|code|reference)\b", parameter.description, re.I):
         return "id"  # "account: The customer's account number" is a reference, not a person
@@ -791,6 +796,9 @@ def chinese_names(text: str) -> list[str]:
     return list(dict.fromkeys(names))
 
 
+# Whose names are proper names, written capitalised.
+_LIVING = frozenset("pet dog cat puppy kitten horse animal baby child kid son daughter player patient student user "
+                    "person customer guest owner".split())
 _FIRST_NAME_WORDS = frozenset("first given fore forename firstname".split())
 _LAST_NAME_WORDS = frozenset("last family sur surname surnames lastname".split())
 
@@ -899,6 +907,8 @@ _NUMBER_FILLERS = frozenset("more extra additional further other".split())
 _UNIT = re.compile(r"\s?(?:(per)\s+([a-z]+)|([a-z]+)/(\d*[a-z]+)|([a-z]+)\b)", re.IGNORECASE)
 # The rest of a list of dimensions after its first number: " x 20 x 15" of "30 x 20 x 15 cm".
 _DIMENSIONS = re.compile(r"(?:\s*[x×*]\s*\d+(?:\.\d+)?)+(?=\s?[a-z])", re.IGNORECASE)
+_SIZE_PAIR = re.compile(
+    r"(?<![\d.])(?<![x×]\s)(?<![x×])(\d+(?:\.\d+)?)(?![\d.])\s?[x×]\s?(\d+(?:\.\d+)?)(?![\d.])(?!\s?[x×]\s?\d)")
 # The old value of a change comes after these words: "for 6 people instead of 4".
 _REPLACED = re.compile(r"\b(?:instead\s+of|rather\s+than|not)\s*$", re.IGNORECASE)
 # ... and in Chinese before these: "从4人改成6人" (from 4 people to 6).
@@ -977,6 +987,10 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Number]:
         concepts = frozenset(_CONCEPTS[w] for w in [*marks, *before, *after] if w in _CONCEPTS)
         if re.match(r"\s+of\s+us\b", text[match.end():], re.IGNORECASE):
             concepts |= {"people"}  # "6 of us"
+        # A size of two sides written "300x200" is width by height (three sides are length, width, height).
+        pair = next((m for m in _SIZE_PAIR.finditer(text) if m.start() <= match.start(2) < m.end()), None)
+        if pair is not None:
+            concepts |= {"width" if match.start(2) == pair.start(1) else "height"}
         if not concepts and _is_year(match, text, before):
             concepts = frozenset({"year"})
         # The noun counted may follow one adjective: "5 open tickets", "3 large pizzas".
@@ -1091,7 +1105,8 @@ def read_question(question: str) -> Question:
     dates = [m.group(0) for m in _DATE.finditer(text)]
     times = [m.group(0) for m in _TIME.finditer(text)]
     zones = _ZONE.findall(text)
-    days = [m.group(0) for m in _DAY.finditer(text)]
+    # "since yesterday" says how long something has lasted, not the day asked about.
+    days = [m.group(0) for m in _DAY.finditer(text) if not re.search(r"\bsince\s*$", text[: m.start()])]
     taken = [(m.start(), m.end()) for p in (_EMAIL, _URL, _DATE, _DAY, _TIME, _ID, _PHONE, _ADDRESS)
              for m in p.finditer(text)]
     ids = [m.group(1) or m.group(0) for m in _ID.finditer(text) if not any(
@@ -1625,6 +1640,8 @@ class _Reader:
         for used in self.used_strings:
             text = text.replace(used, " ")
         kept = [k for k in _CHINESE_FILLERS.sub(" ", text).split() if len(k) >= 2]
+        # A one-character verb before its object is not part of it: "有村上春树" is 村上春树, "点炒饭" 炒饭.
+        kept = [k[1:] if len(k) >= 3 and k[0] in _CHINESE_LEADING_VERBS else k for k in kept]
         if len(kept) > 1:
             # Of several phrases, the one that owns something ("村上春树的书") or follows 关于 ("about") is the value.
             owner = [k for k in kept
@@ -2053,7 +2070,10 @@ class _Reader:
             and role_of(p) in ("", "query", "place")
         ]
         if len(leftover_takers) == 1 and not self._free(self.read.quotes) and (
-                rest := self.leftover(leftover_takers[0], place=role_of(leftover_takers[0]) == "place")):
+                rest := self.leftover(leftover_takers[0], place=role_of(leftover_takers[0]) == "place")) and (
+                # A pet's or a person's name is written capitalised in English: "bring" in "need to bring my
+                # rabbit in" is none (a class's name may be lowercase: "spin").
+                not set(name_words(leftover_takers[0].name)) & _LIVING or _CJK.search(rest) or rest[0].isupper()):
             value, several = self.one_or_listed(rest, allow_fan_out=allow_fan_out and self.fan_out is None)
             if several is not None:
                 self.fan_out = (leftover_takers[0].name, several)
