@@ -508,6 +508,10 @@ _CHINESE_GROUPS: dict[str, tuple[str, ...]] = {
     **dict.fromkeys("百分之".split(), ("percent",)),
     **dict.fromkeys("折扣 打折".split(), ("discount",)),
 }
+# Common verbs and praise words around a value, never part of it: "can pizza boxes go in ...", "any good
+# true crime podcasts".
+_FILLER_WORDS = frozenset("""go goes going went gone come comes coming came put puts throw thrown see saw seen
+    happen happens happened fit fits allowed good nice great decent lovely""".split())
 # One-character verbs that come before what they act on: have, want, find, buy, book, order, borrow...
 _CHINESE_LEADING_VERBS = frozenset("有想要找买订点借约招看查问听玩去")
 # Chinese words that carry no value: particles, pronouns, polite and question words.
@@ -909,6 +913,7 @@ _UNIT = re.compile(r"\s?(?:(per)\s+([a-z]+)|([a-z]+)/(\d*[a-z]+)|([a-z]+)\b)", r
 _DIMENSIONS = re.compile(r"(?:\s*[x×*]\s*\d+(?:\.\d+)?)+(?=\s?[a-z])", re.IGNORECASE)
 _SIZE_PAIR = re.compile(
     r"(?<![\d.])(?<![x×]\s)(?<![x×])(\d+(?:\.\d+)?)(?![\d.])\s?[x×]\s?(\d+(?:\.\d+)?)(?![\d.])(?!\s?[x×]\s?\d)")
+_FOLLOW_UP = re.compile(r"\?\s+(?:and|or)\s+(?=(?:in|at|for|from|to)?\s*[A-Z])")
 # The old value of a change comes after these words: "for 6 people instead of 4".
 _REPLACED = re.compile(r"\b(?:instead\s+of|rather\s+than|not)\s*$", re.IGNORECASE)
 # ... and in Chinese before these: "从4人改成6人" (from 4 people to 6).
@@ -1100,7 +1105,8 @@ def _without_first_word(match: re.Match[str], first_word: re.Match[str] | None, 
 @lru_cache(maxsize=256)
 def read_question(question: str) -> Question:
     """Everything the question states, by kind (see the module docstring); cached, as every tool reads it."""
-    text = with_digits(question)
+    # A second entity asked after the first question is one list with it: "in Lisbon? and Porto?".
+    text = _FOLLOW_UP.sub(" and ", with_digits(question))
     emails, urls = _EMAIL.findall(text), _URL.findall(text)
     dates = [m.group(0) for m in _DATE.finditer(text)]
     times = [m.group(0) for m in _TIME.finditer(text)]
@@ -1603,7 +1609,7 @@ class _Reader:
         return (
             bool(re.match(r"\w", word)) and folded.replace("'", "") not in STOPWORDS
             and not re.fullmatch(r"[\d.,]+", word)
-            and folded not in _VALUE_MARKERS
+            and folded not in _VALUE_MARKERS and folded not in _FILLER_WORDS
             and folded not in used and folded not in _QUESTION_WORDS and (folded not in _WHEN_WORDS or in_name)
             and stem(folded) not in self._label_words()
             and (in_name or not self._is_tool_word(folded))
@@ -1934,8 +1940,9 @@ class _Reader:
             return True  # not written as themselves (codes for currency words): nothing to check
         joints = [text[end:start] for (_, end), (start, _) in zip(spans, spans[1:])]
         joint = (r"[\s,;、，'\"”“》《」「]*"
-                 r"(?:(?:and|or|&|as\s+well\s+as|和|与|及|或)[\s'\"“《「]*)?(?:the\s+)?")
-        conjunction = r"\b(?:and|or|as\s+well\s+as)\b|[&和与及或、]"
+                 r"(?:(?:and|or|&|as\s+well\s+as|vs\.?|versus|和|与|及|或)[\s'\"“《「]*"
+                 r"(?:(?:in|at|for|from|on)\s+)?)?(?:the\s+)?")  # "in Seattle and in Portland"
+        conjunction = r"\b(?:and|or|as\s+well\s+as|vs|versus)\b|[&和与及或、]"
         return all(re.fullmatch(joint, j, re.IGNORECASE) for j in joints) and (
             not conjoined or any(re.search(conjunction, j, re.IGNORECASE) for j in joints))
 
