@@ -913,6 +913,7 @@ _UNIT = re.compile(r"\s?(?:(per)\s+([a-z]+)|([a-z]+)/(\d*[a-z]+)|([a-z]+)\b)", r
 _DIMENSIONS = re.compile(r"(?:\s*[x×*]\s*\d+(?:\.\d+)?)+(?=\s?[a-z])", re.IGNORECASE)
 _SIZE_PAIR = re.compile(
     r"(?<![\d.])(?<![x×]\s)(?<![x×])(\d+(?:\.\d+)?)(?![\d.])\s?[x×]\s?(\d+(?:\.\d+)?)(?![\d.])(?!\s?[x×]\s?\d)")
+_SIDE_WORDS = {"tall": "height", "high": "height", "wide": "width", "long": "length", "deep": "depth"}
 _FOLLOW_UP = re.compile(r"\?\s+(?:and|or)\s+(?=(?:in|at|for|from|to)?\s*[A-Z])")
 # The old value of a change comes after these words: "for 6 people instead of 4".
 _REPLACED = re.compile(r"\b(?:instead\s+of|rather\s+than|not)\s*$", re.IGNORECASE)
@@ -992,6 +993,10 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Number]:
         concepts = frozenset(_CONCEPTS[w] for w in [*marks, *before, *after] if w in _CONCEPTS)
         if re.match(r"\s+of\s+us\b", text[match.end():], re.IGNORECASE):
             concepts |= {"people"}  # "6 of us"
+        # A side named after its unit: "400 pixels tall", "3 m wide".
+        side = re.match(r"\s*[a-z]+\s+(tall|high|wide|long|deep)\b", text[match.end():], re.IGNORECASE)
+        if side:
+            concepts |= {_SIDE_WORDS[side.group(1).lower()]}
         # A size of two sides written "300x200" is width by height (three sides are length, width, height).
         pair = next((m for m in _SIZE_PAIR.finditer(text) if m.start() <= match.start(2) < m.end()), None)
         if pair is not None:
@@ -1271,7 +1276,11 @@ class _Reader:
         if role in by_role:
             return self._by_words_before(parameter, self._free(by_role[role])) or self._labelled(parameter)
         if {"host", "hostname", "domain"} & parameter.terms and parameter.kind == "string":
-            return self._free([d for d in _DOMAIN.findall(r.text) if not any(d in e for e in [*r.emails, *r.urls])])
+            domains = [d for d in _DOMAIN.findall(r.text) if not any(d in e for e in [*r.emails, *r.urls])]
+            # A machine is often named like "web-03", "db_primary2": an identifier with a digit.
+            machines = [i for i in _IDENTIFIER.findall(r.plain) if re.search(r"\d", i)] if "domain" not in \
+                parameter.terms else []
+            return self._free(domains or machines)
         if role == "place" and "room" in parameter.terms and self._free(r.rooms):
             return self._free(r.rooms)
         part = self._address_part(parameter)
@@ -1311,6 +1320,9 @@ class _Reader:
             names = self._free([n for n in r.names if n not in r.places])
             if names:
                 return names
+        if role in ("title", "query", "") and {"content", "data", "text", "payload"} & set(name_words(parameter.name)) \
+                and not any(role_of(p) == "url" for p in self.siblings) and len(self._free(r.urls)) == 1:
+            return self._free(r.urls)  # what to encode or send: "QR code for https://example.org/menu"
         if role in ("title", "query", ""):
             # Every quote: several for a lone text parameter mean one call each ("Add 'A' and 'B' to ...").
             return self._free(r.quotes) or self._labelled(parameter) or (
@@ -1451,9 +1463,17 @@ class _Reader:
         if not nouns:
             return None
         noun = rf"\s+(?:{'|'.join(map(re.escape, nouns))})s?\b"
-        for value in [*self._free(self.read.quotes), *self._free(self.read.names)]:
+        identifiers = _IDENTIFIER.findall(self.read.plain)
+        for value in [*self._free(self.read.quotes), *self._free(self.read.names), *self._free(identifiers)]:
             if re.search(rf"{re.escape(value)}['\"”》」]?{noun}", self.read.text):
                 return value
+        # A plain word after "my", "the"...: "my lasagna recipe" for recipe_name, "the ops-alerts channel".
+        plain = re.search(rf"\b(?:my|our|your|his|her|their|the|this|that)\s+([a-z][a-z'-]+){noun}", self.read.text)
+        if plain and parameter.kind == "string" and role_of(parameter) in ("", "title"):
+            word = plain.group(1)
+            if word not in STOPWORDS and word not in _FILLER_WORDS and not self._is_tool_word(word) \
+                    and word.casefold() not in self.used_strings and not _is_unit_word(word):
+                return word
         return None
 
     def _after_own_preposition(self, parameter: Parameter) -> str | None:
