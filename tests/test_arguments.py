@@ -867,3 +867,18 @@ def pin_message(message_id: str, pin: bool) -> str:
 
 def test_a_switch_word_undone_by_un_is_false():
     assert calls(pin_message, "unpin M-301") == [{"message_id": "M-301", "pin": False}]
+
+
+@tool
+def phone_plans(max_monthly_price: float, contract_months: Literal[1, 12, 24] | None = None) -> str:
+    """Compare phone plans.
+
+    Args:
+        max_monthly_price: The most to pay a month.
+        contract_months: Contract length in months.
+    """
+    return ""
+
+
+def test_a_number_option_is_not_read_inside_a_longer_number():
+    assert calls(phone_plans, "plans under 12.50 a month") == [{"max_monthly_price": 12.5}]

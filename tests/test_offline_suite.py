@@ -146,6 +146,11 @@ def test_a_boolean_name_is_read_without_its_small_words_and_in_chinese():
     assert unstated_values(log_night, {"hours": 6, "rush": True}, "睡了6小时,不要加急") == ["rush=True"]
 
 
+def test_a_one_word_value_is_stated_by_its_chinese_word():
+    assert is_stated("basic", "最便宜的基础套餐就行")  # 基础: basic, in the course's glossary
+    assert not is_stated("premium", "最便宜的基础套餐就行")
+
+
 # -- judging one first turn -----------------------------------------------------------
 
 

@@ -1065,7 +1065,8 @@ def _bool_in(value: bool, question: str) -> bool:
 def is_stated(value: Any, question: str, aliases: Mapping[str, str] | None = None) -> bool:
     """Whether the question states this one argument value (a leaf: text, number or boolean).
 
-    * text: the value, or the alias the case gives for it, occurs in the question
+    * text: the value, or the alias the case gives for it, occurs in the question (a one-word English
+      value also as a Chinese word the course's glossary gives it for, 基础 for ``basic``)
       as whole words once both are casefolded and every run of punctuation and
       spaces is one space (so ``alice@example.com`` and ``Europe/London`` match
       as written, ``°C`` matches ``c``; one English word also as its plural, ``cats`` for ``cat``; a
@@ -1088,8 +1089,16 @@ def is_stated(value: Any, question: str, aliases: Mapping[str, str] | None = Non
         alias = (aliases or {}).get(value)
         signed = _CURRENCY_SIGNS.get(value.upper())  # "€45" states EUR: the sign has no letters to compare
         return _text_in(value, question) or (alias is not None and _text_in(alias, question)) or (
-            signed is not None and re.search(rf"{re.escape(signed)}\s?\d", question) is not None)
+            signed is not None and re.search(rf"{re.escape(signed)}\s?\d", question) is not None) or (
+            _said_in_chinese(value, question))
     return False
+
+
+def _said_in_chinese(value: str, question: str) -> bool:
+    """A one-word English value a Chinese word of the question means, in the course's glossary: 基础 for basic."""
+    word = value.casefold().replace("_", " ")
+    return " " not in word and any(
+        phrase in question and word in glosses for phrase, glosses in CHINESE_GLOSSARY.items())
 
 
 def _leaves(value: Any, path: str) -> Iterator[tuple[str, Any]]:

@@ -563,7 +563,8 @@ def chinese_concepts_in(text: str) -> set[str]:
 def option_named(text: str, option: Any) -> bool:
     """Does the text name this enum option, as written or in another number ("cats" for cat, "pharmacies")?"""
     spoken = str(option).casefold().replace("_", " ")
-    if re.search(rf"(?<!\w){re.escape(spoken)}(?!\w)", text, re.IGNORECASE):
+    # A number option is never part of a longer number: 12 is not in "12.50".
+    if re.search(rf"(?<!\w)(?<!\d[.,]){re.escape(spoken)}(?!\w)(?![.,]\d)", text, re.IGNORECASE):
         return True
     if len(spoken) < 3 or not spoken.isalpha():
         return False
