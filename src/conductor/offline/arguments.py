@@ -266,6 +266,8 @@ _ID = re.compile(
 _DOMAIN = re.compile(r"(?<![\w@./-])(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,}(?![\w/@-])", re.ASCII)
 # A kebab-case or snake_case identifier as written: "auth-service", "web_frontend".
 _IDENTIFIER = re.compile(r"(?<![\w@./-])[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+(?![\w/@.-])", re.ASCII)
+# Codes written with a space inside, kept whole: UK postcodes (BS6 5QA, M14 6HP) and number plates (KX19 ABC).
+_SPACED_CODE = re.compile(r"\b(?:[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}|[A-Z]{2}\d{2}\s[A-Z]{3})\b")
 _DIGIT_CODE = re.compile(r"(?<![\w.,+-])\d{8,}(?![\w.,-]\d)")
 _TICKER = re.compile(r"(?<![\w$.-])\$?[A-Z]{2,5}(?:\.[A-Z])?(?![\w-])", re.ASCII)
 # Currency codes a question may write as they are ("1200 SEK to NOK").
@@ -398,7 +400,8 @@ _ROLE_WORDS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         ("destination", "destination target arrival arrive dest dst to"),
         ("place", "city cities location locations place places town country countries region area room where "
                   "address state airport"),
-        ("id", "id ids identifier code isbn sku serial barcode ean upc postcode zipcode zip postal"),
+        ("id", "id ids identifier code isbn sku serial barcode ean upc postcode zipcode zip postal iccid imei vin "
+               "iban plate"),
         ("creator", "artist artists author authors composer singer band writer director creator performer"),
         ("person", "doctor dentist physician therapist teacher tutor driver person people user users attendee attendees participant participants recipient recipients "
                    "student students patient patients customer customers employee employees client clients team teams club clubs "
@@ -1119,14 +1122,16 @@ def read_question(question: str) -> Question:
     zones = _ZONE.findall(text)
     # "since yesterday" says how long something has lasted, not the day asked about.
     days = [m.group(0) for m in _DAY.finditer(text) if not re.search(r"\bsince\s*$", text[: m.start()])]
-    taken = [(m.start(), m.end()) for p in (_EMAIL, _URL, _DATE, _DAY, _TIME, _ID, _PHONE, _ADDRESS)
+    taken = [(m.start(), m.end()) for p in (_EMAIL, _URL, _DATE, _DAY, _TIME, _ID, _SPACED_CODE, _PHONE, _ADDRESS)
              for m in p.finditer(text)]
     ids = [m.group(1) or m.group(0) for m in _ID.finditer(text) if not any(
         s <= m.start() < e for p in (_EMAIL, _URL, _DATE, _TIME, _PATH, _ZONE)
         for s, e in ((x.start(), x.end()) for x in p.finditer(text)))]
     # A long run of digits is a code too (an ISBN, a barcode), for a text parameter; it stays a number as well.
     codes = [m.group(0) for m in _DIGIT_CODE.finditer(text)]
-    ids = sorted(dict.fromkeys([*ids, *codes]), key=text.find)
+    spaced = _SPACED_CODE.findall(text)
+    ids = [i for i in ids if not any(i in code for code in spaced)]
+    ids = sorted(dict.fromkeys([*ids, *codes, *spaced]), key=text.find)
     # Free text: the question with its e-mails, URLs, paths, zones, times and quotes blanked out.
     plain = text
     for pattern in (_EMAIL, _URL, _PATH, _ZONE, _TIME, _QUOTE):
@@ -1303,6 +1308,12 @@ class _Reader:
             # A name after "in" or "at" is a place rather than a person, while other names are left.
             unplaced = [n for n in names if not re.search(rf"\b(?:in|at|near)\s+(?:the\s+)?{re.escape(n)}", r.text)]
             names = _name_part(parameter, self._free(unplaced) or names, self.siblings)
+            # Of several names, the one a person-word introduces: "for Arthur Bell ... the Phonak Audeo".
+            introduced = [n for n in self._free(names) if re.search(
+                rf"\b(?:for|with|by|named|called|patient|customer|client|guest|son|daughter|wife|husband|mum|mom|"
+                rf"dad|friend|colleague)\s+{re.escape(n)}\b", r.text, re.IGNORECASE)]
+            if len(introduced) == 1 and len(self._free(names)) > 1:
+                names = introduced
             listed = [i for e in r.enumerations for i in e]
             # In Chinese a lone run of Latin letters is a name as written, first word or not ("Lena 在 CS240 ...").
             latin = self._latin_runs() if _CJK.search(r.plain) else []
@@ -1328,7 +1339,8 @@ class _Reader:
             # Every quote: several for a lone text parameter mean one call each ("Add 'A' and 'B' to ...").
             return self._free(r.quotes) or self._labelled(parameter) or (
                 self._whole_purposes()[:1] if role != "query" else []) or (
-                self._object_name() if role != "query" else []) or self._work_titles(parameter)
+                self._object_name() if role != "query" else []) or self._work_titles(parameter) or (
+                self._lone_name() if role == "" and parameter.required else [])
         if role == "unit":
             # A lone language or unit is the one to go to: "translate 'good morning' into Italian".
             return self._labelled(parameter) or self._free(self._named_after(1, markers="to|into|in"))
@@ -1386,6 +1398,12 @@ class _Reader:
                 return [name]
         return []
 
+    def _lone_name(self) -> list[str]:
+        """The one capitalised name nothing else took, not a place: a product or a thing's name ("the Phonak
+        Audeo" for device_model), as a person would read it."""
+        free = [n for n in self._free(self.read.names) if n not in self.read.places]
+        return free if len(free) == 1 else []
+
     def _tickers(self) -> list[str]:
         """The tickers; a currency code is none when another parameter takes currencies ("BTC price in EUR")."""
         currency_sibling = any({"currency", "fiat"} & p.terms for p in self.siblings)
@@ -1421,7 +1439,8 @@ class _Reader:
         head = own[-1] if len(own) > 1 and own[-1] not in _GENERIC_NAME_PARTS and len(own[-1]) >= 4 else None
         match = None
         for label in [phrase, *([re.escape(head)] if head else [])]:
-            match = re.search(rf"\b{label}s?\b(?![-_])\s*(?:is|:|=|#)?\s*({code})\b", self.read.text, re.I)
+            match = re.search(rf"\b{label}s?\b(?![-_])\s*(?:is|:|=|#|no\.?|number|num\.?)?\s*({code})\b",
+                              self.read.text, re.I)
             if match is not None:
                 break
         if match is None:
@@ -2066,9 +2085,10 @@ class _Reader:
         }
         # Specific kinds first so that a generic string cannot take their values; a text or a query before
         # a string of no known kind, as a quote is most often the text to send.
+        # A person's name before a string of no known kind, which would take any capitalised name
+        # ("fitting for Arthur Bell ... the Phonak Audeo": device_model is not Arthur Bell).
         order = sorted(parameters, key=lambda p: (p.kind == "string" and role_of(p) in ("", "title", "query"),
-                                                  p.kind == "string" and role_of(p) == "",
-                                                  p.kind == "string" and role_of(p) == "person"))
+                                                  p.kind == "string" and role_of(p) == ""))
         # A value named beside a parameter's own noun is that parameter's ("on the Workout playlist").
         for parameter in order:
             if parameter.kind == "string" and "enum" not in parameter.schema and (
