@@ -1304,9 +1304,11 @@ class _Reader:
             # Two quotes and a pair of parameters: "Rename 'a.txt' to 'b.txt'", "Replace 'x' with 'y'".
             return self._free([r.quotes[quote_side]])
         if role == "person":
-            names = [n for n in r.names if n not in find_places(r.text)]
-            # A name after "in" or "at" is a place rather than a person, while other names are left.
-            unplaced = [n for n in names if not re.search(rf"\b(?:in|at|near)\s+(?:the\s+)?{re.escape(n)}", r.text)]
+            names = r.names
+            # A name after "in", "at", "from"... is a place rather than a person, while other names are left
+            # (a team may be named after its city: "Barcelona 主场对 Sevilla").
+            unplaced = [n for n in names
+                        if not re.search(rf"\b(?:in|at|near|from|to)\s+(?:the\s+)?{re.escape(n)}", r.text)]
             names = _name_part(parameter, self._free(unplaced) or names, self.siblings)
             # Of several names, the one a person-word introduces: "for Arthur Bell ... the Phonak Audeo".
             introduced = [n for n in self._free(names) if re.search(
