@@ -1111,6 +1111,16 @@ def _without_first_word(match: re.Match[str], first_word: re.Match[str] | None, 
     return match.group(0)[len(first_word.group(1)):].lstrip(" -")
 
 
+def _with_model_number(name: str, text: str) -> str:
+    """A name with the number or capitals that end it: "Tesla Model 3", "Kenya AA", "Terminal 4"; not the
+    count of a unit after it ("Lisbon 3 days")."""
+    after = re.match(rf"{re.escape(name)}\s((?:\d{{1,3}}[A-Za-z]?|[A-Z]{{2,4}}))\b(?!\s*[%°])(?:\s+([a-z]+))?",
+                     text[text.find(name):])
+    if after is None or (after.group(2) and _is_unit_word(after.group(2))):
+        return name
+    return f"{name} {after.group(1)}"
+
+
 @lru_cache(maxsize=256)
 def read_question(question: str) -> Question:
     """Everything the question states, by kind (see the module docstring); cached, as every tool reads it."""
@@ -1139,7 +1149,8 @@ def read_question(question: str) -> Question:
     tickers = [t.lstrip("$") for t in _TICKER.findall(plain) if t.lstrip("$") not in _NOT_TICKERS]
     first_word = re.match(r"\W*(\w+)", text)
     capitalised = [
-        name for name in (_without_first_word(m, first_word, plain) for m in _CAPITALISED.finditer(plain))
+        _with_model_number(name, plain)
+        for name in (_without_first_word(m, first_word, plain) for m in _CAPITALISED.finditer(plain))
         if name and name.lower() not in _CALENDAR_WORDS and name.lower() not in STOPWORDS
     ]
     # A capitalised name is a place only where places go: "in Paris", "in the Blue Room", "of France and Italy".
