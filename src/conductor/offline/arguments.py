@@ -995,8 +995,11 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Number]:
         # A Chinese run after a number starts with its unit: "10分钟的计时器".
         after = [next((k for k in _CONCEPTS if w.startswith(k) and not k.isascii()), w) for w in after]
         concepts = frozenset(_CONCEPTS[w] for w in [*marks, *before, *after] if w in _CONCEPTS)
-        if re.match(r"\s+of\s+us\b", text[match.end():], re.IGNORECASE):
-            concepts |= {"people"}  # "6 of us"
+        if re.match(r"\s+(?:of\s+us|friends?|mates|colleagues|kids|children|adults|others)\b", text[match.end():],
+                    re.IGNORECASE):
+            concepts |= {"people"}  # "6 of us", "with 2 friends"
+        if re.search(r"\b(?:top|first|best|前)\s*$", text[: match.start()], re.IGNORECASE):
+            concepts |= {"max"}  # "the top 3": how many to list
         # A side named after its unit: "400 pixels tall", "3 m wide".
         side = re.match(r"\s*[a-z]+\s+(tall|high|wide|long|deep)\b", text[match.end():], re.IGNORECASE)
         if side:
@@ -1415,7 +1418,8 @@ class _Reader:
         """The one capitalised name nothing else took, not a place: a product or a thing's name ("the Phonak
         Audeo" for device_model), as a person would read it."""
         free = [n for n in self._free(self.read.names) if n not in self.read.places]
-        return free if len(free) == 1 else []
+        # Several written as one list are one call each: "Half Dome and the Mist Trail".
+        return free if len(free) == 1 or self._written_as_list(free, conjoined=True) else []
 
     def _tickers(self) -> list[str]:
         """The tickers; a currency code is none when another parameter takes currencies ("BTC price in EUR")."""
