@@ -995,7 +995,7 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Number]:
         # A Chinese run after a number starts with its unit: "10分钟的计时器".
         after = [next((k for k in _CONCEPTS if w.startswith(k) and not k.isascii()), w) for w in after]
         concepts = frozenset(_CONCEPTS[w] for w in [*marks, *before, *after] if w in _CONCEPTS)
-        if re.match(r"\s+(?:of\s+us|friends?|mates|colleagues|kids|children|adults|others)\b", text[match.end():],
+        if re.match(r"\s+(?:of\s+us|friends?|mates|colleagues|others)\b", text[match.end():],
                     re.IGNORECASE):
             concepts |= {"people"}  # "6 of us", "with 2 friends"
         if re.search(r"\b(?:top|first|best|前)\s*$", text[: match.start()], re.IGNORECASE):
@@ -1117,9 +1117,9 @@ def _without_first_word(match: re.Match[str], first_word: re.Match[str] | None, 
 def _with_model_number(name: str, text: str) -> str:
     """A name with the number or capitals that end it: "Tesla Model 3", "Kenya AA", "Terminal 4"; not the
     count of a unit after it ("Lisbon 3 days")."""
-    after = re.match(rf"{re.escape(name)}\s((?:\d{{1,3}}[A-Za-z]?|[A-Z]{{2,4}}))\b(?!\s*[%°])(?:\s+([a-z]+))?",
+    after = re.match(rf"{re.escape(name)}\s((?:\d{{1,3}}[A-Za-z]?|[A-Z]{{2,4}}))\b(?!\s*[%°])(?:\s*([A-Za-z]+))?",
                      text[text.find(name):])
-    if after is None or (after.group(2) and _is_unit_word(after.group(2))):
+    if after is None or (after.group(2) and _is_unit_word(after.group(2).lower())):
         return name
     return f"{name} {after.group(1)}"
 
