@@ -1059,10 +1059,17 @@ def _enumerations(text: str) -> list[list[str]]:
             items[-1] += _glued_after(text[match.end():], items[-1])
         else:
             items = [*match.group(3).split("、"), match.group(4)]
+            # A Chinese list starts after the request's words and ends before its particles:
+            # "查一下血常规和肝功能" lists 血常规 and 肝功能; "有斑头雁和黑颈鹤吗" lists two birds.
+            items[0] = _CHINESE_LIST_START.split(items[0])[-1]
+            items[-1] = re.sub(r"(?:都要|也要|都|也|[吗呢吧啊了])+$", "", items[-1])
         items = [i.strip(".'\"") for i in items if i.strip(".'\"").lower() not in STOPWORDS]
         if len(items) >= 2:
             lists.append(items)
     return lists
+
+
+_CHINESE_LIST_START = re.compile(r"[的里有查点要给在是把买订借吃喝]|一下|想|还有")
 
 
 def _with_leading_items(prefix: str, items: list[str]) -> list[str]:
