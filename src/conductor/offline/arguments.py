@@ -134,7 +134,7 @@ def _digits(match: re.Match[str], text: str) -> str:
 _CHINESE_DIGITS = {"〇": 0, "零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 # Chinese measure words and units, longest first: "4人份" is four servings.
 _CHINESE_UNITS = "人民币|美元|欧元|英镑|日元|分钟|小时|星期|公里|千米|公斤|人份|秒|天|周|个|位|人|份|度|次|年|岁|元|块|米|克|升" \
-                 "|张|本|杯|件|台|辆|间|晚|瓶|双|条|只|盒|包|袋|碗|页|首|家|场|颗|片|部"
+                 "|张|本|杯|件|台|辆|间|晚|瓶|双|条|只|盒|包|袋|碗|页|首|家|场|颗|片|部|局|盘|轮|名|节"
 # Chinese numerals next to an operator, a measure word or a unit ("三加四", "十分钟"): a bare "一" is too common.
 _CHINESE_NUMBER = re.compile(
     rf"[〇零一二两三四五六七八九十百千万]+(?=\s*(?:加|减|乘|除|{_CHINESE_UNITS}))"
@@ -150,6 +150,8 @@ _CHINESE_MEASURES: dict[str, tuple[str, ...]] = {
     "位": ("people", "guests"), "人": ("people", "guests", "persons"), "瓶": ("bottles", "quantity"),
     "台": ("devices", "units"), "辆": ("cars", "vehicles"), "页": ("pages",), "首": ("songs", "tracks"),
     "双": ("pairs",), "盒": ("boxes",), "袋": ("bags",), "碗": ("bowls",),
+    "局": ("games", "rounds"), "盘": ("games", "plates"), "轮": ("rounds",), "场": ("games", "matches", "sessions"),
+    "名": ("people", "places", "top"), "节": ("lessons", "classes", "sessions"),
 }
 
 
@@ -244,7 +246,7 @@ _DAY = re.compile(
     r"\b(?:(?:next|this)\s+)?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b"
     rf"|\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?\b(?!,?\s+\d{{4}})(?![:.]\d)"
     rf"|\b\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH}(?!\w)(?!,?\s+\d{{4}})"
-    r"|(?:周|星期|礼拜)[一二三四五六日天]"
+    r"|(?:下|这|本)?(?:周|星期|礼拜)[一二三四五六日天]"
     # Said relative to today, sent as written, as a real model sends "tomorrow" where no format is asked for.
     r"|\b(?:(?:next|this)\s+(?:week|weekend)|today|"
     r"tonight|tomorrow|yesterday)\b|今天|明天|后天|今晚|明晚|昨天|昨晚",
@@ -253,6 +255,12 @@ _DAY = re.compile(
 _TIME = re.compile(
     r"\b\d{1,2}:\d{2}(?:\s?[ap]\.?m\.?)?(?![\w:])|\b\d{1,2}\s?[ap]\.?m\b\.?", re.IGNORECASE | re.ASCII
 )
+# A time said in Chinese, read from the question as written: "晚上八点", "下午3点半", "9点15分".
+_CHINESE_TIME = re.compile(r"(?:早上|上午|中午|下午|晚上|傍晚|凌晨|今晚|明早)?[零一二两三四五六七八九十\d]{1,3}点(?:半|[零一二三四五六七八九十\d]{1,3}分|整)?")
+# A Chinese number plate: the province's character, a letter, then five or six letters and digits (沪A12345).
+_CHINESE_PLATE = re.compile(r"[京津沪渝冀豫云辽黑湘皖鲁新苏浙赣鄂桂甘晋蒙陕吉闽贵粤青藏川宁琼][A-Z][A-Z0-9]{5,6}(?![A-Za-z0-9])")
+# A Chinese street or a place that a known one names: 南京路, 青海湖 (Qinghai Lake, not the province).
+_CHINESE_STREET = re.compile(r"[\u4e00-\u9fff]{1,4}?(?:路|街|大道|巷)(?![\u4e00-\u9fff]{0,1}[口])")
 _ZONE = re.compile(r"\b(?:[A-Z][a-z]+/[A-Z][A-Za-z_]+(?:/[A-Z][A-Za-z_]+)?|UTC|GMT)(?![\w/])", re.ASCII)
 # An id: letters then digits (A1234, ORD-77), #123, or a long code that starts with a digit (1Z999AA1012345):
 # a short one such as "100km" or "2nd" is a measure or an ordinal.
@@ -364,7 +372,7 @@ _CALENDAR_WORDS = frozenset(_MONTHS + "monday tuesday wednesday thursday friday 
 _CONCEPTS: dict[str, str] = {
     **dict.fromkeys("% percent percentage pct tip rate discount tax".split(), "percent"),
     # A bound: "under 150" for max_price, "up to 20" for max_results.
-    **dict.fromkeys("under below max maximum most".split(), "max"),
+    **dict.fromkeys("under below max maximum most top".split(), "max"),
     **dict.fromkeys("$ € £ ¥ dollar dollars usd eur euro euros bucks yuan rmb 元 bill amount price cost total "
                     "salary budget payment balance money subtotal fee".split(), "money"),
     # "pounds" is a weight as often as money.
@@ -999,7 +1007,7 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Number]:
         if re.match(r"\s+(?:of\s+us|friends?|mates|colleagues|others)\b", text[match.end():],
                     re.IGNORECASE):
             concepts |= {"people"}  # "6 of us", "with 2 friends"
-        if re.search(r"\b(?:top|first|best|前)\s*$", text[: match.start()], re.IGNORECASE):
+        if re.search(r"(?:\b(?:top|first|best)|前)\s*$", text[: match.start()], re.IGNORECASE):
             concepts |= {"max"}  # "the top 3": how many to list
         # A side named after its unit: "400 pixels tall", "3 m wide".
         side = re.match(r"\s*[a-z]+\s+(tall|high|wide|long|deep)\b", text[match.end():], re.IGNORECASE)
@@ -1122,6 +1130,14 @@ def _without_first_word(match: re.Match[str], first_word: re.Match[str] | None, 
     return match.group(0)[len(first_word.group(1)):].lstrip(" -")
 
 
+def _whole_chinese_place(place: str, text: str) -> str:
+    """A known Chinese place with the feature word that makes it a longer name: 青海 + 湖 is 青海湖."""
+    if not _CJK.match(place):
+        return place
+    longer = re.search(rf"{re.escape(place)}(?:[湖山江河岛区县镇村街]|路|大道)", text)
+    return longer.group(0) if longer else place
+
+
 def _with_model_number(name: str, text: str) -> str:
     """A name with the number or capitals that end it: "Tesla Model 3", "Kenya AA", "Terminal 4"; not the
     count of a unit after it ("Lisbon 3 days")."""
@@ -1139,7 +1155,7 @@ def read_question(question: str) -> Question:
     text = _FOLLOW_UP.sub(" and ", with_digits(question))
     emails, urls = _EMAIL.findall(text), _URL.findall(text)
     dates = [m.group(0) for m in _DATE.finditer(text)]
-    times = [m.group(0) for m in _TIME.finditer(text)]
+    times = [m.group(0) for m in _TIME.finditer(text)] + _CHINESE_TIME.findall(question)
     zones = _ZONE.findall(text)
     # "since yesterday" says how long something has lasted, not the day asked about.
     days = [m.group(0) for m in _DAY.finditer(text) if not re.search(r"\bsince\s*$", text[: m.start()])]
@@ -1150,7 +1166,7 @@ def read_question(question: str) -> Question:
         for s, e in ((x.start(), x.end()) for x in p.finditer(text)))]
     # A long run of digits is a code too (an ISBN, a barcode), for a text parameter; it stays a number as well.
     codes = [m.group(0) for m in _DIGIT_CODE.finditer(text)]
-    spaced = _SPACED_CODE.findall(text)
+    spaced = _SPACED_CODE.findall(text) + _CHINESE_PLATE.findall(text)
     ids = [i for i in ids if not any(i in code for code in spaced)]
     ids = sorted(dict.fromkeys([*ids, *codes, *spaced]), key=text.find)
     # Free text: the question with its e-mails, URLs, paths, zones, times and quotes blanked out.
@@ -1175,7 +1191,9 @@ def read_question(question: str) -> Question:
         if any(re.search(rf"\b{re.escape(p)}\s*,?\s+(?:and|or|vs\.?|versus|&)\s+(?:the\s+)?{re.escape(name)}\b", plain)
                for p in placed)
     ]
-    places = list(dict.fromkeys([*_ADDRESS.findall(text), *find_places(plain), *placed]))
+    known = [_whole_chinese_place(p, plain) for p in find_places(plain)]
+    streets = [m.group(0) for m in _CHINESE_STREET.finditer(plain) if _CJK.match(m.group(0))]
+    places = list(dict.fromkeys([*_ADDRESS.findall(text), *known, *streets, *placed]))
     # A place inside a longer one is part of it: "London" of "London Victoria", "Mountain View" of an address.
     places = [p for p in places if not any(p != other and re.search(rf"\b{re.escape(p)}\b", other) for other in places)]
     pairs = [
@@ -1724,7 +1742,7 @@ class _Reader:
         value = kept[0]
         # A proper name ending in the kind of thing it is keeps that word: 故宫博物院, 阳光幼儿园.
         for phrase in tool_phrases:
-            if re.search(rf"{re.escape(value + phrase)}(?:的|第|[^\u4e00-\u9fff]|$)", self.read.plain):
+            if re.search(rf"{re.escape(value + phrase)}(?:的|第|吗|呢|[^\u4e00-\u9fff]|$)", self.read.plain):
                 value += phrase
                 break
         named = re.escape(value)
