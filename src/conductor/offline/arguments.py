@@ -680,6 +680,8 @@ def role_of(parameter: Parameter) -> str:
     described = formats + described
     order = (described, own) if own in (["to"], ["from"]) else (own, [stem(w) for w in own], described)
     for candidates in order:
+        if candidates is described and parameter.kind == "string" and "number" in own:
+            return "id"  # ticket_number "on the customer's ticket" is a reference, whatever its description says
         for role, role_words in _ROLE_WORDS:
             matched = {w for w in candidates if w in role_words}
             if role == "person" and matched <= {"name", "names"} and _names_a_thing(parameter):
@@ -747,18 +749,27 @@ _CATEGORY_WORDS: dict[str, str] = {
         数学 语文 英语 物理 化学 生物 历史 地理 政治 音乐 美术 科学""",
     "colour": """red blue green yellow orange purple pink black white grey gray brown silver gold navy beige
         红色 蓝色 绿色 黄色 橙色 紫色 粉色 黑色 白色 灰色 棕色 银色 金色""",
+    "appliance": """fridge fridges refrigerator freezer oven ovens dishwasher washing machine washer dryer tumble dryer
+        microwave boiler kettle toaster air conditioner heater vacuum cleaner coffee machine stove hob cooker
+        冰箱 烤箱 洗碗机 洗衣机 烘干机 微波炉 热水器 空调 吸尘器 电饭煲 咖啡机""",
+    "body part": """knee knees shoulder shoulders back lower back neck ankle ankles wrist wrists elbow elbows hip hips
+        foot feet hand hands arm arms leg legs hamstring calf spine jaw
+        膝盖 肩膀 腰 颈椎 脖子 脚踝 手腕 手肘 髋关节 脚 手 胳膊 腿""",
     "sport": """football soccer basketball tennis baseball hockey cricket rugby golf volleyball badminton
         table tennis swimming cycling running boxing 篮球 足球 网球 棒球 排球 羽毛球 乒乓球 游泳""",
 }
 # The parameter-name words that ask for each category; "subject" only where school is meant (an e-mail has one).
 _CATEGORY_NAMES = {"animal": {"animal", "animals", "species", "pet", "creature"}, "subject": {"subject", "course"},
+                   "appliance": {"appliance", "appliances", "device", "machine"},
+                   "body part": {"body", "joint", "injury", "limb"},
                    "colour": {"colour", "color", "colours", "colors"}, "sport": {"sport", "sports"}}
 _SCHOOL_WORDS = re.compile(r"\b(?:school|class|course|exam|grade|student|lesson|teach\w*|quiz|test)\b", re.I)
 
 
 def _category_terms() -> dict[str, list[str]]:
     """Each category's words, two-word ones ("sea lion", "table tennis") kept whole, longest first."""
-    two_words = r"sea lions?|guinea pig|computer science|table tennis"
+    two_words = (r"sea lions?|guinea pig|computer science|table tennis|washing machine|tumble dryer|air conditioner|"
+                 r"vacuum cleaner|coffee machine|lower back")
     terms = {}
     for category, text in _CATEGORY_WORDS.items():
         pairs = re.findall(two_words, text)
@@ -1382,6 +1393,7 @@ class _Reader:
             return self._free(r.quotes) or self._labelled(parameter) or (
                 self._whole_purposes()[:1] if role != "query" else []) or (
                 self._object_name() if role != "query" else []) or self._work_titles(parameter) or (
+                self._free(category_values(parameter, r.text))) or (
                 self._lone_name() if role == "" and parameter.required else [])
         if role == "unit":
             # A lone language or unit is the one to go to: "translate 'good morning' into Italian".
@@ -2109,12 +2121,16 @@ class _Reader:
         role = role_of(Parameter(parameter.name, {**items, "description": parameter.description}, True))
         values = self.values_for(singular, role) if role not in ("title", "query") else []
         if len(values) < 2 and not _wants_email(parameter):
-            listed = [i for e in self.read.enumerations for i in e if i.casefold() not in self.used_strings]
+            listed = [i for e in self.read.enumerations for i in e
+                      if not any(i.casefold() in used for used in self.used_strings)]
             if listed:
                 listed = [self._without_leading_verb(i) for i in listed]
                 if any(not i or len(i.split()) > 3 for i in listed):
                     return None  # an item still holding other words: where it starts is a guess
             values = listed or values
+        # A part of a value another parameter took is not an item: "Kings Road" of the address "31 Kings Road".
+        values = [v for v in values if not (isinstance(v, str) and any(
+            v.casefold() in used and v.casefold() != used for used in self.used_strings))]
         return self.take(values) or None
 
     def fill_all(self, parameters: list[Parameter], *, allow_fan_out: bool = False

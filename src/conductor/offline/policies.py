@@ -36,6 +36,7 @@ from .arguments import (
     Filled,
     Parameter,
     CHINESE_CONCEPTS,
+    category_values,
     chinese_concepts_in,
     concepts_of,
     fill,
@@ -245,6 +246,8 @@ def value_fit(spec: ToolSpec, question: str) -> int:
              and role_of(p) in ("", "title", "query", "letter")]
     # Quotes mark exactly what to send: as many quotes as text parameters is a fit.
     points += len(texts) if texts and len(read.quotes) == len(texts) else 0
+    # A word of the very category a parameter names: "fridge" for appliance, "knee" for body_part.
+    points += sum(1 for p in required if category_values(p, question))
     # Every required parameter filled from what the question states is one point more ("Make it 21 degrees"),
     # also for a tool the question's words already touch ("define serendipity" for a dictionary tool).
     touched = points or match_score(spec, question) > 0
