@@ -1046,6 +1046,24 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Number]:
         replaced = bool(_REPLACED.search(text[: match.start()]) or _CHINESE_REPLACED.match(text, match.end()))
         found.append(Number(float(match.group(2).replace(",", "")), match.start(2), concepts, beside,
                             tuple(p.lower() for p in unit.groups() if p) if unit else (), replaced))
+    return sorted(found + _slashed(text, taken), key=lambda n: n.start)
+
+
+def _slashed(text: str, taken: list[tuple[int, int]]) -> list[Number]:
+    """Numbers written with a slash that are not a date or a path: a score "6/10" (the 6; the scale is no
+    value of its own) and a reading "128/84" (both, in order)."""
+    found = []
+    for match in re.finditer(r"(?<![\w/.:-])(\d{1,3})/(\d{1,3})(?![\w/:-]|\.\d)", text):
+        if any(start <= match.start() < end for start, end in taken):
+            continue
+        first, second = int(match.group(1)), int(match.group(2))
+        before = frozenset(w for w in re.findall(r"[^\W\d_]+", text[max(0, match.start() - 20): match.start()].lower())[-1:]
+                           if len(w) >= 3 and w not in STOPWORDS)
+        if second in (5, 10, 100) and first <= second:
+            found.append(Number(float(first), match.start(1), frozenset(), before))
+        elif first > second:
+            found += [Number(float(first), match.start(1), frozenset(), before),
+                      Number(float(second), match.start(2), frozenset())]
     return found
 
 
