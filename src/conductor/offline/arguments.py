@@ -179,6 +179,7 @@ def with_digits(text: str) -> str:
     text = _WORD_NUMBER.sub(lambda m: _digits(m, text), text)
     # A unit glued to its number is written apart: "3kg" -> "3 kg".
     text = _GLUED_UNIT.sub(r"\1 \2", text)
+    text = _GLUED_SHORT_UNIT.sub(r"\1 \2", text)
     # "two hundred" -> 200, "a thousand" -> 1000, "a dozen" -> 12.
     text = re.sub(r"\b(\d+|an?)\s+(hundred|thousand|million)\b",
                   lambda m: _scaled(1 if m.group(1).isalpha() else int(m.group(1)), _SCALES[m.group(2).lower()]),
@@ -192,6 +193,10 @@ _GLUED_UNIT = re.compile(
     r"(kg|kgs|km|kms|cm|mm|mi|ml|lb|lbs|oz|ft|min|mins|hr|hrs|mph|kph|kmh|gb|mb|tb|px)\b",
     re.IGNORECASE,
 )
+
+
+# Short units whose case matters: "250g" and "400W" are units, "5G" a network.
+_GLUED_SHORT_UNIT = re.compile(r"(?<![A-Za-z0-9.])(\d+(?:\.\d+)?)(g|mg|l|m|W|kW|kWh|kwh|mAh|ppm)\b")
 
 
 def _scaled(count: int, scale: int) -> str:
@@ -523,7 +528,7 @@ _CHINESE_GROUPS: dict[str, tuple[str, ...]] = {
 # Common verbs and praise words around a value, never part of it: "can pizza boxes go in ...", "any good
 # true crime podcasts".
 _FILLER_WORDS = frozenset("""go goes going went gone come comes coming came put puts throw thrown see saw seen
-    happen happens happened fit fits allowed good nice great decent lovely""".split())
+    happen happens happened fit fits allowed good nice great decent lovely one ones""".split())
 # One-character verbs that come before what they act on: have, want, find, buy, book, order, borrow...
 _CHINESE_LEADING_VERBS = frozenset("有想要找买订点借约招看查问听玩去")
 # Chinese words that carry no value: particles, pronouns, polite and question words.
@@ -1007,7 +1012,9 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Number]:
     for match in _NUMBER.finditer(text):
         if any(start <= match.start(2) < end for start, end in taken):
             continue
-        before = re.findall(r"[^\W\d_]+", text[max(0, match.start() - 20): match.start()].lower())[-1:]
+        before = re.findall(r"[^\W\d_]+", text[max(0, match.start() - 20): match.start()].lower())[-2:]
+        # "a ppO2 of 1.6", "the pressure is 32": the noun before the linking word labels the number.
+        before = before[-2:-1] if len(before) == 2 and before[-1] in ("of", "is", "was", "were") else before[-1:]
         # The word after belongs to the number only within its clause: in "pH 8.1, ammonia 0" it is not 8.1's.
         clause = re.split(r"[,;!?，；。！？]|\.(?!\d)", text[match.end(): match.end() + 30], maxsplit=1)[0]
         after = [w for w in re.findall(r"[^\W\d_]+|[%°℃℉元]", clause.lower()) if w not in _NUMBER_FILLERS][:1]
@@ -1149,14 +1156,20 @@ _SUBJECT_VERB = re.compile(
     r"turned|turns|ran|slept|ate|owes|paid|earned|made|lives|works|'s)\b", re.IGNORECASE)
 
 
-def _without_first_word(match: re.Match[str], first_word: re.Match[str] | None, text: str) -> str:
-    """A capitalised run without the question's first word, capitalised only as a sentence start ("Mute Slack"),
+def _without_first_word(match: re.Match[str], text: str) -> str:
+    """A capitalised run without a sentence's first word, capitalised only as a sentence start ("Mute Slack"),
     unless a verb follows it: then it is the subject, a name ("Pepper is up to 2.35 kilos")."""
-    if first_word is None or match.start() != first_word.start(1):
+    first_word = next((m for m in _SENTENCE_START.finditer(text) if m.start(1) == match.start()), None)
+    if first_word is None:
         return match.group(0)
-    if match.group(0) == first_word.group(1) and _SUBJECT_VERB.match(text, match.end()):
+    verb = _SUBJECT_VERB.match(text, match.end())
+    # "Driver is Sam": a label introducing a name is no name itself.
+    if match.group(0) == first_word.group(1) and verb and not re.match(r"\s+[A-Z]", text[verb.end():]):
         return match.group(0)
     return match.group(0)[len(first_word.group(1)):].lstrip(" -")
+
+
+_SENTENCE_START = re.compile(r"(?:^|[.!?]\s+)\W*?(\w+)")
 
 
 def _whole_chinese_place(place: str, text: str) -> str:
@@ -1203,16 +1216,15 @@ def read_question(question: str) -> Question:
     for pattern in (_EMAIL, _URL, _PATH, _ZONE, _TIME, _QUOTE):
         plain = pattern.sub(lambda m: " " * len(m.group(0)), plain)
     tickers = [t.lstrip("$") for t in _TICKER.findall(plain) if t.lstrip("$") not in _NOT_TICKERS]
-    first_word = re.match(r"\W*(\w+)", text)
     capitalised = [
         _with_model_number(name, plain)
-        for name in (_without_first_word(m, first_word, plain) for m in _CAPITALISED.finditer(plain))
+        for name in (_without_first_word(m, plain) for m in _CAPITALISED.finditer(plain))
         if name and name.lower() not in _CALENDAR_WORDS and name.lower() not in STOPWORDS
     ]
     # A capitalised name is a place only where places go: "in Paris", "in the Blue Room", "of France and Italy".
     placed = [
         name for name in capitalised
-        if re.search(rf"(?:\b(?:in|at|from|to|near|of|for|between)(?:\s+the)?|,)\s+{re.escape(name)}\b", plain)
+        if re.search(rf"(?:\b(?:in|at|from|to|near|of|for|between)(?:\s+the)?|[,:])\s+{re.escape(name)}\b", plain)
     ]
     # A name listed after a place is one too: "of France and Italy", "Lisbon vs Porto"; not "Kowalski and Nowak".
     placed += [
@@ -1475,7 +1487,13 @@ class _Reader:
         Audeo" for device_model), as a person would read it."""
         free = [n for n in self._free(self.read.names) if n not in self.read.places]
         # Several written as one list are one call each: "Half Dome and the Mist Trail".
-        return free if len(free) == 1 or self._written_as_list(free, conjoined=True) else []
+        if free:
+            return free if len(free) == 1 or self._written_as_list(free, conjoined=True) else []
+        # Or the one code nothing else took, where no parameter asks for codes: "toll on the A1".
+        codes = [i for i in self._free(self.read.ids) if not i.isdigit()
+                 and re.search(rf"(?<![\w.-]){re.escape(i)}(?![\w.-])", self.read.text)]  # whole: not v3 of v3.1.0
+        takes_codes = any(role_of(p) == "id" for p in self.siblings)
+        return codes if len(codes) == 1 and not takes_codes else []
 
     def _tickers(self) -> list[str]:
         """The tickers; a currency code is none when another parameter takes currencies ("BTC price in EUR")."""
@@ -1517,6 +1535,14 @@ class _Reader:
             if match is not None:
                 break
         if match is None:
+            # "buddy was Jonas", "driver: Sam": a name after its label and a linking word.
+            named = re.search(rf"\b{phrase}\s*(?:is|was|=|:)\s+({_CAPITALISED.pattern})", self.read.text)
+            if named and named.group(1).casefold() not in self.used_strings:
+                return [named.group(1)]
+            # Clothing sizes are single letters: "wetsuit size M".
+            size = re.search(r"\bsize\s+(XXS|XS|S|M|L|XL|XXL|XXXL)\b", self.read.text) if "size" in own else None
+            if size:
+                return self._free([size.group(1)])
             return self._labelled_words(parameter, phrase)
         value = match.group(1).rstrip(".")
         # The label before a list labels all of it: "orders 551 and 552".
