@@ -528,7 +528,7 @@ _CHINESE_GROUPS: dict[str, tuple[str, ...]] = {
 # Common verbs and praise words around a value, never part of it: "can pizza boxes go in ...", "any good
 # true crime podcasts".
 _FILLER_WORDS = frozenset("""go goes going went gone come comes coming came put puts throw thrown see saw seen
-    happen happens happened fit fits allowed good nice great decent lovely one ones""".split())
+    happen happens happened fit fits allowed good nice great decent lovely one ones get gets grab give make""".split())
 # One-character verbs that come before what they act on: have, want, find, buy, book, order, borrow...
 _CHINESE_LEADING_VERBS = frozenset("有想要找买订点借约招看查问听玩去")
 # Chinese words that carry no value: particles, pronouns, polite and question words.
@@ -829,6 +829,7 @@ def chinese_names(text: str) -> list[str]:
     return list(dict.fromkeys(names))
 
 
+_PROPER_PLACES = frozenset("city cities town country countries state province".split())
 # Whose names are proper names, written capitalised.
 _LIVING = frozenset("pet dog cat puppy kitten horse animal baby child kid son daughter player patient student user "
                     "person customer guest owner".split())
@@ -1690,6 +1691,8 @@ class _Reader:
         phrases = [
             (before, phrase) for before, article, phrase in self._phrases()
             if (not place or before in _PREPOSITIONS or article or phrase[0].isupper())
+            # A city or a country is a proper name, capitalised in English: "a barn venue" names none.
+            and not (place and set(name_words(taker.name)) & _PROPER_PLACES and not phrase[0].isupper())
             and not self._labels_a_sibling(phrase, taker)
         ]
         if len(phrases) == 1:
@@ -1824,6 +1827,8 @@ class _Reader:
         if re.search(r"\b[01]\s*(?:-|–|to)\s*100\b", parameter.description):
             wanted.add("percent")  # a scale of 0 to 100 is a percentage: "brightness to 80 percent"
         free = [(i, n) for i, n in enumerate(self.read.numbers) if i not in self.used_numbers]
+        # A number labelled with another parameter's concept is that one's: "400 pixels tall" is no width.
+        free = [(i, n) for i, n in free if not (n.concepts & self.claimed_concepts and not _kinds(n.concepts) & _kinds(named))]
         if parameter.kind == "integer":
             free = [(i, n) for i, n in free if n.value.is_integer()]
         change_side = _old_or_new(parameter)
