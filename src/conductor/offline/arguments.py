@@ -1101,7 +1101,8 @@ def _enumerations(text: str) -> list[list[str]]:
         if match.group(2):
             items = [*(w.strip() for w in match.group(1).split(",")), match.group(2)]
             items = _with_leading_items(text[: match.start()], items)
-            items[-1] += _glued_after(text[match.end():], items[-1])
+            items[0] = _after_article(text[: match.start()], items[0])
+            items[-1] += _glued_after(text[match.end():], items[-1]) or _noun_after(text, match, items[-1])
         else:
             items = [*match.group(3).split("、"), match.group(4)]
             # A Chinese list starts after the request's words and ends before its particles:
@@ -1128,6 +1129,22 @@ def _with_leading_items(prefix: str, items: list[str]) -> list[str]:
         return items
     earlier = [part.strip() for part in prefix[: glued.start()].rstrip(", ").split(",")]
     return [*earlier, f"{glued.group(1).strip()} {items[0]}", *items[1:]]
+
+
+def _after_article(prefix: str, first: str) -> str:
+    """A list's first item with the word between it and its article: "a wool coat, a suit" lists a wool coat."""
+    word = re.search(r"\b(?:a|an|the|my|some|our|your)\s+([\w'-]+)\s+$", prefix, re.IGNORECASE)
+    if word is None or word.group(1).lower() in STOPWORDS or re.match(r"\d", word.group(1)):
+        return first
+    return f"{word.group(1)} {first}"
+
+
+def _noun_after(text: str, match: re.Match[str], last: str) -> str:
+    """The noun after a list's last item that an article started: "a PAX wardrobe and a MALM bed at ..."."""
+    if not re.search(rf"\b(?:a|an|the|my|some)\s+{re.escape(last)}$", text[: match.end()], re.IGNORECASE):
+        return ""
+    noun = re.match(r"\s+([a-z][\w'-]*)(?=\s*(?:[,.;:!?]|$)|\s+(?:to|in|on|at|for|from|with)\b)", text[match.end():])
+    return f" {noun.group(1)}" if noun and noun.group(1) not in STOPWORDS else ""
 
 
 def _glued_after(rest: str, last: str) -> str:
