@@ -392,6 +392,7 @@ _CONCEPTS: dict[str, str] = {
                     "passengers rider riders traveller travellers traveler travelers attendee attendees".split(),
                     "people"),
     **dict.fromkeys("week weeks 周 星期".split(), "week"),
+    **dict.fromkeys("night nights 晚".split(), "night"),
     **dict.fromkeys("born birth birthday birthdate dob 出生 生日".split(), "birth"),
     **dict.fromkeys("month months 个月".split(), "month"),
     **dict.fromkeys("year years age old".split(), "year"),
@@ -829,6 +830,7 @@ def chinese_names(text: str) -> list[str]:
     return list(dict.fromkeys(names))
 
 
+_TIME_UNITS = frozenset({"second", "minute", "hour", "day", "night", "week", "month", "year"})
 _PROPER_PLACES = frozenset("city cities town country countries state province".split())
 # Whose names are proper names, written capitalised.
 _LIVING = frozenset("pet dog cat puppy kitten horse animal baby child kid son daughter player patient student user "
@@ -1001,11 +1003,13 @@ def _shape(token: str) -> str:
 def _is_year(match: re.Match[str], text: str, before: list[str]) -> bool:
     """A bare four-digit number after "in"/"from"/"since"... with no unit after it: "Dune from 2021"."""
     value = match.group(2)
-    return (
-        re.fullmatch(r"1[89]\d\d|20\d\d", value) is not None and not match.group(1) and not match.group(3)
-        and before[-1:] in (["in"], ["from"], ["since"], ["of"], ["until"], ["before"], ["after"])
-        and re.match(r"\s*(?:[^\w\s]|$)", text[match.end():]) is not None
-    )
+    if re.fullmatch(r"1[89]\d\d|20\d\d", value) is None or match.group(1) or match.group(3):
+        return False
+    # A model year before a make: "a 2019 Honda Civic".
+    if re.match(r"\s*[A-Z][a-z]+\s+[A-Z]", text[match.end():]):
+        return True
+    return (before[-1:] in (["in"], ["from"], ["since"], ["of"], ["until"], ["before"], ["after"])
+            and re.match(r"\s*(?:[^\w\s]|$)", text[match.end():]) is not None)
 
 
 def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Number]:
@@ -1846,6 +1850,9 @@ class _Reader:
         free = [(i, n) for i, n in enumerate(self.read.numbers) if i not in self.used_numbers]
         # A number labelled with another parameter's concept is that one's: "400 pixels tall" is no width.
         free = [(i, n) for i, n in free if not (n.concepts & self.claimed_concepts and not _kinds(n.concepts) & _kinds(named))]
+        # A number of one time unit is never a count of another: "four nights" is no target_hours.
+        units = named & _TIME_UNITS
+        free = [(i, n) for i, n in free if not (units and n.concepts & _TIME_UNITS and not n.concepts & units)]
         if parameter.kind == "integer":
             free = [(i, n) for i, n in free if n.value.is_integer()]
         change_side = _old_or_new(parameter)
@@ -2186,6 +2193,9 @@ class _Reader:
             return self._number_run(singular) or None
         role = role_of(Parameter(parameter.name, {**items, "description": parameter.description}, True))
         values = self.values_for(singular, role) if role not in ("title", "query") else []
+        if role == "title" and not values and not self.read.enumerations:
+            # Titles are written capitalised: "can I borrow Pandemic for 5 days".
+            values = [n for n in self._free(self.read.names) if n not in self.read.places][:1]
         if len(values) < 2 and not _wants_email(parameter):
             listed = [i for e in self.read.enumerations for i in e
                       if not any(i.casefold() in used for used in self.used_strings)]
