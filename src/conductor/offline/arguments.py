@@ -439,6 +439,8 @@ _END_WORDS = frozenset({"end", "until", "last", "checkout", "quote", "dropoff", 
 def side_of(parameter: Parameter, role: str | None = None) -> int | None:
     """0 for the "from" side of a pair (origin, source, from_x, start_x), 1 for the "to" side, else ``None``."""
     own = set(name_words(parameter.name)) | {"".join(name_words(parameter.name))}
+    if own & {"name", "names"} and own & (_FIRST_NAME_WORDS | _LAST_NAME_WORDS):
+        return None  # first_name and last_name are parts of a name, not the two ends of a span
     role = role_of(parameter) if role is None else role
     if role == "origin" or own & {"from", "source", "src", "origin"} or own & _START_WORDS:
         return 0
@@ -1399,7 +1401,9 @@ class _Reader:
             return self._free(r.tickers)  # "ISO country code": FR, DE
         if role == "place":
             known = self._free([p for p in r.places if stem(p.lower()) not in self.own_words])
-            return known or self._free(
+            if known or set(name_words(parameter.name)) & _PROPER_PLACES and not _CJK.search(r.plain):
+                return known  # a city is a proper name: "at the big garage" names none
+            return self._free(
                 [w for w in r.after_prepositions if w.lower() not in self.own_words and not w[0].isupper()][:1]
             )
         quote_side = side if side is not None else _old_or_new(parameter)
@@ -1407,7 +1411,9 @@ class _Reader:
             # Two quotes and a pair of parameters: "Rename 'a.txt' to 'b.txt'", "Replace 'x' with 'y'".
             return self._free([r.quotes[quote_side]])
         if role == "person":
-            names = r.names
+            # A full name whose part another parameter took is taken too: club is not "Ada Lovelace".
+            names = [n for n in r.names
+                     if name_part(parameter) or not set(n.casefold().split()) & self.used_strings]
             # A name after "in", "at", "from"... is a place rather than a person, while other names are left
             # (a team may be named after its city: "Barcelona 主场对 Sevilla").
             unplaced = [n for n in names
@@ -1507,15 +1513,25 @@ class _Reader:
     def _lone_name(self) -> list[str]:
         """The one capitalised name nothing else took, not a place: a product or a thing's name ("the Phonak
         Audeo" for device_model), as a person would read it."""
-        free = [n for n in self._free(self.read.names) if n not in self.read.places]
+        takes_places = any(role_of(p) == "place" for p in self.siblings)
+        free = [n for n in self._free(self.read.names) if not (takes_places and n in self.read.places)]
         # Several written as one list are one call each: "Half Dome and the Mist Trail".
         if free:
+            free = [self._with_possessive(n) for n in free]
             return free if len(free) == 1 or self._written_as_list(free, conjoined=True) else []
         # Or the one code nothing else took, where no parameter asks for codes: "toll on the A1".
         codes = [i for i in self._free(self.read.ids) if not i.isdigit()
                  and re.search(rf"(?<![\w.-]){re.escape(i)}(?![\w.-])", self.read.text)]  # whole: not v3 of v3.1.0
         takes_codes = any(role_of(p) == "id" for p in self.siblings)
         return codes if len(codes) == 1 and not takes_codes else []
+
+    def _with_possessive(self, name: str) -> str:
+        """A name written with "'s" that owns nothing after it is a place's name: "at Luigi's at 19:30"."""
+        after = re.search(rf"\b{re.escape(name)}'s(?=\s+([a-z]+)|\s*[,.;:!?]|\s*$)", self.read.text)
+        if after is None:
+            return name
+        following = after.group(1)
+        return f"{name}'s" if following is None or following in STOPWORDS or _DAY.fullmatch(following) else name
 
     def _tickers(self) -> list[str]:
         """The tickers; a currency code is none when another parameter takes currencies ("BTC price in EUR")."""
@@ -1556,6 +1572,10 @@ class _Reader:
                               self.read.text, re.I)
             if match is not None:
                 break
+        spaced = next((c for c in _SPACED_CODE.findall(self.read.text) if match and self.read.text.find(c) == match.start(1)),
+                      None)
+        if spaced:
+            return self._free([spaced])  # "postcode N1 9GU", not "N1"
         if match is None:
             # "buddy was Jonas", "driver: Sam": a name after its label and a linking word.
             named = re.search(rf"\b{phrase}\s*(?:is|was|=|:)\s+({_CAPITALISED.pattern})", self.read.text)
@@ -1811,6 +1831,7 @@ class _Reader:
         kept = [k for k in _CHINESE_FILLERS.sub(" ", text).split() if len(k) >= 2]
         # A one-character verb before its object is not part of it: "有村上春树" is 村上春树, "点炒饭" 炒饭.
         kept = [k[1:] if len(k) >= 3 and k[0] in _CHINESE_LEADING_VERBS else k for k in kept]
+        kept = [k[:-1] if len(k) >= 3 and k[-1] in _CHINESE_LEADING_VERBS else k for k in kept]  # "咪咪约"
         if len(kept) > 1:
             # Of several phrases, the one that owns something ("村上春树的书") or follows 关于 ("about") is the value.
             owner = [k for k in kept

@@ -1,0 +1,239 @@
+"""The offline model on everyday phrasings of learners' own tools.
+
+Each test names one way people write a value (a weekday, a Chinese name, a
+postcode with a space, a score out of ten...) and checks the arguments read
+from it, or that nothing is sent where the question does not say it. The tools
+and questions are written for these tests, not taken from the held-out sets.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import conductor as cd
+from conductor.offline.arguments import Filled, plan_arguments
+from conductor.offline.latency import LatencyModel
+from conductor.offline.model import OfflineModel
+from conductor.tools import Tool, tool
+
+
+def calls(tool_: Tool, question: str) -> list[dict]:
+    planned = plan_arguments(tool_.spec, question)
+    assert not isinstance(planned, Filled), f"declined: missing {planned.missing}"
+    return planned
+
+
+def missing(tool_: Tool, question: str) -> list[str]:
+    planned = plan_arguments(tool_.spec, question)
+    return planned.missing if isinstance(planned, Filled) else []
+
+
+def first_calls(tool_: Tool, question: str) -> list[tuple[str, dict]]:
+    """The calls of the model's first turn, through the real loop (tool choice included)."""
+    llm = cd.connect("offline", offline_model=OfflineModel(seed=0, latency=LatencyModel.instant()))
+    result = llm.run(question, tools=[tool_], max_rounds=1)
+    return [(c.name, c.arguments) for c in result.rounds[0].tool_calls] if result.rounds else []
+
+
+@tool
+def book_grooming(pet_name: str, day: str, species: str | None = None) -> dict:
+    """Book a grooming slot.
+
+    Args:
+        pet_name: The pet's name.
+        day: The day of the visit.
+        species: What kind of animal it is.
+    """
+    return {"booked": pet_name}
+
+
+def test_a_day_is_sent_as_written_and_a_name_may_start_the_sentence():
+    assert calls(book_grooming, "Biscotti needs a trim, can you do Friday? he's a dog") == [
+        {"pet_name": "Biscotti", "day": "Friday", "species": "dog"}]
+    assert calls(book_grooming, "给我的猫咪咪约周六美容") == [{"pet_name": "咪咪", "day": "周六", "species": "猫"}]
+    # "since Monday" says how long, not when: the visit day is missing.
+    assert missing(book_grooming, "Biscotti has been scratching since Monday") == ["day"]
+
+
+def test_a_lowercase_word_is_no_pets_name():
+    assert missing(book_grooming, "need to bring my dog in on Friday") == ["pet_name"]
+
+
+@tool
+def register_player(first_name: str, last_name: str, club: str | None = None) -> dict:
+    """Register a player.
+
+    Args:
+        first_name: The player's first name.
+        last_name: The player's family name.
+        club: Their club.
+    """
+    return {"player": f"{first_name} {last_name}"}
+
+
+def test_first_and_last_name_come_from_one_full_name():
+    assert calls(register_player, "please register Ada Lovelace") == [{"first_name": "Ada", "last_name": "Lovelace"}]
+
+
+@tool
+def enrol_student(student_name: str, course: str) -> dict:
+    """Enrol a student on a course.
+
+    Args:
+        student_name: The student's name.
+        course: The course to enrol on.
+    """
+    return {"enrolled": student_name}
+
+
+def test_a_chinese_name_is_read_by_its_surname():
+    assert calls(enrol_student, "给张伟报名'高等数学'") == [{"student_name": "张伟", "course": "高等数学"}]
+    assert calls(enrol_student, "帮我女儿李思琪报名'钢琴入门'") == [{"student_name": "李思琪", "course": "钢琴入门"}]
+
+
+@tool
+def dispatch_engineer(postcode: str, appliance: str) -> dict:
+    """Send an engineer to repair an appliance.
+
+    Args:
+        postcode: Where the appliance is.
+        appliance: The broken appliance.
+    """
+    return {"engineer": "on the way"}
+
+
+def test_a_postcode_with_a_space_is_one_code_and_an_appliance_is_recognised():
+    assert calls(dispatch_engineer, "my tumble dryer died, I'm at LS6 2QB") == [
+        {"postcode": "LS6 2QB", "appliance": "tumble dryer"}]
+    # The appliance named is enough for the model to pick the tool, as a person would.
+    assert first_calls(dispatch_engineer, "the freezer stopped working, postcode N1 9GU") == [
+        ("dispatch_engineer", {"postcode": "N1 9GU", "appliance": "freezer"})]
+
+
+@tool
+def log_symptom(body_part: str, pain_level: int) -> dict:
+    """Log a symptom.
+
+    Args:
+        body_part: Where it hurts.
+        pain_level: How bad, 0 to 10.
+    """
+    return {"logged": body_part}
+
+
+def test_a_score_out_of_ten_is_its_first_number():
+    assert calls(log_symptom, "my wrist hurts, about 7/10") == [{"body_part": "wrist", "pain_level": 7}]
+
+
+@tool
+def resize_image(filename: str, width: int, height: int | None = None) -> dict:
+    """Resize an image.
+
+    Args:
+        filename: The image file.
+        width: New width in pixels.
+        height: New height in pixels.
+    """
+    return {"resized": filename}
+
+
+def test_sizes_are_width_by_height_and_a_height_is_no_width():
+    assert calls(resize_image, "resize banner.jpg to 1200x630") == [
+        {"filename": "banner.jpg", "width": 1200, "height": 630}]
+    assert missing(resize_image, "make banner.jpg 630 pixels high") == ["width"]
+
+
+@tool
+def pass_price(resort: str, days: int) -> dict:
+    """Price of a lift pass.
+
+    Args:
+        resort: The ski resort.
+        days: How many days.
+    """
+    return {"price": 60 * days}
+
+
+def test_a_follow_up_question_or_vs_adds_an_entity():
+    assert calls(pass_price, "2-day pass at Verbier? and at Laax?") == [
+        {"resort": "Verbier", "days": 2}, {"resort": "Laax", "days": 2}]
+    assert calls(pass_price, "compare a 3 day pass, Verbier vs Laax") == [
+        {"resort": "Verbier", "days": 3}, {"resort": "Laax", "days": 3}]
+
+
+@tool
+def order_parts(items: list[str], address: str) -> dict:
+    """Order spare parts.
+
+    Args:
+        items: The parts to order.
+        address: Where to deliver them.
+    """
+    return {"ordered": items}
+
+
+def test_list_items_keep_their_words_and_never_take_the_address():
+    assert calls(order_parts, "send a brake cable and a bike pump to 12 Mill Lane") == [
+        {"items": ["brake cable", "bike pump"], "address": "12 Mill Lane"}]
+
+
+@tool
+def fuel_price(city: str, fuel: Literal["petrol", "diesel"], litres: float | None = None) -> dict:
+    """Fuel price in a city.
+
+    Args:
+        city: The city.
+        fuel: Which fuel.
+        litres: How much, in litres.
+    """
+    return {"price": 1.7}
+
+
+def test_a_lowercase_word_is_no_city_and_a_unit_glued_to_its_number_is_read():
+    assert missing(fuel_price, "price of diesel at the big garage") == ["city"]
+    assert calls(fuel_price, "40l of petrol in Leeds, how much?") == [{"city": "Leeds", "fuel": "petrol", "litres": 40}]
+
+
+@tool
+def track_shipment(tracking_number: str) -> dict:
+    """Where a shipment is.
+
+    Args:
+        tracking_number: The number on the customer's receipt.
+    """
+    return {"status": "in transit"}
+
+
+def test_a_number_parameter_is_a_reference_whatever_its_description():
+    assert calls(track_shipment, "where's my stuff? receipt no. RX-40021") == [{"tracking_number": "RX-40021"}]
+
+
+@tool
+def tyre_check(car_model: str, year: int | None = None) -> dict:
+    """Recommended tyre pressure.
+
+    Args:
+        car_model: Make and model.
+        year: Model year.
+    """
+    return {"psi": 33}
+
+
+def test_spellings_match_and_a_model_year_is_read():
+    assert first_calls(tyre_check, "tire pressure for a 2021 Toyota Yaris?") == [
+        ("tyre_check", {"car_model": "Toyota Yaris", "year": 2021})]
+
+
+@tool
+def run_tests(lab_tests: list[str], patient_id: str) -> dict:
+    """Order lab tests.
+
+    Args:
+        lab_tests: The tests to run.
+        patient_id: The patient.
+    """
+    return {"ordered": lab_tests}
+
+
+def test_a_chinese_list_starts_after_the_request():
+    assert calls(run_tests, "给病人B2231做一下尿常规和血糖") == [{"lab_tests": ["尿常规", "血糖"], "patient_id": "B2231"}]
