@@ -1,4 +1,5 @@
-"""Test helpers: an offline model driven by a script of decisions, and tools that record their calls."""
+"""Test helpers: an offline model driven by a script of decisions, tools that record their calls, and the
+offline model's argument plan for one tool and question."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ from typing import Any
 
 import conductor as cd
 from conductor.offline import CallTools, Conversation, LatencyModel, OfflineModel, PlannedCall, Reply
+from conductor.offline.arguments import Filled, plan_arguments
+from conductor.tools import Tool
 from conductor.types import Turn, UserMessage
 
 Step = str | list[tuple[str, dict[str, Any] | str]] | tuple[str, list[tuple[str, dict[str, Any] | str]]]
@@ -159,3 +162,16 @@ def anthropic_response(text: str | None = None, calls=(), usage: dict[str, Any] 
 def raw_response(api: str, text: str | None = None, calls=(), usage: dict[str, Any] | None = None) -> dict[str, Any]:
     """The response JSON of ``api``: see :func:`openai_response` and :func:`anthropic_response`."""
     return (openai_response if api == "openai" else anthropic_response)(text, calls, usage)
+
+
+def calls(tool_: Tool, question: str) -> list[dict[str, Any]]:
+    """The argument sets the offline model would call ``tool_`` with; fails when it would decline."""
+    planned = plan_arguments(tool_.spec, question)
+    assert not isinstance(planned, Filled), f"declined: missing {planned.missing}"
+    return planned
+
+
+def missing(tool_: Tool, question: str) -> list[str]:
+    """The required parameters the model says the question did not give (empty when it would call)."""
+    planned = plan_arguments(tool_.spec, question)
+    return planned.missing if isinstance(planned, Filled) else []

@@ -12,23 +12,11 @@ import pydantic
 import pytest
 
 from conductor import connect
-from conductor.offline.arguments import Filled, plan_arguments, read_question, with_digits
+from conductor.offline.arguments import read_question, with_digits
 from conductor.offline.latency import LatencyModel
 from conductor.offline.model import OfflineModel
 from conductor.tools import Tool, tool
-
-
-def calls(tool_: Tool, question: str) -> list[dict[str, Any]]:
-    """The argument sets the model would call ``tool_`` with; fails when it would decline."""
-    planned = plan_arguments(tool_.spec, question)
-    assert not isinstance(planned, Filled), f"declined: missing {planned.missing}"
-    return planned
-
-
-def missing(tool_: Tool, question: str) -> list[str]:
-    """The required parameters the model says the question did not give (empty when it would call)."""
-    planned = plan_arguments(tool_.spec, question)
-    return planned.missing if isinstance(planned, Filled) else []
+from scripted import calls, missing
 
 
 @tool

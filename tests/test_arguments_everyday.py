@@ -11,21 +11,10 @@ from __future__ import annotations
 from typing import Literal
 
 import conductor as cd
-from conductor.offline.arguments import Filled, plan_arguments
 from conductor.offline.latency import LatencyModel
 from conductor.offline.model import OfflineModel
 from conductor.tools import Tool, tool
-
-
-def calls(tool_: Tool, question: str) -> list[dict]:
-    planned = plan_arguments(tool_.spec, question)
-    assert not isinstance(planned, Filled), f"declined: missing {planned.missing}"
-    return planned
-
-
-def missing(tool_: Tool, question: str) -> list[str]:
-    planned = plan_arguments(tool_.spec, question)
-    return planned.missing if isinstance(planned, Filled) else []
+from scripted import calls, missing
 
 
 def first_calls(tool_: Tool, question: str) -> list[tuple[str, dict]]:
