@@ -282,6 +282,8 @@ _DOMAIN = re.compile(r"(?<![\w@./-])(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{
 _IDENTIFIER = re.compile(r"(?<![\w@./-])[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+(?![\w/@.-])", re.ASCII)
 # Codes written with a space inside, kept whole: UK postcodes (BS6 5QA, M14 6HP) and number plates (KX19 ABC).
 _SPACED_CODE = re.compile(r"\b(?:[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}|[A-Z]{2}\d{2}\s[A-Z]{3})\b")
+_UNIT_JOINERS = frozenset({"per", "and", "the"})
+_CAPS_CODE = re.compile(r"(?<![\w-])[A-Z]{6,12}(?![\w-])")
 _DIGIT_CODE = re.compile(r"(?<![\w.,+-])\d{8,}(?![\w.,-]\d)")
 _TICKER = re.compile(r"(?<![\w$.-])\$?[A-Z]{2,5}(?:\.[A-Z])?(?![\w-])", re.ASCII)
 # Currency codes a question may write as they are ("1200 SEK to NOK").
@@ -393,6 +395,7 @@ _CONCEPTS: dict[str, str] = {
                     "people"),
     **dict.fromkeys("week weeks 周 星期".split(), "week"),
     **dict.fromkeys("night nights 晚".split(), "night"),
+    **dict.fromkeys("g gram grams 克".split(), "gram"),
     **dict.fromkeys("born birth birthday birthdate dob 出生 生日".split(), "birth"),
     **dict.fromkeys("month months 个月".split(), "month"),
     **dict.fromkeys("year years age old".split(), "year"),
@@ -536,7 +539,7 @@ _FILLER_WORDS = frozenset("""go goes going went gone come comes coming came put 
 _CHINESE_LEADING_VERBS = frozenset("有想要找买订点借约招看查问听玩去")
 # Chinese words that carry no value: particles, pronouns, polite and question words.
 _CHINESE_FILLERS = re.compile(
-    r"怎么样|如何|哪里|哪儿|哪个|有没有|能不能|可不可以|可以|麻烦|帮忙|这个月|关于|想[点借买要订]|约个|约一下|"
+    r"怎么样|如何|哪里|哪儿|哪个|有没有|能不能|可不可以|可以|麻烦|帮忙|这个月|关于|想[点借买要订]|约个|约一下|还有|"
     r"[一二两三四五六七八九十几\d]+[个张套节本份杯件位只条次]|"
     r"[把的了吗呢吧啊请帮我你他她它给是在和与及一下个什么怎么多少几哪订住查要想找]|现在|今天|一下|打开|关闭|关掉|开启")
 
@@ -1121,7 +1124,7 @@ def _enumerations(text: str) -> list[list[str]]:
     return lists
 
 
-_CHINESE_LIST_START = re.compile(r"[的里有查点要给在是把买订借吃喝]|一下|想|还有")
+_CHINESE_LIST_START = re.compile(r"[的里有查点要给在是把买订借吃喝]|一下|想|还有|能进|进入|包括|包含")
 
 
 def _with_leading_items(prefix: str, items: list[str]) -> list[str]:
@@ -1325,7 +1328,8 @@ class _Reader:
         r = self.read
         side = side_of(parameter, role)
         # A code ("ISO code, e.g. USD") may be capitals without a digit: EUR, SFO.
-        codes = [*r.ids, *r.tickers] if "code" in parameter.terms else r.ids
+        # A code may be capitals alone: EUR, SFO, a promo code FREESHIP.
+        codes = [*r.ids, *r.tickers, *_CAPS_CODE.findall(r.plain)] if "code" in parameter.terms else r.ids
         # A date in a stated format (YYYY-MM-DD) is a whole date; otherwise a day as written will do.
         dates = r.dates if "YYYY" in parameter.description.upper() else sorted([*r.dates, *r.days], key=r.text.find)
         by_role = {
@@ -1333,7 +1337,7 @@ class _Reader:
             "ticker": self._tickers(), "id": codes, "phone": r.phones, "path": r.paths,
             "expression": spoken_arithmetic(self.question),
         }
-        if {"currency", "code"} & parameter.terms and any(word for word, _ in r.currencies):
+        if "currency" in parameter.terms and any(word for word, _ in r.currencies):
             # A currency parameter takes ISO codes, a currency word included: "dollars" -> USD, "人民币" -> CNY.
             # The currency of the stated amount is the one you have ("How many euros for 80 dollars?").
             written = sorted(r.currencies, key=lambda pair: not re.search(r"\d\s*$", r.text[: pair[1]]))
@@ -1895,7 +1899,9 @@ class _Reader:
         own = [w for w in name_words(parameter.name) if len(w) >= 3]
         by_name = [
             (i, n) for i, n in free
-            if _kinds(n.concepts) & _kinds(named) or any(len(commonprefix([b, w])) >= 4 for b in n.beside for w in own)
+            if _kinds(n.concepts) & _kinds(named)
+            or any((b == w and w not in _UNIT_JOINERS) or len(commonprefix([b, w])) >= 4
+                   for b in n.beside for w in own)  # "GPA 3.9" for gpa
         ]
         overlaps = {self._name_overlap(n, own) for _, n in by_name}
         if len(by_name) > 1 and not by_unit and len(own) > 1 and len(overlaps) == 1:
@@ -1956,7 +1962,9 @@ class _Reader:
         if chinese is not None:
             return chinese
         switch = _SWITCH.search(text)
-        if switch is None:
+        # A bare "on"/"off" is said of one switch: with several booleans it names none of the others
+        # ("with versioning turned on" does not make the bucket public).
+        if switch is None or sum(1 for p in self.siblings if p.kind == "boolean") > 1:
             return None
         return next(g for g in switch.groups() if g) in _SWITCH_ON
 
