@@ -72,7 +72,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from os.path import commonprefix
 from typing import Any
@@ -1121,6 +1121,13 @@ def _enumerations(text: str) -> list[list[str]]:
         items = [i.strip(".'\"") for i in items if i.strip(".'\"").lower() not in STOPWORDS]
         if len(items) >= 2:
             lists.append(items)
+    # After a colon, three or more short items with commas alone are a list: "doors: main entrance, lab 2,
+    # server room", "answers: B, D, A, A, C".
+    for match in re.finditer(r":\s*([^:;.?!]+?)(?=[;.?!]|$)", text):
+        items = [i.strip() for i in match.group(1).split(",")]
+        if len(items) >= 3 and all(i and len(i.split()) <= 3 for i in items) and not _ADDRESS.search(
+                match.group(1)) and not any(match.start(1) <= start < match.end(1) for start, _ in named):
+            lists.append(items)
     return lists
 
 
@@ -1189,6 +1196,9 @@ def _without_first_word(match: re.Match[str], text: str) -> str:
     first_word = next((m for m in _SENTENCE_START.finditer(text) if m.start(1) == match.start()), None)
     if first_word is None:
         return match.group(0)
+    first = first_word.group(1)
+    if match.group(0) != first and first.lower() not in STOPWORDS and first.lower() not in _REQUEST_VERBS:
+        return match.group(0)  # "Harbor Tower lift 3 passed": a name of several words starts the sentence
     verb = _SUBJECT_VERB.match(text, match.end())
     # "Driver is Sam": a label introducing a name is no name itself.
     if match.group(0) == first_word.group(1) and verb and not re.match(r"\s+[A-Z]", text[verb.end():]):
@@ -1196,6 +1206,13 @@ def _without_first_word(match: re.Match[str], text: str) -> str:
     return match.group(0)[len(first_word.group(1)):].lstrip(" -")
 
 
+# Verbs a request starts with, capitalised only as the sentence's first word: "Book Luigi's", "Play Clair de Lune".
+_REQUEST_VERBS = frozenset("""book find show get give send add create make set check look search play call order cancel
+    schedule remind convert translate compare list open close turn switch start stop log track buy rent reserve plan
+    calculate estimate pull put grab help mute unmute pause resume delete remove update rename move copy share invite
+    register enrol enroll sign submit file record note email text message ping notify tell ask suggest recommend
+    price quote measure count rate review read write draw print scan upload download install restart deploy run
+    kick bump split score predict""".split())
 _SENTENCE_START = re.compile(r"(?:^|[.!?]\s+)\W*?(\w+)")
 
 
@@ -1305,13 +1322,22 @@ class _Reader:
 
     def __init__(self, question: str, own_words: set[str]) -> None:
         self.question = question
-        self.read = read_question(question)
         self.own_words = own_words
+        self.read = self._without_tool_verbs(read_question(question))
         self.used_strings: set[str] = set()
         self.used_numbers: set[int] = set()
         self.fan_out: tuple[str, list[Any]] | None = None
         self.claimed_concepts: set[str] = set()  # concepts other parameters' names claim
         self.siblings: list[Parameter] = []  # the parameters being filled together
+
+    def _without_tool_verbs(self, read: Question) -> Question:
+        """The names without a first word that is the tool's own verb: "Snooze Teams" names Teams."""
+        names = []
+        for name in read.names:
+            first, _, rest = name.partition(" ")
+            starts = any(m.start(1) == read.plain.find(name) for m in _SENTENCE_START.finditer(read.plain))
+            names.append(rest if rest and starts and concepts_of(first) & self.own_words else name)
+        return replace(read, names=list(dict.fromkeys(names))) if names != read.names else read
 
     # Strings of a kind, not yet used by another parameter.
     def _free(self, values: list[str]) -> list[str]:
