@@ -1227,8 +1227,8 @@ def _whole_chinese_place(place: str, text: str) -> str:
 def _with_model_number(name: str, text: str) -> str:
     """A name with the number or capitals that end it: "Tesla Model 3", "Kenya AA", "Terminal 4"; not the
     count of a unit after it ("Lisbon 3 days")."""
-    after = re.match(rf"{re.escape(name)}\s((?:\d{{1,3}}[A-Za-z]?|[A-Z]{{2,4}}))\b(?!\s*[%°])(?:\s*([A-Za-z]+))?",
-                     text[text.find(name):])
+    after = re.match(rf"{re.escape(name)}\s((?:\d{{1,3}}[A-Za-z]?|[A-Z]{{2,4}}|[A-HJ-Z](?=\s*(?:[,.;:!?]|and\b|or\b|$))))"
+                     rf"\b(?!\s*[%°])(?:\s*([A-Za-z]+))?", text[text.find(name):])
     if after is None or (after.group(2) and _is_unit_word(after.group(2).lower())):
         return name
     return f"{name} {after.group(1)}"
@@ -2232,7 +2232,8 @@ class _Reader:
     def _without_leading_verb(self, item: str) -> str:
         """A list item without the stopwords and the tool's own words before it: "add eggs" -> "eggs"."""
         words = item.split()
-        while words and (words[0].casefold() in STOPWORDS or self._is_tool_word(words[0].casefold())):
+        # A one-word item is the item, even a stopword's letter: the answers "B, D, A".
+        while len(words) > 1 and (words[0].casefold() in STOPWORDS or self._is_tool_word(words[0].casefold())):
             words = words[1:]
         return " ".join(words)
 
