@@ -102,7 +102,8 @@ def _run_bench(args: argparse.Namespace) -> int:
     elif args.which == "retry":
         from .simulation import simulation_table
 
-        bench.print_retry(bench.bench_retry(args.conversations or 200), simulation_table(args.clients))
+        measured = bench.bench_retry(args.conversations) if args.conversations else bench.bench_retry()
+        bench.print_retry(measured, simulation_table(args.clients))
     elif args.which == "offline":
         try:
             cases = bench.load_cases(args.cases) if args.cases else bench.CASES
