@@ -26,8 +26,15 @@ The rules, in the order they run (each value of the question is used once):
    and a Chinese measure word says what is counted ("两张" tickets, "三晚" nights).
    Dimensions share the unit after the last ("30 x 20 x 15 cm"); "800x600" is
    two numbers; "under 150" bounds a max_* parameter. A Chinese question is
-   read through a small glossary of everyday words (骑车 -> cycling), and a
-   Latin-letter name inside it is its value as written.
+   read through a glossary of everyday words (骑车 -> cycling), and a
+   Latin-letter name inside it is its value as written. Also read, as written:
+   days without a year (Thursday, June 2, tomorrow, 周六, 下周一), languages
+   (Japanese, 法语), Chinese personal names by surname (王芳, 小明), Chinese times
+   (晚上八点), plates (沪A12345) and streets (南京路), codes with a space (BS6 5QA),
+   model numbers (Tesla Model 3), units glued to numbers (250g, 400W), scores
+   (6/10 is 6) and readings (128/84 is both), a few everyday categories for a
+   parameter named after one (species, subject, colour, sport, appliance, body
+   part: "my cat", "the fridge"), and lists after a colon ("answers: B, D, A").
 2. Give every parameter a role from its name, then its description (a format
    such as HH:MM or YYYY-MM-DD included): a city or location, an origin or
    destination (from_/to_, source/target, start/end, check_in/check_out), an
@@ -61,6 +68,9 @@ The rules, in the order they run (each value of the question is used once):
    ("the next 42 bus" for "route: bus line").
 4. A required parameter that nothing fills is reported as missing: the model
    then does not call the tool and says which parameter the question did not give.
+   Last guard: a text value is sent only if the question holds it as whole words
+   (as the suite's judge checks it), so a rule that misreads can leave a value
+   out but never send one the question did not state.
 
 One tool parameter and several entities of its kind (two tickers, three
 cities, two quoted songs, two tracking numbers) means one call per entity:
