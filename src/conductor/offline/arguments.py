@@ -400,7 +400,7 @@ _CONCEPTS: dict[str, str] = {
     **dict.fromkeys("day days 天".split(), "day"),
     **dict.fromkeys("°c ℃ celsius centigrade temperature temp degree degrees 度".split(), "celsius"),
     **dict.fromkeys("°f ℉ fahrenheit".split(), "fahrenheit"),
-    **dict.fromkeys("people person persons guests guest diners party serving servings portion portions passenger "
+    **dict.fromkeys("people person persons guests guest diners party group serving servings portion portions passenger "
                     "passengers rider riders traveller travellers traveler travelers attendee attendees".split(),
                     "people"),
     **dict.fromkeys("week weeks 周 星期".split(), "week"),
@@ -1042,11 +1042,13 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Number]:
         # A Chinese run after a number starts with its unit: "10分钟的计时器".
         after = [next((k for k in _CONCEPTS if w.startswith(k) and not k.isascii()), w) for w in after]
         concepts = frozenset(_CONCEPTS[w] for w in [*marks, *before, *after] if w in _CONCEPTS)
-        if re.match(r"\s+(?:of\s+us|friends?|mates|colleagues|others)\b", text[match.end():],
+        if re.match(r"\s*(?:of\s+us|friends?|mates|colleagues|others)\b", text[match.end():],
                     re.IGNORECASE):
             concepts |= {"people"}  # "6 of us", "with 2 friends"
         if re.search(r"(?:\b(?:top|first|best)|前)\s*$", text[: match.start()], re.IGNORECASE):
             concepts |= {"max"}  # "the top 3": how many to list
+        if re.search(r"\bout\s+of\s*$", text[: match.start()], re.IGNORECASE):
+            concepts |= {"max"}  # "42 out of 50": 50 is the most there is
         # A side named after its unit: "400 pixels tall", "3 m wide".
         side = re.match(r"\s*[a-z]+\s+(tall|high|wide|long|deep)\b", text[match.end():], re.IGNORECASE)
         if side:
@@ -1639,7 +1641,9 @@ class _Reader:
         often no label ("ask the city council").
         """
         clause_end = r"(?=\s*(?:[,.;!?)]|$))"
-        colon = re.search(rf"\b{phrase}\s*[:=]\s*([^\W\d][\w'-]*(?:\s+[\w'-]+){{0,3}}){clause_end}",
+        # The label in either number: "note: worn cable" for notes.
+        either = rf"{phrase[:-1]}s?" if phrase.endswith("s") and phrase[-2:-1].isalpha() else rf"{phrase}s?"
+        colon = re.search(rf"\b{either}\s*[:=]\s*([^\W\d][\w'-]*(?:\s+[\w'-]+){{0,3}}){clause_end}",
                           self.read.text, re.I)
         own = name_words(parameter.name)
         # "with note rent March": after "with", the words to the clause's end; after another preposition one word.
