@@ -190,6 +190,8 @@ def with_digits(text: str) -> str:
     # A unit glued to its number is written apart: "3kg" -> "3 kg".
     text = _GLUED_UNIT.sub(r"\1 \2", text)
     text = _GLUED_SHORT_UNIT.sub(r"\1 \2", text)
+    # An ordinal before a noun counts: "4th floor" -> "4 floor" (a date's "3rd" is read with its month).
+    text = re.sub(r"(?<![\w.])(\d{1,3})(?:st|nd|rd|th)(?=\s+(?!of\b)[a-z])", r"\1", text)
     # "two hundred" -> 200, "a thousand" -> 1000, "a dozen" -> 12.
     text = re.sub(r"\b(\d+|an?)\s+(hundred|thousand|million)\b",
                   lambda m: _scaled(1 if m.group(1).isalpha() else int(m.group(1)), _SCALES[m.group(2).lower()]),
