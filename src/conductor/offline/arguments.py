@@ -813,13 +813,31 @@ def category_values(parameter: Parameter, text: str) -> list[str]:
         if not own & names or (category == "subject" and not _SCHOOL_WORDS.search(parameter.description)):
             continue
         found: list[tuple[int, str]] = []
+        # A colour may be shaded by the word before it: "cherry red", "navy blue"; "裸粉色".
+        shade = r"(?:[a-z]+\s)?" if category == "colour" else ""
         for term in _CATEGORY_TERMS[category]:
-            pattern = re.escape(term) if _CJK.match(term) else rf"(?<![\w-]){re.escape(term)}(?![\w-])"
+            pattern = rf"[\u4e00-\u9fff]?{re.escape(term)}" if _CJK.match(term) and shade else (
+                re.escape(term) if _CJK.match(term) else rf"(?<![\w-]){shade}{re.escape(term)}(?![\w-])")
             for match in re.finditer(pattern, text, re.IGNORECASE):
-                if not any(s <= match.start() < s + len(t) for s, t in found):
-                    found.append((match.start(), match.group(0)))
-        return [value for _, value in sorted(found)]
+                value = _unshaded(match.group(0), term)
+                found.append((match.end() - len(value), value))
+        # The longest reading of each place wins: "navy blue", not "navy" and "blue".
+        kept: list[tuple[int, str]] = []
+        for at, value in sorted(found, key=lambda pair: -len(pair[1])):
+            if not any(at < s + len(t) and s < at + len(value) for s, t in kept):
+                kept.append((at, value))
+        return [value for _, value in sorted(kept)]
     return []
+
+
+def _unshaded(value: str, term: str) -> str:
+    """The colour without a word before it that is no shade: "in red" is red, "的红色" 红色."""
+    shade = value[: len(value) - len(term)].strip()
+    if not shade:
+        return value
+    if shade.lower() in STOPWORDS or shade.lower() in _FILLER_WORDS or shade in "的是要和与或成为在":
+        return value[len(value) - len(term):]
+    return value
 
 
 # The commonest Chinese surnames: a Chinese person's name is one of them and one or two characters more.
@@ -1173,8 +1191,11 @@ def _noun_after(text: str, match: re.Match[str], last: str) -> str:
     """The noun after a list's last item that an article started: "a PAX wardrobe and a MALM bed at ..."."""
     if not re.search(rf"\b(?:a|an|the|my|some)\s+{re.escape(last)}$", text[: match.end()], re.IGNORECASE):
         return ""
-    noun = re.match(r"\s+([a-z][\w'-]*)(?=\s*(?:[,.;:!?]|$)|\s+(?:to|in|on|at|for|from|with)\b)", text[match.end():])
-    return f" {noun.group(1)}" if noun and noun.group(1) not in STOPWORDS else ""
+    noun = re.match(r"\s+((?:[a-z][\w'-]*\s+)?[a-z][\w'-]*)(?=\s*(?:[,.;:!?]|$)|\s+(?:to|in|on|at|for|from|with)\b)",
+                    text[match.end():])  # "a full blood count", "a MALM bed at ..."
+    if noun is None or any(w in STOPWORDS for w in noun.group(1).split()):
+        return ""
+    return f" {noun.group(1)}"
 
 
 def _glued_after(rest: str, last: str) -> str:
