@@ -130,6 +130,10 @@ _OPERATOR_WORDS = r"plus|minus|times|by|over|and|divided|multiplied"
 
 def _digits(match: re.Match[str], text: str) -> str:
     tens, unit, single = match.group(1), match.group(2), match.group(3)
+    # A capitalised number word after a capitalised word is part of a name: "Dune Part Two", "Ocean's Eleven".
+    before = re.search(r"(^|[.!?]\s+|\s)([A-Z][\w']*)\s+$", text[: match.start()])
+    if match.group(0)[0].isupper() and before and not (before.group(1) == "" or before.group(1).strip()):
+        return match.group(0)
     if tens:
         return str(_TENS[tens.lower()] + (_UNITS.index(unit.lower()) if unit else 0))
     # "one" is too often a pronoun ("which one"): a number only beside arithmetic words or digits.
@@ -1176,6 +1180,8 @@ def _with_leading_items(prefix: str, items: list[str]) -> list[str]:
     if glued is None or not re.search(r",\s*$", prefix[: glued.start()]):
         return items
     earlier = [part.strip() for part in prefix[: glued.start()].rstrip(", ").split(",")]
+    if any(len(part.split()) > 3 for part in earlier):
+        return items  # a comma that ends a clause, not one between items: "2 tickets for Dune at 21:15, seats F7 and F8"
     return [*earlier, f"{glued.group(1).strip()} {items[0]}", *items[1:]]
 
 
@@ -1364,6 +1370,7 @@ class _Reader:
         self.fan_out: tuple[str, list[Any]] | None = None
         self.claimed_concepts: set[str] = set()  # concepts other parameters' names claim
         self.siblings: list[Parameter] = []  # the parameters being filled together
+        self.tool_parameters: list[Parameter] = []  # the tool's own, when siblings are a nested object's fields
 
     def _without_tool_verbs(self, read: Question) -> Question:
         """The names without a first word that is the tool's own verb: "Snooze Teams" names Teams."""
@@ -1578,7 +1585,8 @@ class _Reader:
     def _lone_name(self) -> list[str]:
         """The one capitalised name nothing else took, not a place: a product or a thing's name ("the Phonak
         Audeo" for device_model), as a person would read it."""
-        takes_places = any(role_of(p) == "place" for p in self.siblings)
+        everyone = [*self.siblings, *self.tool_parameters]
+        takes_places = any(role_of(p) == "place" for p in everyone)
         free = [n for n in self._free(self.read.names) if not (takes_places and n in self.read.places)]
         # Several written as one list are one call each: "Half Dome and the Mist Trail".
         if free:
@@ -1587,7 +1595,7 @@ class _Reader:
         # Or the one code nothing else took, where no parameter asks for codes: "toll on the A1".
         codes = [i for i in self._free(self.read.ids) if not i.isdigit()
                  and re.search(rf"(?<![\w.-]){re.escape(i)}(?![\w.-])", self.read.text)]  # whole: not v3 of v3.1.0
-        takes_codes = any(role_of(p) == "id" for p in self.siblings)
+        takes_codes = any(role_of(p) == "id" for p in everyone)
         return codes if len(codes) == 1 and not takes_codes else []
 
     def _with_possessive(self, name: str) -> str:
@@ -2413,6 +2421,7 @@ def fill(spec: ToolSpec, question: str, *, preset: dict[str, Any] | None = None)
     for value in preset.values():
         reader.take(value)
     parameters = [p for p in parameters_of(spec.parameters) if p.name not in preset]
+    reader.tool_parameters = parameters
     arguments, missing = reader.fill_all(parameters, allow_fan_out=True)
     for parameter in parameters:
         if parameter.name in arguments and not _as_written(arguments[parameter.name], parameter, question):
