@@ -717,6 +717,9 @@ def role_of(parameter: Parameter) -> str:
             near = set(described) | set(candidates)
             if role == "timezone" and matched == {"zone"} and not {"time", "timezone", "iana"} & near:
                 continue
+            # A bare "site" is a web site only where the web is meant: a dive site or a heritage site is a place.
+            if role == "url" and matched == {"site"} and not {"url", "web", "website", "link", "page", "domain"} & near:
+                continue
             if role == "time" and "zone" in own:
                 continue
             if matched:
@@ -782,12 +785,15 @@ _CATEGORY_WORDS: dict[str, str] = {
     "body part": """knee knees shoulder shoulders back lower back neck ankle ankles wrist wrists elbow elbows hip hips
         foot feet hand hands arm arms leg legs hamstring calf spine jaw
         膝盖 肩膀 腰 颈椎 脖子 脚踝 手腕 手肘 髋关节 脚 手 胳膊 腿""",
+    "crop": """wheat barley corn maize rice oats rye soy soybeans soya potatoes canola rapeseed sorghum cotton
+        sugarcane sugar beet sunflowers 小麦 玉米 水稻 大米 大豆 土豆 马铃薯 棉花 油菜 高粱""",
     "sport": """football soccer basketball tennis baseball hockey cricket rugby golf volleyball badminton
         table tennis swimming cycling running boxing 篮球 足球 网球 棒球 排球 羽毛球 乒乓球 游泳""",
 }
 # The parameter-name words that ask for each category; "subject" only where school is meant (an e-mail has one).
 _CATEGORY_NAMES = {"animal": {"animal", "animals", "species", "pet", "creature"}, "subject": {"subject", "course"},
                    "appliance": {"appliance", "appliances", "device", "machine"},
+                   "crop": {"crop", "crops", "grain"},
                    "body part": {"body", "joint", "injury", "limb"},
                    "colour": {"colour", "color", "colours", "colors"}, "sport": {"sport", "sports"}}
 _SCHOOL_WORDS = re.compile(r"\b(?:school|class|course|exam|grade|student|lesson|teach\w*|quiz|test)\b", re.I)
@@ -795,7 +801,7 @@ _SCHOOL_WORDS = re.compile(r"\b(?:school|class|course|exam|grade|student|lesson|
 
 def _category_terms() -> dict[str, list[str]]:
     """Each category's words, two-word ones ("sea lion", "table tennis") kept whole, longest first."""
-    two_words = (r"sea lions?|guinea pig|computer science|table tennis|washing machine|tumble dryer|air conditioner|"
+    two_words = (r"sea lions?|guinea pig|computer science|table tennis|washing machine|tumble dryer|air conditioner|sugar beet|"
                  r"vacuum cleaner|coffee machine|lower back")
     terms = {}
     for category, text in _CATEGORY_WORDS.items():
@@ -2357,7 +2363,9 @@ class _Reader:
                 rest := self.leftover(leftover_takers[0], place=role_of(leftover_takers[0]) == "place")) and (
                 # A pet's or a person's name is written capitalised in English: "bring" in "need to bring my
                 # rabbit in" is none (a class's name may be lowercase: "spin").
-                not set(name_words(leftover_takers[0].name)) & _LIVING or _CJK.search(rest) or rest[0].isupper()):
+                not set(name_words(leftover_takers[0].name)) & _LIVING or _CJK.search(rest) or rest[0].isupper()) and (
+                # Nor is a lone verb a thing's name: "finished the oats" names no field.
+                "name" not in name_words(leftover_takers[0].name) or not re.fullmatch(r"[a-z]+(?:ed|ing)", rest)):
             value, several = self.one_or_listed(rest, allow_fan_out=allow_fan_out and self.fan_out is None)
             if several is not None:
                 self.fan_out = (leftover_takers[0].name, several)
