@@ -22,7 +22,6 @@ import json
 import math
 import re
 import string
-import unicodedata
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
@@ -32,6 +31,7 @@ from zoneinfo import ZoneInfo
 import pydantic
 
 from .offline.glossary import CHINESE_GLOSSARY
+from .offline.language import holds_words, normalise
 from .tools import Tool, ToolArgumentsError, tool
 
 __all__ = [
@@ -987,10 +987,6 @@ _CJK_UNITS = {"十": 10, "百": 100, "千": 1000}
 _CJK_NUMBER_RE = re.compile(f"[{''.join(_CJK_DIGITS)}{''.join(_CJK_UNITS)}]+")
 
 
-def _normalise(text: str) -> str:
-    """Casefolded, with every run of characters that are not letters or digits made one space."""
-    text = unicodedata.normalize("NFKC", text).casefold()
-    return " ".join("".join(ch if ch.isalnum() else " " for ch in text).split())
 
 
 def _cjk_number(text: str) -> int:
@@ -1020,7 +1016,7 @@ def _numbers_in(question: str) -> set[float]:
             found.add(value / 100)
         if "," in match.group(0):  # "3,4" may be a list of two numbers rather than 34
             found.update(float(part) for part in match.group(0).rstrip("%").split(","))
-    words = _normalise(question).split()
+    words = normalise(question).split()
     for i, word in enumerate(words):
         if word in _NUMBER_WORDS:
             value = _NUMBER_WORDS[word]
@@ -1038,26 +1034,22 @@ def _numbers_in(question: str) -> set[float]:
 
 
 def _text_in(value: str, question: str) -> bool:
-    """``value`` occurs in ``question`` after :func:`_normalise`, as whole words (Chinese: anywhere).
+    """``value`` occurs in ``question`` as whole words once both are normalised (Chinese: anywhere).
 
     A single English word counts in its plural form too ("pharmacies" states "pharmacy").
     """
-    needle = _normalise(value)
-    if not needle:
-        return False
-    # Word edges only where the value itself starts or ends with a Latin letter or digit.
-    left = "(?<![a-z0-9])" if needle[0].isascii() else ""
-    right = "(?![a-z0-9])" if needle[-1].isascii() else ""
+    needle = normalise(value)
     # One English word is stated by its plural too: "pharmacies" states pharmacy, "cats" states cat.
-    forms = [re.escape(needle)]
+    forms = [needle]
     if re.fullmatch(r"[a-z]{3,}", needle):
-        forms += [re.escape(needle) + "e?s"] + ([re.escape(needle[:-1]) + "ies"] if needle.endswith("y") else [])
-    return re.search(left + f"(?:{'|'.join(forms)})" + right, _normalise(question)) is not None
+        forms += [needle + "s", needle + "es"] + ([needle[:-1] + "ies"] if needle.endswith("y") else [])
+    text = normalise(question)
+    return any(holds_words(text, form) for form in forms)
 
 
 def _bool_in(value: bool, question: str) -> bool:
     """The question has a word of ``value``'s polarity (on/yes/enable..., off/no/without...; 开, 关/不)."""
-    words = set(_normalise(question).split())
+    words = set(normalise(question).split())
     latin, cjk = (_TRUE_WORDS, _TRUE_CJK) if value else (_FALSE_WORDS, _FALSE_CJK)
     return bool(words & latin) or any(ch in question for ch in cjk)
 
@@ -1148,7 +1140,7 @@ def _switch_named(name: str, value: Any, question: str) -> bool:
         return False
     parts = [w for w in re.split(r"_|(?<=[a-z])(?=[A-Z])", name) if w]
     named = [w.lower() for w in parts if w.lower() not in ("is", "use", "enable", "include") and len(w) > 2]
-    text = _normalise(question)
+    text = normalise(question)
     if len(named) == 1 and re.search(rf"\bun{re.escape(named[0])}", text):
         return value is False  # "unlock the door" states lock=False
     said_in_chinese = _switch_in_chinese(named, question)

@@ -80,7 +80,6 @@ cities, two quoted songs, two tracking numbers) means one call per entity:
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -92,7 +91,7 @@ from ..types import ToolSpec
 from .glossary import CHINESE_GLOSSARY
 from .language import (
     CURRENCY_CODES, ROOMS, STOPWORDS, find_expressions, find_phrases, find_places, format_number,
-    quoted, stem,
+    holds_words, normalise, quoted, stem,
 )
 
 __all__ = [
@@ -2406,20 +2405,8 @@ def _as_written(value: Any, parameter: Parameter, question: str) -> bool:
     if value in {code for code, _ in read_question(question).currencies}:
         return True
     # As whole words, as the suite's judge reads it: "Essentials 10" is not stated by "Essentials 10GB".
-    written = _words_only(value)
-    if not written:
-        return False
-    left = "(?<![a-z0-9])" if written[0].isascii() else ""
-    right = "(?![a-z0-9])" if written[-1].isascii() else ""
-    pattern = left + re.escape(written) + right
     # Number words may be read as digits ("order ten" -> "10"): either way of writing it is stated.
-    return any(re.search(pattern, _words_only(text)) for text in (question, with_digits(question)))
-
-
-def _words_only(text: str) -> str:
-    """Casefolded, every run of characters that are not letters or digits one space."""
-    text = unicodedata.normalize("NFKC", text).casefold()
-    return " ".join("".join(ch if ch.isalnum() else " " for ch in text).split())
+    return any(holds_words(normalise(text), normalise(value)) for text in (question, with_digits(question)))
 
 
 def fill(spec: ToolSpec, question: str, *, preset: dict[str, Any] | None = None) -> Filled:

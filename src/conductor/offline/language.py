@@ -7,6 +7,7 @@ stand-in that follows visible rules a learner can read, not a language model.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable
 from typing import Literal
 
@@ -178,6 +179,22 @@ def words(text: str) -> list[str]:
     # A possessive is its noun: "a lamp's brightness" is about a lamp.
     found = [w.removesuffix("'s") for w in found]
     return [w for w in found if w.replace("'", "") not in STOPWORDS]
+
+
+def normalise(text: str) -> str:
+    """Casefolded, with every run of characters that are not letters or digits made one space."""
+    text = unicodedata.normalize("NFKC", text).casefold()
+    return " ".join("".join(ch if ch.isalnum() else " " for ch in text).split())
+
+
+def holds_words(text: str, needle: str) -> bool:
+    """Does normalised ``text`` hold normalised ``needle`` as whole words? Word edges only where the needle
+    starts or ends with a Latin letter or digit: Chinese has no spaces to find them by."""
+    if not needle:
+        return False
+    left = "(?<![a-z0-9])" if needle[0].isascii() else ""
+    right = "(?![a-z0-9])" if needle[-1].isascii() else ""
+    return re.search(left + re.escape(needle) + right, text) is not None
 
 
 def stem(word: str) -> str:
