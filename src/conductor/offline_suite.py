@@ -31,7 +31,7 @@ from zoneinfo import ZoneInfo
 import pydantic
 
 from .offline.glossary import CHINESE_GLOSSARY
-from .offline.language import holds_words, normalise
+from .offline.language import holds_words, negated_in_chinese, normalise
 from .tools import Tool, ToolArgumentsError, tool
 
 __all__ = [
@@ -1160,7 +1160,7 @@ def _switch_in_chinese(named: list[str], question: str) -> bool | None:
     for phrase, glosses in CHINESE_GLOSSARY.items():
         at = question.find(phrase)
         if at >= 0 and set(named) & set(glosses):
-            return not re.search(r"(?:不|别|无|没有)(?:要|用|加)?$", question[max(0, at - 3): at])
+            return not negated_in_chinese(question, at)
     return None
 
 

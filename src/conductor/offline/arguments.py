@@ -91,7 +91,7 @@ from ..types import ToolSpec
 from .glossary import CHINESE_GLOSSARY
 from .language import (
     CURRENCY_CODES, ROOMS, STOPWORDS, find_expressions, find_phrases, find_places, format_number,
-    holds_words, normalise, quoted, stem,
+    holds_words, negated_in_chinese, normalise, quoted, stem,
 )
 
 __all__ = [
@@ -1058,6 +1058,7 @@ def _is_year(match: re.Match[str], text: str, before: list[str]) -> bool:
 
 def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Number]:
     found = []
+    size_pairs = list(_SIZE_PAIR.finditer(text))
     for match in _NUMBER.finditer(text):
         if any(start <= match.start(2) < end for start, end in taken):
             continue
@@ -1083,7 +1084,7 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Number]:
         if side:
             concepts |= {_SIDE_WORDS[side.group(1).lower()]}
         # A size of two sides written "300x200" is width by height (three sides are length, width, height).
-        pair = next((m for m in _SIZE_PAIR.finditer(text) if m.start() <= match.start(2) < m.end()), None)
+        pair = next((m for m in size_pairs if m.start() <= match.start(2) < m.end()), None)
         if pair is not None:
             concepts |= {"width" if match.start(2) == pair.start(1) else "height"}
         if not concepts and _is_year(match, text, before):
@@ -1236,10 +1237,13 @@ _SUBJECT_VERB = re.compile(
     r"turned|turns|ran|slept|ate|owes|paid|earned|made|lives|works|'s)\b", re.IGNORECASE)
 
 
-def _without_first_word(match: re.Match[str], text: str) -> str:
+def _without_first_word(match: re.Match[str], text: str, starts: dict[int, re.Match[str]]) -> str:
     """A capitalised run without a sentence's first word, capitalised only as a sentence start ("Mute Slack"),
-    unless a verb follows it: then it is the subject, a name ("Pepper is up to 2.35 kilos")."""
-    first_word = next((m for m in _SENTENCE_START.finditer(text) if m.start(1) == match.start()), None)
+    unless a verb follows it: then it is the subject, a name ("Pepper is up to 2.35 kilos").
+
+    ``starts``: each sentence's first word, by where it starts.
+    """
+    first_word = starts.get(match.start())
     if first_word is None:
         return match.group(0)
     first = first_word.group(1)
@@ -1306,9 +1310,10 @@ def read_question(question: str) -> Question:
     for pattern in (_EMAIL, _URL, _PATH, _ZONE, _TIME, _QUOTE):
         plain = pattern.sub(lambda m: " " * len(m.group(0)), plain)
     tickers = [t.lstrip("$") for t in _TICKER.findall(plain) if t.lstrip("$") not in _NOT_TICKERS]
+    starts = {m.start(1): m for m in _SENTENCE_START.finditer(plain)}
     capitalised = [
         _with_model_number(name, plain)
-        for name in (_without_first_word(m, plain) for m in _CAPITALISED.finditer(plain))
+        for name in (_without_first_word(m, plain, starts) for m in _CAPITALISED.finditer(plain))
         if name and name.lower() not in _CALENDAR_WORDS and name.lower() not in STOPWORDS
     ]
     # A capitalised name is a place only where places go: "in Paris", "in the Blue Room", "of France and Italy".
@@ -1379,11 +1384,12 @@ class _Reader:
 
     def _without_tool_verbs(self, read: Question) -> Question:
         """The names without a first word that is the tool's own verb: "Snooze Teams" names Teams."""
+        starts = {m.start(1) for m in _SENTENCE_START.finditer(read.plain)}
         names = []
         for name in read.names:
             first, _, rest = name.partition(" ")
-            starts = any(m.start(1) == read.plain.find(name) for m in _SENTENCE_START.finditer(read.plain))
-            names.append(rest if rest and starts and concepts_of(first) & self.own_words else name)
+            at_start = read.plain.find(name) in starts
+            names.append(rest if rest and at_start and concepts_of(first) & self.own_words else name)
         return replace(read, names=list(dict.fromkeys(names))) if names != read.names else read
 
     # Strings of a kind, not yet used by another parameter.
@@ -2052,7 +2058,7 @@ class _Reader:
         for phrase, concepts in CHINESE_CONCEPTS.items():
             at = self.read.text.find(phrase)
             if at >= 0 and own & set(concepts):
-                return not re.search(r"(?:不|别|无|没有)(?:要|用|加)?$", self.read.text[max(0, at - 3): at])
+                return not negated_in_chinese(self.read.text, at)
         return None
 
     def sided_enum(self, options: list[Any], side: int) -> Any:

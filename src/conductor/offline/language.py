@@ -197,6 +197,11 @@ def holds_words(text: str, needle: str) -> bool:
     return re.search(left + re.escape(needle) + right, text) is not None
 
 
+def negated_in_chinese(text: str, at: int) -> bool:
+    """Is the Chinese word at ``at`` negated right before it: 不要辣, 别加糖, 没有空调?"""
+    return re.search(r"(?:不|别|无|没有)(?:要|用|加)?$", text[max(0, at - 3): at]) is not None
+
+
 def stem(word: str) -> str:
     """A crude plural stripper, enough to match "lessons" with "lesson" and "cities" with "city"."""
     if len(word) > 4 and word.endswith("ies"):
