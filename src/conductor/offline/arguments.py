@@ -764,30 +764,31 @@ _CHINESE_LANGUAGE_NAMES = tuple("""英语 英文 中文 汉语 普通话 粤语 
 
 
 # Words of a few everyday categories, for a parameter named after its category ("species", "animal",
-# "subject", "colour", "sport"): "my cat", "the chemistry quiz", "熊猫". A short list, not a dictionary.
+# "subject", "colour", "sport"): "my cat", "the chemistry quiz", "熊猫". A short list, not a dictionary;
+# "_" joins the words of one term.
 _CATEGORY_WORDS: dict[str, str] = {
-    "animal": """dog dogs puppy puppies cat cats kitten kittens rabbit rabbits hamster hamsters guinea pig parrot
-        parrots bird birds fish goldfish horse horses pony turtle tortoise snake lizard ferret penguin penguins sea lion
-        sea lions lion lions tiger tigers elephant elephants giraffe giraffes zebra zebras panda pandas bear bears monkey
+    "animal": """dog dogs puppy puppies cat cats kitten kittens rabbit rabbits hamster hamsters guinea_pig parrot
+        parrots bird birds fish goldfish horse horses pony turtle tortoise snake lizard ferret penguin penguins sea_lion
+        sea_lions lion lions tiger tigers elephant elephants giraffe giraffes zebra zebras panda pandas bear bears monkey
         monkeys gorilla koala kangaroo otter otters seal seals dolphin dolphins shark sharks wolf wolves fox deer owl
         eagle flamingo flamingos hippo rhino cow cows pig pigs sheep goat goats chicken chickens duck ducks bee bees
         狗 小狗 猫 小猫 兔子 仓鼠 鹦鹉 鸟 鱼 金鱼 马 乌龟 蛇 熊猫 老虎 狮子 大象 长颈鹿 斑马 企鹅 海狮 猴子 海豚 熊 狼 狐狸
         考拉 袋鼠""",
     "subject": """math maths mathematics algebra geometry calculus physics chemistry biology science history
-        geography english literature art music economics computer science programming philosophy psychology
+        geography english literature art music economics computer_science programming philosophy psychology
         数学 语文 英语 物理 化学 生物 历史 地理 政治 音乐 美术 科学""",
     "colour": """red blue green yellow orange purple pink black white grey gray brown silver gold navy beige
         红色 蓝色 绿色 黄色 橙色 紫色 粉色 黑色 白色 灰色 棕色 银色 金色""",
-    "appliance": """fridge fridges refrigerator freezer oven ovens dishwasher washing machine washer dryer tumble dryer
-        microwave boiler kettle toaster air conditioner heater vacuum cleaner coffee machine stove hob cooker
+    "appliance": """fridge fridges refrigerator freezer oven ovens dishwasher washing_machine washer dryer tumble_dryer
+        microwave boiler kettle toaster air_conditioner heater vacuum_cleaner coffee_machine stove hob cooker
         冰箱 烤箱 洗碗机 洗衣机 烘干机 微波炉 热水器 空调 吸尘器 电饭煲 咖啡机""",
-    "body part": """knee knees shoulder shoulders back lower back neck ankle ankles wrist wrists elbow elbows hip hips
+    "body part": """knee knees shoulder shoulders back lower_back neck ankle ankles wrist wrists elbow elbows hip hips
         foot feet hand hands arm arms leg legs hamstring calf spine jaw
         膝盖 肩膀 腰 颈椎 脖子 脚踝 手腕 手肘 髋关节 脚 手 胳膊 腿""",
     "crop": """wheat barley corn maize rice oats rye soy soybeans soya potatoes canola rapeseed sorghum cotton
-        sugarcane sugar beet sunflowers 小麦 玉米 水稻 大米 大豆 土豆 马铃薯 棉花 油菜 高粱""",
+        sugarcane sugar_beet sunflowers 小麦 玉米 水稻 大米 大豆 土豆 马铃薯 棉花 油菜 高粱""",
     "sport": """football soccer basketball tennis baseball hockey cricket rugby golf volleyball badminton
-        table tennis swimming cycling running boxing 篮球 足球 网球 棒球 排球 羽毛球 乒乓球 游泳""",
+        table_tennis swimming cycling running boxing 篮球 足球 网球 棒球 排球 羽毛球 乒乓球 游泳""",
 }
 # The parameter-name words that ask for each category; "subject" only where school is meant (an e-mail has one).
 _CATEGORY_NAMES = {"animal": {"animal", "animals", "species", "pet", "creature"}, "subject": {"subject", "course"},
@@ -799,15 +800,9 @@ _SCHOOL_WORDS = re.compile(r"\b(?:school|class|course|exam|grade|student|lesson|
 
 
 def _category_terms() -> dict[str, list[str]]:
-    """Each category's words, two-word ones ("sea lion", "table tennis") kept whole, longest first."""
-    two_words = (r"sea lions?|guinea pig|computer science|table tennis|washing machine|tumble dryer|air conditioner|sugar beet|"
-                 r"vacuum cleaner|coffee machine|lower back")
-    terms = {}
-    for category, text in _CATEGORY_WORDS.items():
-        pairs = re.findall(two_words, text)
-        singles = re.sub(two_words, " ", text).split()
-        terms[category] = sorted({*pairs, *singles}, key=len, reverse=True)
-    return terms
+    """Each category's words, longest first; "sea_lion" in the list is the two words "sea lion"."""
+    return {category: sorted({w.replace("_", " ") for w in text.split()}, key=len, reverse=True)
+            for category, text in _CATEGORY_WORDS.items()}
 
 
 _CATEGORY_TERMS = _category_terms()
