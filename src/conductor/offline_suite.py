@@ -1133,8 +1133,10 @@ def _switch_named(name: str, value: Any, question: str) -> bool:
     """A boolean the question states by the parameter's own word: "force restart db-01" states ``force=True``.
 
     True when every word of the name (split at "_" and camelCase; "is"/"use"/"enable" and words of one or two
-    letters such as "at", "up" dropped, as the offline model reads names) is in the question; False when one of them follows "no", "not", "without" or "don't", or a lone word is undone by
-    "un" ("unlock" states ``lock=False``).
+    letters such as "at", "up" dropped, as the offline model reads names) is in the question, or a Chinese
+    word the glossary gives for one of them is (加急 for rush); False when one of them follows "no", "not",
+    "without" or "don't" (不/别/无/没有 in Chinese), or a lone word is undone by "un" ("unlock" states
+    ``lock=False``).
     """
     if not isinstance(value, bool):
         return False
