@@ -226,3 +226,70 @@ def run_tests(lab_tests: list[str], patient_id: str) -> dict:
 
 def test_a_chinese_list_starts_after_the_request():
     assert calls(run_tests, "给病人B2231做一下尿常规和血糖") == [{"lab_tests": ["尿常规", "血糖"], "patient_id": "B2231"}]
+
+
+@tool
+def hang_pictures(frames: list[str], address: str) -> dict:
+    """Book someone to put things up on the walls.
+
+    Args:
+        frames: The things to hang, e.g. "mirror".
+        address: Where they are.
+    """
+    return {"frames": len(frames), "address": address}
+
+
+def test_a_list_of_things_takes_the_words_left_after_the_address():
+    assert calls(hang_pictures, "could someone hang a mirror at 12 Elm Road") == [
+        {"frames": ["mirror"], "address": "12 Elm Road"}]
+    assert calls(hang_pictures, "need a clock and a mirror put up at 4 Mill Lane") == [
+        {"frames": ["clock", "mirror"], "address": "4 Mill Lane"}]
+
+
+@tool
+def cellar_check(wine: str, months: int) -> dict:
+    """Say whether a wine has aged long enough.
+
+    Args:
+        wine: The wine, e.g. "barolo".
+        months: Months it has aged.
+    """
+    return {"ready": months >= 12}
+
+
+def test_a_thing_is_not_the_place_it_is_in():
+    assert calls(cellar_check, "my rioja's been in the cellar 14 months, good to drink?") == [
+        {"wine": "rioja", "months": 14}]
+    # The only content word is where it is, which names no wine.
+    assert missing(cellar_check, "it's been in the cellar 14 months, good to drink?") == ["wine"]
+
+
+@tool
+def barber_booking(stylist: str, beard_trim: bool = False) -> dict:
+    """Book a haircut.
+
+    Args:
+        stylist: Who cuts.
+        beard_trim: Whether to trim the beard as well.
+    """
+    return {"stylist": stylist, "beard": beard_trim}
+
+
+@tool
+def theme_park_ticket(park: str, pass_holder: bool = False) -> dict:
+    """Price a theme park ticket or day pass.
+
+    Args:
+        park: The park.
+        pass_holder: Whether the visitor has a season pass (cheaper).
+    """
+    return {"park": park, "price": 30 if pass_holder else 60}
+
+
+def test_an_optional_switch_is_set_by_its_telling_word_and_never_by_the_tools_own():
+    assert calls(barber_booking, "haircut with Omar, and sort my beard out too") == [
+        {"stylist": "Omar", "beard_trim": True}]
+    assert calls(barber_booking, "haircut with Omar, no beard today") == [{"stylist": "Omar", "beard_trim": False}]
+    assert calls(barber_booking, "haircut with Omar") == [{"stylist": "Omar"}]
+    # "pass" is the tool's own word: asking about a day pass says nothing of holding one.
+    assert calls(theme_park_ticket, "how much is a day pass at Alton Towers?") == [{"park": "Alton Towers"}]

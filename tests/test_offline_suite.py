@@ -111,6 +111,30 @@ def test_unstated_values_skip_defaults_and_reach_nested_fields():
     ]
 
 
+@tool
+def physio_plan(body_part: str, post_surgery: bool = False, sessions: int = 4) -> dict:
+    """Plan physiotherapy.
+
+    Args:
+        body_part: Where it hurts.
+        post_surgery: Whether the patient is recovering from surgery.
+        sessions: How many sessions.
+    """
+    return {"plan": body_part, "sessions": sessions}
+
+
+def test_the_expected_calls_vouch_for_their_own_values_and_for_nothing_else():
+    case = ask(physio_plan, "had surgery on my knee in May, what should I do?",
+               {"body_part": "knee", "post_surgery": True})
+    # No word of "post_surgery=True" is "true" or "with": the case's author read it in the question.
+    assert judge(case, [("physio_plan", {"body_part": "knee", "post_surgery": True})]).unstated == ((),)
+    # A value the expected call does not hold is checked as ever: 6 sessions were never asked for.
+    wrong = judge(case, [("physio_plan", {"body_part": "knee", "post_surgery": True, "sessions": 6})])
+    assert wrong.unstated == (("sessions=6",),)
+    assert unstated_values(physio_plan, {"body_part": "knee", "post_surgery": True}, case.question) == [
+        "post_surgery=True"]
+
+
 def test_a_currency_code_is_stated_by_its_sign_before_an_amount():
     assert is_stated("EUR", "€45 in dollars?")
     assert is_stated("USD", "a $80 dinner")

@@ -1105,12 +1105,14 @@ def _leaves(value: Any, path: str) -> Iterator[tuple[str, Any]]:
         yield path, value
 
 
-def unstated_values(tool_: Tool, arguments: Any, question: str, aliases: Mapping[str, str] | None = None
-                    ) -> list[str]:
+def unstated_values(tool_: Tool, arguments: Any, question: str, aliases: Mapping[str, str] | None = None,
+                    *, vouched: Sequence[tuple[str, Any]] = ()) -> list[str]:
     """The argument values of one call that ``question`` does not state, as ``path=value`` strings.
 
     A top-level argument equal to its parameter's default is skipped (sending
-    the default does what leaving it out does); every other leaf, nested ones
+    the default does what leaving it out does); so is a leaf ``vouched`` for: a (path, value) of a case's
+    expected call, which its author read in the question ("had surgery on my shoulder" states
+    ``post_surgery=True`` though no word of it says "true"); every other leaf, nested ones
     included, must pass :func:`is_stated`. Arguments that are not a JSON object
     are not checked here (the call is wrong anyway).
     """
@@ -1125,6 +1127,7 @@ def unstated_values(tool_: Tool, arguments: Any, question: str, aliases: Mapping
         unstated += [
             f"{path}={leaf!r}" for path, leaf in _leaves(value, name)
             if not is_stated(leaf, question, aliases) and not _switch_named(name, leaf, question)
+            and not any(path == known and _same(expected, leaf) for known, expected in vouched)
         ]
     return unstated
 
@@ -1258,8 +1261,10 @@ def judge(case: Case, calls: Sequence[tuple[str, Any]], reply: str = "") -> Verd
         outcome = "wrong"
     else:
         outcome = "correct" if _calls_match(case, calls) else "wrong"
+    vouched = [leaf for expected in case.calls for leaf in _leaves(expected, "")]
     unstated = tuple(
-        tuple(unstated_values(case.tool, arguments, case.question, case.aliases)) for _, arguments in calls
+        tuple(unstated_values(case.tool, arguments, case.question, case.aliases, vouched=vouched))
+        for _, arguments in calls
     )
     return Verdict(case, tuple(calls), outcome, unstated, reply)
 

@@ -387,6 +387,10 @@ _TO_MARKERS = frozenset({"to", "into", "in", "until", "till", "through", "到", 
 _ARTICLES = frozenset("the a an my your our his her their this these".split())
 _PREPOSITIONS = frozenset("with for about of on in at from to by into like called named".split())
 # Words that introduce a value and are never part of one: "a cat named Miso", "Liverpool vs Everton".
+# Words of a switch's name that say nothing of what it switches: "check", "now", "only", "allow".
+_VAGUE_SWITCH_WORDS = frozenset("check only allow allowed want wants need needs required request add also just "
+                                "with free extra full auto".split())
+_LOCATIVES = frozenset("in at near inside outside under around".split())  # "on" is also "about"
 _VALUE_MARKERS = frozenset("called named titled labelled labeled vs versus against off".split())
 _CALENDAR_WORDS = frozenset(_MONTHS + "monday tuesday wednesday thursday friday saturday sunday".split())
 
@@ -549,7 +553,9 @@ _CHINESE_GROUPS: dict[str, tuple[str, ...]] = {
 # Common verbs and praise words around a value, never part of it: "can pizza boxes go in ...", "any good
 # true crime podcasts".
 _FILLER_WORDS = frozenset("""go goes going went gone come comes coming came put puts throw thrown see saw seen
-    happen happens happened fit fits allowed good nice great decent lovely one ones get gets grab give make""".split())
+    happen happens happened fit fits allowed good nice great decent lovely one ones get gets grab give make
+    someone somebody anyone anybody everyone everybody something anything everything nothing please got gotten
+    getting yet still already really""".split())
 # One-character verbs that come before what they act on: have, want, find, buy, book, order, borrow...
 _CHINESE_LEADING_VERBS = frozenset("有想要找买订点借约招看查问听玩去")
 # Chinese words that carry no value: particles, pronouns, polite and question words.
@@ -1804,27 +1810,42 @@ class _Reader:
         """One contiguous phrase of the question's content words not used elsewhere and not the tool's own words.
 
         The phrase is the only one, else the only one right after a preposition ("recipes with salmon that
-        take at most 30 minutes" -> "salmon"); words from different places are never stitched together.
+        take at most 30 minutes" -> "salmon"), else the only one after an article or "my" ("my rioja's
+        been in the cellar, good to drink?" -> "rioja"); words from different places are never stitched
+        together. A thing is not where it is: for any but a place, a phrase after "in", "at", "near"...
+        is never the value; nor is a lone lowercase word after "to" that ends a clause (a verb).
         A ``place`` is only a phrase after a preposition or an article, or a capitalised name ("in the
         office", "the kitchen light", "Delhi"): in "Is it going to rain?" nothing names a place.
         """
         if _CJK.search(self.read.plain):
             return self._chinese_leftover(place=place)
         phrases = [
-            (before, phrase) for before, article, phrase in self._phrases()
+            (before, article, phrase) for before, article, phrase in self._phrases()
             if (not place or before in _PREPOSITIONS or article or phrase[0].isupper())
             # A city or a country is a proper name, capitalised in English: "a barn venue" names none.
             and not (place and set(name_words(taker.name)) & _PROPER_PLACES and not phrase[0].isupper())
             and not self._labels_a_sibling(phrase, taker)
         ]
+        # A lone lowercase word after "to" that ends a clause is a verb: "good to drink?".
+        phrases = [p for p in phrases if not (p[0] == "to" and not p[1] and self._ends_clause(p[2]))]
+        if not place:
+            phrases = [p for p in phrases if p[0] not in _LOCATIVES]
         if len(phrases) == 1:
-            return self._one_value(phrases[0][1])
-        texts = [phrase for _, phrase in phrases]
+            return self._one_value(phrases[0][2])
+        texts = [phrase for _, _, phrase in phrases]
         listed = next((e for e in self.read.enumerations if len(e) > 1 and e == texts), None)
         if listed:
             return listed[0]  # the phrases are one written list: "the basil and the mint" (one call each)
-        after_preposition = [phrase for before, phrase in phrases if before in _PREPOSITIONS]
-        return self._one_value(after_preposition[0]) if len(after_preposition) == 1 else None
+        after_preposition = [phrase for before, _, phrase in phrases if before in _PREPOSITIONS]
+        after_article = [phrase for _, article, phrase in phrases if article]
+        if len(after_preposition) == 1:
+            return self._one_value(after_preposition[0])
+        return self._one_value(after_article[0]) if len(after_article) == 1 else None
+
+    def _ends_clause(self, phrase: str) -> bool:
+        """Is this one lowercase word at the end of a clause? After "to" it is a verb: "good to drink?"."""
+        return bool(re.fullmatch(r"[a-z]+", phrase)) and re.search(
+            rf"\bto\s+{re.escape(phrase)}\s*(?:[?.!,;]|$)", self.read.plain) is not None
 
     def _one_value(self, phrase: str) -> str | None:
         """The phrase, unless it runs a capitalised name into other words ("Arsenal finish"): which part is
@@ -1851,6 +1872,11 @@ class _Reader:
         before, article = "", False
         for token in re.findall(r"[^\W_][\w'.\-]*[^\W_]|[^\W_]|[^\w\s]", self.read.plain):
             if self._is_content(token, used):
+                if re.search(r"'s$", token, re.IGNORECASE):
+                    # "my cheddar's been", "Biscuit's jab": the 's ends the phrase and is not part of it.
+                    phrases.append((before, article, " ".join([*run, token[:-2]])))
+                    run, before, article = [], token.casefold(), False
+                    continue
                 run.append(token)
                 continue
             if run:
@@ -1869,6 +1895,8 @@ class _Reader:
         A word of a capitalised name stays even if the tool uses it: "Central Station" is one value.
         """
         folded = word.casefold().removesuffix("'s")  # "C-100's" is C-100, used or not like it
+        if re.search(r"(?:'ve|'ll|'re|'m|'d|n't)$", folded):
+            return False  # "we've", "that'll", "didn't": a pronoun or a verb with its ending, never a value
         in_name = any(word in name.split() for name in self.read.names)
         return (
             bool(re.match(r"\w", word)) and folded.replace("'", "") not in STOPWORDS
@@ -2035,6 +2063,12 @@ class _Reader:
             return False  # "unlock", "unmute", "unpin": the switch's own word undone
         if stated and all(re.search(rf"\b{re.escape(w)}", text) for w in stated):
             return not re.search(rf"\b(?:not|no|without|don't|non)\s+(?:\w+\s+)?{re.escape(stated[0])}", text)
+        # An optional switch named by its one telling word: "had surgery" for post_surgery, "the monthly pass"
+        # for pass_holder. Not a word of the tool's own (a pass tool's "pass" says nothing of a holder).
+        telling = [w for w in stated if len(w) >= 4 and w not in _VAGUE_SWITCH_WORDS and not self._is_tool_word(w)]
+        said = [w for w in telling if re.search(rf"\b{re.escape(w)}", text)]
+        if not parameter.required and said:
+            return not re.search(rf"\b(?:not|no|without|don't|non)\s+(?:\w+\s+)?{re.escape(said[0])}", text)
         chinese = self._chinese_switch(parameter)
         if chinese is not None:
             return chinese
@@ -2329,8 +2363,11 @@ class _Reader:
         # a string of no known kind, as a quote is most often the text to send.
         # A person's name before a string of no known kind, which would take any capitalised name
         # ("fitting for Arthur Bell ... the Phonak Audeo": device_model is not Arthur Bell).
-        order = sorted(parameters, key=lambda p: (p.kind == "string" and role_of(p) in ("", "title", "query"),
-                                                  p.kind == "string" and role_of(p) == ""))
+        # A list of free text after values of a known kind: "a desk at 31 Kings Road" (the address first).
+        order = sorted(parameters, key=lambda p: (
+            p.kind == "string" and _free_text(p) and role_of(p) in ("", "title", "query"),
+            p.kind == "string" and _free_text(p) and role_of(p) == "",
+            p.kind == "array" and _free_text(p) and role_of(p) in ("", "title", "query")))
         # A value named beside a parameter's own noun is that parameter's ("on the Workout playlist").
         for parameter in order:
             if parameter.kind == "string" and "enum" not in parameter.schema and (
@@ -2356,8 +2393,7 @@ class _Reader:
         # (quotes mark exactly what to send); a title or a name is never made up from them.
         leftover_takers = [
             p for p in order
-            if p.required and p.name not in arguments and p.kind == "string" and "enum" not in p.schema
-            and role_of(p) in ("", "query", "place")
+            if p.required and p.name not in arguments and _free_text(p) and role_of(p) in ("", "query", "place")
         ]
         if len(leftover_takers) == 1 and not self._free(self.read.quotes) and (
                 rest := self.leftover(leftover_takers[0], place=role_of(leftover_takers[0]) == "place")) and (
@@ -2366,11 +2402,15 @@ class _Reader:
                 not set(name_words(leftover_takers[0].name)) & _LIVING or _CJK.search(rest) or rest[0].isupper()) and (
                 # Nor is a lone verb a thing's name: "finished the oats" names no field.
                 "name" not in name_words(leftover_takers[0].name) or not re.fullmatch(r"[a-z]+(?:ed|ing)", rest)):
-            value, several = self.one_or_listed(rest, allow_fan_out=allow_fan_out and self.fan_out is None)
-            if several is not None:
-                self.fan_out = (leftover_takers[0].name, several)
-            if value is not None:
-                arguments[leftover_takers[0].name] = value
+            if leftover_takers[0].kind == "array":
+                # A list takes the phrase with the items written beside it: "sourdough and rye", "a desk".
+                arguments[leftover_takers[0].name] = self.take(self._listed_with(rest) or [rest])
+            else:
+                value, several = self.one_or_listed(rest, allow_fan_out=allow_fan_out and self.fan_out is None)
+                if several is not None:
+                    self.fan_out = (leftover_takers[0].name, several)
+                if value is not None:
+                    arguments[leftover_takers[0].name] = value
         # Last, a number labelled by a text parameter's noun: "the next 42 bus" for "route: bus line".
         for parameter in order:
             if parameter.name not in arguments and parameter.kind == "string" and "enum" not in parameter.schema \
@@ -2383,6 +2423,12 @@ class _Reader:
                 self.fan_out = (numeric[0].name, [arguments[numeric[0].name], *more])
         missing = [p.name for p in parameters if p.required and p.name not in arguments]
         return {p.name: arguments[p.name] for p in parameters if p.name in arguments}, missing
+
+
+def _free_text(parameter: Parameter) -> bool:
+    """A string, or a list of strings, of no fixed options."""
+    items = parameter.schema.get("items", {}) if parameter.kind == "array" else parameter.schema
+    return (parameter.kind == "string" or items.get("type") == "string") and "enum" not in items
 
 
 def own_words(spec: ToolSpec) -> set[str]:
