@@ -124,7 +124,7 @@ def physio_plan(body_part: str, post_surgery: bool = False, sessions: int = 4) -
 
 
 def test_the_expected_calls_vouch_for_their_own_values_and_for_nothing_else():
-    case = ask(physio_plan, "had surgery on my knee in May, what should I do?",
+    case = ask(physio_plan, "had surgery to my knee in May, what should I do?",
                {"body_part": "knee", "post_surgery": True})
     # No word of "post_surgery=True" is "true" or "with": the case's author read it in the question.
     assert judge(case, [("physio_plan", {"body_part": "knee", "post_surgery": True})]).unstated == ((),)
