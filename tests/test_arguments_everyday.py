@@ -293,3 +293,20 @@ def test_an_optional_switch_is_set_by_its_telling_word_and_never_by_the_tools_ow
     assert calls(barber_booking, "haircut with Omar") == [{"stylist": "Omar"}]
     # "pass" is the tool's own word: asking about a day pass says nothing of holding one.
     assert calls(theme_park_ticket, "how much is a day pass at Alton Towers?") == [{"park": "Alton Towers"}]
+
+
+@tool
+def book_pony_ride(pony: str, minutes: int, groom: str | None = None) -> dict:
+    """Book a pony ride.
+
+    Args:
+        pony: The pony's name.
+        minutes: How long the ride lasts.
+        groom: Preferred groom; any free one when left out.
+    """
+    return {"pony": pony, "minutes": minutes}
+
+
+def test_a_written_list_fans_out_even_beside_an_optional_parameter_of_its_kind():
+    assert calls(book_pony_ride, "20 minute rides on Dolly and Pickle please") == [
+        {"pony": "Dolly", "minutes": 20}, {"pony": "Pickle", "minutes": 20}]

@@ -2377,13 +2377,18 @@ class _Reader:
         # Two parameters of one kind (birth_date, on_date) share its values in order: no fan-out.
         # A pair (source_language, target_language) is one of each side: either may fan out.
         # An enum shares no values with free text: it never stops a text parameter fanning out.
+        # An optional parameter of the same kind does not stop a required one fanning out over a written list:
+        # "walks for Pepper and Milo" is two dogs, not a dog and a preferred walker.
         roles = [(p.kind, role_of(p), side_of(p), name_part(p)) for p in parameters
                  if p.name not in arguments and "enum" not in p.schema]
+        required_roles = [(p.kind, role_of(p), side_of(p), name_part(p)) for p in parameters
+                          if p.name not in arguments and "enum" not in p.schema and p.required]
         for parameter in order:
             if parameter.name in arguments:
                 continue
             kind = (parameter.kind, role_of(parameter), side_of(parameter), name_part(parameter))
-            alone = "enum" in parameter.schema or roles.count(kind) == 1
+            alone = "enum" in parameter.schema or roles.count(kind) == 1 or (
+                parameter.required and required_roles.count(kind) == 1)
             value, several = self.fill(parameter, allow_fan_out=allow_fan_out and alone and self.fan_out is None)
             if several is not None:
                 self.fan_out = (parameter.name, several)
