@@ -310,3 +310,20 @@ def book_pony_ride(pony: str, minutes: int, groom: str | None = None) -> dict:
 def test_a_written_list_fans_out_even_beside_an_optional_parameter_of_its_kind():
     assert calls(book_pony_ride, "20 minute rides on Dolly and Pickle please") == [
         {"pony": "Dolly", "minutes": 20}, {"pony": "Pickle", "minutes": 20}]
+
+
+@tool
+def gate_info(airport: str, gate: str | None = None) -> dict:
+    """Show the departures board at an airport.
+
+    Args:
+        airport: The airport.
+        gate: A gate, e.g. "B12", when the traveller names one.
+    """
+    return {"airport": airport, "gate": gate}
+
+
+def test_a_value_shaped_like_the_quoted_example_fills_an_optional_parameter():
+    assert calls(gate_info, "what's leaving from Schiphol D7 this afternoon?") == [
+        {"airport": "Schiphol", "gate": "D7"}]
+    assert calls(gate_info, "what's leaving from Schiphol this afternoon?") == [{"airport": "Schiphol"}]

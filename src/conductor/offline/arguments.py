@@ -2259,10 +2259,10 @@ class _Reader:
 
         Only a distinctive example counts: one with a sign, or letters and digits mixed.
         """
-        example = re.search(r"\be\.g\.,?\s*([^\s,;)]+)", parameter.description)
+        example = re.search(r"\be\.g\.,?\s*[\"“']?([^\s,;)\"”']+)", parameter.description)
         if example is None:
             return []
-        shape = _shape(example.group(1).rstrip("."))
+        shape = _shape(example.group(1).rstrip("."))  # quotes around it are not its shape: e.g. "2021-22"
         if not re.search(r"[^Aa9]", shape) and not ("9" in shape and re.search("[Aa]", shape)):
             return []
         tokens = [t.rstrip(".,;:!?)") for t in self.read.text.split()]
