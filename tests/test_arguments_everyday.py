@@ -327,3 +327,19 @@ def test_a_value_shaped_like_the_quoted_example_fills_an_optional_parameter():
     assert calls(gate_info, "what's leaving from Schiphol D7 this afternoon?") == [
         {"airport": "Schiphol", "gate": "D7"}]
     assert calls(gate_info, "what's leaving from Schiphol this afternoon?") == [{"airport": "Schiphol"}]
+
+
+@tool
+def parts_in_stock(part: str, depot: str | None = None) -> dict:
+    """Count spare parts in stock.
+
+    Args:
+        part: The part number.
+        depot: Only count this depot (all when left out).
+    """
+    return {"part": part, "count": 3}
+
+
+def test_a_depot_or_a_branch_is_a_place():
+    assert calls(parts_in_stock, "how many PX-220 are there in Swindon?") == [{"part": "PX-220", "depot": "Swindon"}]
+    assert calls(parts_in_stock, "how many PX-220 are there?") == [{"part": "PX-220"}]

@@ -436,7 +436,7 @@ _ROLE_WORDS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         ("origin", "origin source departure depart src from"),
         ("destination", "destination target arrival arrive dest dst to"),
         ("place", "city cities location locations place places town country countries region area room where "
-                  "address state airport"),
+                  "address state airport warehouse branch store shop depot venue office pharmacy"),
         ("id", "id ids identifier code isbn sku serial barcode ean upc postcode zipcode zip postal iccid imei vin "
                "iban plate"),
         ("creator", "artist artists author authors composer singer band writer director creator performer"),
