@@ -343,3 +343,21 @@ def parts_in_stock(part: str, depot: str | None = None) -> dict:
 def test_a_depot_or_a_branch_is_a_place():
     assert calls(parts_in_stock, "how many PX-220 are there in Swindon?") == [{"part": "PX-220", "depot": "Swindon"}]
     assert calls(parts_in_stock, "how many PX-220 are there?") == [{"part": "PX-220"}]
+
+
+@tool
+def hire_car(pickup_city: str, start: str, end: str, car_class: Literal["economy", "mpv", "suv"] = "economy") -> dict:
+    """Hire a car.
+
+    Args:
+        pickup_city: City to pick the car up in.
+        start: First day, YYYY-MM-DD.
+        end: Last day, YYYY-MM-DD.
+        car_class: The class of car.
+    """
+    return {"city": pickup_city, "class": car_class}
+
+
+def test_an_option_takes_its_word_before_a_name_can():
+    assert calls(hire_car, "Can I get an MPV in Leeds from 2027-01-03 to 2027-01-05?") == [
+        {"pickup_city": "Leeds", "start": "2027-01-03", "end": "2027-01-05", "car_class": "mpv"}]

@@ -2365,6 +2365,7 @@ class _Reader:
         # ("fitting for Arthur Bell ... the Phonak Audeo": device_model is not Arthur Bell).
         # A list of free text after values of a known kind: "a desk at 31 Kings Road" (the address first).
         order = sorted(parameters, key=lambda p: (
+            "enum" not in p.schema,
             p.kind == "string" and _free_text(p) and role_of(p) in ("", "title", "query"),
             p.kind == "string" and _free_text(p) and role_of(p) == "",
             p.kind == "array" and _free_text(p) and role_of(p) in ("", "title", "query")))
