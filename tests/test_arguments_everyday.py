@@ -361,3 +361,22 @@ def hire_car(pickup_city: str, start: str, end: str, car_class: Literal["economy
 def test_an_option_takes_its_word_before_a_name_can():
     assert calls(hire_car, "Can I get an MPV in Leeds from 2027-01-03 to 2027-01-05?") == [
         {"pickup_city": "Leeds", "start": "2027-01-03", "end": "2027-01-05", "car_class": "mpv"}]
+
+
+@tool
+def buy_parking_permit(zone: str, period: Literal["day", "month", "year"], vehicle: Literal["car", "motorcycle"]) -> dict:
+    """Buy a residents' parking permit.
+
+    Args:
+        zone: The parking zone.
+        period: How long the permit lasts.
+        vehicle: What it is for.
+    """
+    return {"zone": zone, "period": period, "vehicle": vehicle}
+
+
+def test_an_option_named_in_everyday_words():
+    assert calls(buy_parking_permit, "an annual permit for zone K4, it's for my motorbike") == [
+        {"zone": "K4", "period": "year", "vehicle": "motorcycle"}]
+    # Words that could mean several options name none: "bike" is a bicycle or a motorbike.
+    assert missing(buy_parking_permit, "an annual permit for zone K4 for my bike") == ["vehicle"]

@@ -54,14 +54,23 @@ The rules, in the order they run (each value of the question is used once):
    parameter's; a name "of a thing" (recipe_name, a playlist's name) is text,
    not a person; "called X" names a name or label; "by X" an artist or author;
    "because X" a reason; an enum option may be named in the plural or by a
-   plain synonym ("urgent" -> high) when none is named as written; a written
+   plain synonym ("urgent" -> high, "annual" -> year, "motorbike" ->
+   motorcycle: the thesaurus module, whose groups hold only words that mean
+   one option) when none is named as written, and enums are read first, so
+   an option's word is never taken as a name ("an SUV in Phoenix"); a written
    address fills a structured one; one value before "to" and several after
    fan out on the "to" side ("50 CHF to both EUR and USD").
 3. Optional parameters are filled only when the question states them plainly
-   (a value of their own kind; never leftover words or a number by position).
+   (a value of their own kind, or shaped like the description's example, e.g.
+   "2021-22"; never leftover words or a number by position). An optional
+   switch is also set by its one telling word ("had surgery" for
+   post_surgery), never by a word of the tool's own.
    A lone text parameter with nothing of its kind takes one contiguous phrase
-   of the leftover words (the only one, or the only one after a preposition),
-   never words stitched from different places (in Chinese too); a
+   of the leftover words (the only one, the only one after a preposition, or
+   the only one after an article or "my"), never words stitched from
+   different places (in Chinese too), never where a thing is ("in the cave"
+   names no cheese) and never a verb after "to" ("good to drink?"); a list
+   of free text takes such a phrase, or the written list it starts; a
    parameter's own noun is a label, never part of the phrase ("route 7");
    no clean phrase, no value.
    Last, a text parameter may take a whole number labelled by its own noun
@@ -89,6 +98,7 @@ from typing import Any
 from ..types import ToolSpec
 
 from .glossary import CHINESE_GLOSSARY
+from .thesaurus import groups_of
 from .language import (
     CURRENCY_CODES, ROOMS, STOPWORDS, find_expressions, find_phrases, find_places, format_number,
     holds_words, negated_in_chinese, normalise, quoted, stem,
@@ -2167,10 +2177,31 @@ class _Reader:
         # No option named as written: one named by a plain synonym ("urgent" for high, "by car" for driving).
         synonyms = {option: said_as for option in options for word in _ENUM_SYNONYMS.get(str(option).casefold(), ())
                     if (said_as := re.search(_synonym_pattern(word), text))}
-        if len(synonyms) != 1:
+        if len(synonyms) == 1:
+            option, said_as = next(iter(synonyms.items()))
+            self.used_strings.add(said_as.group(0).strip(" °"))  # "in German" is the language, not a topic
+            return option
+        return self._everyday_option(options) if not synonyms else None
+
+    def _everyday_option(self, options: list[Any]) -> Any:
+        """The one option the question names in everyday words ("annual" for year, "motorbike" for motorcycle).
+
+        From the thesaurus, whose groups hold only words that mean one option. Phrasings with a number ("12
+        months") are left out: the number is most often a count for another parameter.
+        """
+        plain = normalise(self.read.text)
+        named: dict[Any, str] = {}
+        for option in options:
+            for group in groups_of(str(option)):
+                for entry in sorted(group, key=len, reverse=True):
+                    phrase = normalise(entry)
+                    if len(phrase) >= 3 and not re.search(r"\d", phrase) and phrase not in self.used_strings \
+                            and holds_words(plain, phrase):
+                        named.setdefault(option, phrase)
+        if len(named) != 1:
             return None
-        option, said_as = next(iter(synonyms.items()))
-        self.used_strings.add(said_as.group(0).strip(" °"))  # "in German" is the language, not a topic
+        option, phrase = next(iter(named.items()))
+        self.used_strings.add(phrase)
         return option
 
     def fill(self, parameter: Parameter, *, allow_fan_out: bool) -> tuple[Any, list[Any] | None]:
