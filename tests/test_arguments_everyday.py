@@ -380,3 +380,19 @@ def test_an_option_named_in_everyday_words():
         {"zone": "K4", "period": "year", "vehicle": "motorcycle"}]
     # Words that could mean several options name none: "bike" is a bicycle or a motorbike.
     assert missing(buy_parking_permit, "an annual permit for zone K4 for my bike") == ["vehicle"]
+
+
+@tool
+def airport_taxi(pickup: str, dropoff: str) -> dict:
+    """Book a taxi.
+
+    Args:
+        pickup: Where to pick up.
+        dropoff: Where to drop off.
+    """
+    return {"from": pickup, "to": dropoff}
+
+
+def test_a_code_before_a_name_is_part_of_it():
+    assert calls(airport_taxi, "taxi from the Grand Hotel to LHR Terminal 5 please") == [
+        {"pickup": "Grand Hotel", "dropoff": "LHR Terminal 5"}]

@@ -31,7 +31,7 @@ The rules, in the order they run (each value of the question is used once):
    days without a year (Thursday, June 2, tomorrow, 周六, 下周一), languages
    (Japanese, 法语), Chinese personal names by surname (王芳, 小明), Chinese times
    (晚上八点), plates (沪A12345) and streets (南京路), codes with a space (BS6 5QA),
-   model numbers (Tesla Model 3), units glued to numbers (250g, 400W), scores
+   model numbers (Tesla Model 3), a code before a name (JFK Terminal 4, M6 Toll), units glued to numbers (250g, 400W), scores
    (6/10 is 6) and readings (128/84 is both), a few everyday categories for a
    parameter named after one (species, subject, colour, sport, appliance, body
    part: "my cat", "the fridge"), and lists after a colon ("answers: B, D, A").
@@ -1295,6 +1295,20 @@ def _with_model_number(name: str, text: str) -> str:
     return f"{name} {after.group(1)}"
 
 
+def _with_leading_code(name: str, text: str) -> str:
+    """A name with the code written right before it: "JFK Terminal 4", "M6 Toll", "LAX Terminal B".
+
+    A code is 3-5 capitals, or capitals with a digit; never a sentence's first word or a word like AM or OK.
+    """
+    before = re.search(rf"(?<=\s)([A-Z][A-Z0-9]{{1,4}})\s+{re.escape(name)}\b", text)
+    if before is None:
+        return name
+    code, opening = before.group(1), text[: before.start()].rstrip()
+    if code in _NOT_TICKERS or not (re.search(r"\d", code) or len(code) >= 3) or not opening or opening[-1] in ".!?":
+        return name
+    return f"{code} {name}"
+
+
 @lru_cache(maxsize=256)
 def read_question(question: str) -> Question:
     """Everything the question states, by kind (see the module docstring); cached, as every tool reads it."""
@@ -1323,7 +1337,7 @@ def read_question(question: str) -> Question:
     tickers = [t.lstrip("$") for t in _TICKER.findall(plain) if t.lstrip("$") not in _NOT_TICKERS]
     starts = {m.start(1): m for m in _SENTENCE_START.finditer(plain)}
     capitalised = [
-        _with_model_number(name, plain)
+        _with_leading_code(_with_model_number(name, plain), plain)
         for name in (_without_first_word(m, plain, starts) for m in _CAPITALISED.finditer(plain))
         if name and name.lower() not in _CALENDAR_WORDS and name.lower() not in STOPWORDS
     ]
@@ -2174,6 +2188,8 @@ class _Reader:
         chinese = [option for option in options if concepts_of(str(option)) & said]
         if len(chinese) == 1:
             return chinese[0]
+        if _CJK.search(text) and len(glossed := self._glossed_options(options)) == 1:
+            return glossed[0]
         # No option named as written: one named by a plain synonym ("urgent" for high, "by car" for driving).
         synonyms = {option: said_as for option in options for word in _ENUM_SYNONYMS.get(str(option).casefold(), ())
                     if (said_as := re.search(_synonym_pattern(word), text))}
@@ -2182,6 +2198,15 @@ class _Reader:
             self.used_strings.add(said_as.group(0).strip(" °"))  # "in German" is the language, not a topic
             return option
         return self._everyday_option(options) if not synonyms else None
+
+    def _glossed_options(self, options: list[Any]) -> list[Any]:
+        """The options a Chinese word of the question means, by its glossary glosses and the thesaurus: 柴油 diesel,
+        二等座 "second class" for second, 年卡 "annual" for year."""
+        glosses = {normalise(gloss) for phrase, english in CHINESE_GLOSSARY.items() if phrase in self.read.text
+                   for gloss in english}
+        return [option for option in options
+                if any(normalise(str(option)) in glosses or glosses & group for group in groups_of(str(option)))
+                or normalise(str(option)) in glosses]
 
     def _everyday_option(self, options: list[Any]) -> Any:
         """The one option the question names in everyday words ("annual" for year, "motorbike" for motorcycle).
