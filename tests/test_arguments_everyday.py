@@ -396,3 +396,21 @@ def airport_taxi(pickup: str, dropoff: str) -> dict:
 def test_a_code_before_a_name_is_part_of_it():
     assert calls(airport_taxi, "taxi from the Grand Hotel to LHR Terminal 5 please") == [
         {"pickup": "Grand Hotel", "dropoff": "LHR Terminal 5"}]
+
+
+@tool
+def start_countdown(label: str, minutes: int) -> dict:
+    """Start a countdown timer.
+
+    Args:
+        label: Name shown on the countdown.
+        minutes: How long it runs.
+    """
+    return {"label": label, "minutes": minutes}
+
+
+def test_a_label_is_the_word_before_the_thing_the_tool_makes():
+    assert calls(start_countdown, "start a rice countdown, 18 minutes") == [{"label": "rice", "minutes": 18}]
+    assert missing(start_countdown, "start a countdown, 18 minutes") == ["label"]
+    # A describing word is no label: "a quick countdown" names nothing.
+    assert missing(start_countdown, "start a really quick countdown of 18 minutes") == ["label"]

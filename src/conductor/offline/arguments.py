@@ -1746,7 +1746,22 @@ class _Reader:
             if word not in STOPWORDS and word not in _FILLER_WORDS and not self._is_tool_word(word) \
                     and word.casefold() not in self.used_strings and not _is_unit_word(word):
                 return word
+        if parameter.required and set(nouns) & _NAMING_WORDS and not self._free(self.read.quotes):
+            # A label is the word before the thing the tool makes: "a pasta timer", "a dentist reminder".
+            for match in re.finditer(r"\b(?:a|an|my|the|new)\s+([a-z][a-z'-]+)\s+([a-z]+)\b", self.read.text):
+                word, thing = match.groups()
+                if self._is_tool_word(thing) and not self._is_tool_word(word) and word not in STOPWORDS \
+                        and word not in _FILLER_WORDS and word.casefold() not in self.used_strings \
+                        and not _is_unit_word(word) and not re.fullmatch(r"[a-z]+(?:ed|ing|ly)", word) \
+                        and not self._names_an_option(word):
+                    return word
         return None
+
+    def _names_an_option(self, word: str) -> bool:
+        """Is the word an option of a sibling enum, or a plain synonym of one ("urgent" for high)?"""
+        options = [str(o).casefold() for p in self.siblings for o in p.schema.get("enum", ())]
+        return any(word == o or word in _ENUM_SYNONYMS.get(o, ()) or any(word in g for g in groups_of(o))
+                   for o in options)
 
     def _after_own_preposition(self, parameter: Parameter) -> str | None:
         """For a parameter named by a preposition (near, via): the quote or name right after it ("near the Opera House")."""
