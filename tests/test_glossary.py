@@ -13,6 +13,7 @@ import conductor as cd
 from conductor.offline import LatencyModel, OfflineModel
 from conductor.offline import glossary
 from conductor.offline.glossary import CHINESE_GLOSSARY
+from conductor.offline.thesaurus import groups_of
 
 _CJK_ONLY = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
 _ENGLISH = re.compile(r"[a-z0-9]+(?:[ '\-][a-z0-9]+)*")
@@ -31,11 +32,32 @@ def test_every_gloss_is_a_tuple_of_lowercase_english_words():
 def test_the_source_has_no_duplicate_keys():
     # A dict literal keeps the last of two equal keys silently, so read the source, not the dict.
     tree = ast.parse(Path(glossary.__file__).read_text(encoding="utf-8"))
-    literal = next(node for node in ast.walk(tree) if isinstance(node, ast.Dict))
-    keys = [key.value for key in literal.keys if isinstance(key, ast.Constant)]
+    literals = [node for node in ast.walk(tree) if isinstance(node, ast.Dict) and node.keys and node.keys[0]]
+    keys = [key.value for literal in literals for key in literal.keys if isinstance(key, ast.Constant)]
     duplicates = sorted({key for key in keys if keys.count(key) > 1})
     assert duplicates == []
     assert len(keys) == len(CHINESE_GLOSSARY)
+
+
+def test_the_enum_option_words_add_only_new_keys():
+    # Merged into CHINESE_GLOSSARY, a key of both lists would silently replace the everyday word's glosses.
+    assert sorted(glossary.ENUM_OPTION_WORDS.keys() & glossary.EVERYDAY_WORDS.keys()) == []
+    assert CHINESE_GLOSSARY == {**glossary.EVERYDAY_WORDS, **glossary.ENUM_OPTION_WORDS}
+    assert len(glossary.ENUM_OPTION_WORDS) >= 250
+
+
+def test_enum_option_glosses_are_lowercase():
+    assert [key for key, gloss in glossary.ENUM_OPTION_WORDS.items() if any(w != w.lower() for w in gloss)] == []
+
+
+# Words of the enum option list, each with a gloss the thesaurus knows, so it reaches its option's group.
+@pytest.mark.parametrize("word", [
+    "每日", "周卡", "包月", "年卡", "季度", "柴油", "汽油", "电动", "混动", "一等座", "左耳", "双耳", "淡水",
+    "海水", "超大", "新手", "婴儿", "刷卡", "次日达", "已解决", "无法复现", "发错货", "套房", "摩托车", "微辣",
+    "全熟", "急诊室", "重症监护",
+])
+def test_a_sample_of_enum_option_words_reaches_a_thesaurus_group(word):
+    assert any(groups_of(gloss) for gloss in glossary.ENUM_OPTION_WORDS[word])
 
 
 # Tools on domains a learner might write about, each asked about in Chinese.
