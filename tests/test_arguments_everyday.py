@@ -414,3 +414,35 @@ def test_a_label_is_the_word_before_the_thing_the_tool_makes():
     assert missing(start_countdown, "start a countdown, 18 minutes") == ["label"]
     # A describing word is no label: "a quick countdown" names nothing.
     assert missing(start_countdown, "start a really quick countdown of 18 minutes") == ["label"]
+
+
+@tool
+def coach_fare(origin: str, destination: str) -> dict:
+    """Price a coach ticket.
+
+    Args:
+        origin: Where the coach leaves from.
+        destination: Where it goes.
+    """
+    return {"fare": 12}
+
+
+def test_several_pairs_are_one_call_each():
+    assert calls(coach_fare, "coach fares Leeds to York and Leeds to Hull?") == [
+        {"origin": "Leeds", "destination": "York"}, {"origin": "Leeds", "destination": "Hull"}]
+
+
+@tool
+def order_noodles(dish: str, spice: Literal["none", "mild", "medium", "hot"] = "none") -> dict:
+    """Order noodles.
+
+    Args:
+        dish: The dish.
+        spice: How spicy.
+    """
+    return {"dish": dish, "spice": spice}
+
+
+def test_a_chinese_word_names_an_option_by_its_longest_reading():
+    # 微辣 ("a little spicy") is mild; the 辣 ("spicy") inside it does not also name hot.
+    assert calls(order_noodles, "来一份 dan dan noodles，微辣") == [{"dish": "dan dan noodles", "spice": "mild"}]

@@ -2217,8 +2217,10 @@ class _Reader:
     def _glossed_options(self, options: list[Any]) -> list[Any]:
         """The options a Chinese word of the question means, by its glossary glosses and the thesaurus: 柴油 diesel,
         二等座 "second class" for second, 年卡 "annual" for year."""
-        glosses = {normalise(gloss) for phrase, english in CHINESE_GLOSSARY.items() if phrase in self.read.text
-                   for gloss in english}
+        found = [phrase for phrase in CHINESE_GLOSSARY if phrase in self.read.text]
+        # The longest word wins: 微辣 is mild, not also the 辣 inside it.
+        found = [p for p in found if not any(p != longer and p in longer for longer in found)]
+        glosses = {normalise(gloss) for phrase in found for gloss in CHINESE_GLOSSARY[phrase]}
         return [option for option in options
                 if any(normalise(str(option)) in glosses or glosses & group for group in groups_of(str(option)))
                 or normalise(str(option)) in glosses]
@@ -2555,6 +2557,22 @@ def fill(spec: ToolSpec, question: str, *, preset: dict[str, Any] | None = None)
     return Filled(ordered, missing, reader.fan_out)
 
 
+def _per_pair(spec: ToolSpec, question: str, arguments: dict[str, Any]) -> list[dict[str, Any]]:
+    """One call per "X to Y" pair when the question asks several ("Paris to Lyon and Paris to Bordeaux").
+
+    Only when the first call took the first pair as written, and no number belongs to one pair alone
+    ("5 miles to km and 3 kg to lb" would need its own amounts).
+    """
+    read = read_question(question)
+    if len(read.pairs) < 2 or re.search(r"\d", read.plain):
+        return []
+    sides = {side_of(p): p.name for p in parameters_of(spec.parameters)
+             if p.kind == "string" and side_of(p) is not None and p.name in arguments}
+    if set(sides) != {0, 1} or any(str(arguments[sides[i]]).casefold() != read.pairs[0][i].casefold() for i in (0, 1)):
+        return []
+    return [{**arguments, sides[0]: origin, sides[1]: destination} for origin, destination in read.pairs]
+
+
 def plan_arguments(spec: ToolSpec, question: str, preset: dict[str, Any] | None = None
                    ) -> list[dict[str, Any]] | Filled:
     """One argument set per call to make, or the :class:`Filled` naming the missing parameters."""
@@ -2562,6 +2580,6 @@ def plan_arguments(spec: ToolSpec, question: str, preset: dict[str, Any] | None 
     if filled.missing:
         return filled
     if filled.fan_out is None:
-        return [filled.arguments]
+        return _per_pair(spec, question, filled.arguments) or [filled.arguments]
     name, values = filled.fan_out
     return [{**filled.arguments, name: value} for value in values]
