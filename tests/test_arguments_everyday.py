@@ -446,3 +446,35 @@ def order_noodles(dish: str, spice: Literal["none", "mild", "medium", "hot"] = "
 def test_a_chinese_word_names_an_option_by_its_longest_reading():
     # 微辣 ("a little spicy") is mild; the 辣 ("spicy") inside it does not also name hot.
     assert calls(order_noodles, "来一份 dan dan noodles，微辣") == [{"dish": "dan dan noodles", "spice": "mild"}]
+
+
+@tool
+def running_plan(weekly_km: float, long_run_km: float | None = None, weeks: int = 12) -> dict:
+    """Plan marathon training.
+
+    Args:
+        weekly_km: Kilometres run a week now.
+        long_run_km: The longest run so far, in kilometres.
+        weeks: Weeks until the race.
+    """
+    return {"weeks": weeks}
+
+
+@tool
+def tip_split(bill: float, people: int, tip_percent: float | None = None) -> dict:
+    """Split a bill.
+
+    Args:
+        bill: The bill.
+        people: How many pay.
+        tip_percent: Tip to add, in percent.
+    """
+    return {"each": bill / people}
+
+
+def test_the_one_bare_number_left_is_the_one_optional_number_left():
+    assert calls(tip_split, "split a 90 bill between 3 people, and add 12 on top") == [
+        {"bill": 90, "people": 3, "tip_percent": 12}]
+    # A number with its own unit is no bare number: "5 km" is the long run's, never a count of weeks.
+    assert calls(running_plan, "I run 40 km a week, longest so far 5 km") == [{"weekly_km": 40, "long_run_km": 5}]
+    assert calls(running_plan, "I run 40 km a week, and my longest run was 5") == [{"weekly_km": 40, "long_run_km": 5}]

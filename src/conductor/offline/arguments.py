@@ -62,7 +62,9 @@ The rules, in the order they run (each value of the question is used once):
    fan out on the "to" side ("50 CHF to both EUR and USD").
 3. Optional parameters are filled only when the question states them plainly
    (a value of their own kind, or shaped like the description's example, e.g.
-   "2021-22"; never leftover words or a number by position). An optional
+   "2021-22"; never leftover words or a number by position, except that the
+   one bare number left, with no unit or noun beside it, goes to the one
+   optional number left: "my sleep debt if I need 7.5"). An optional
    switch is also set by its one telling word ("had surgery" for
    post_surgery), never by a word of the tool's own.
    A lone text parameter with nothing of its kind takes one contiguous phrase
@@ -2423,6 +2425,20 @@ class _Reader:
             v.casefold() in used and v.casefold() != used for used in self.used_strings))]
         return self.take(values) or None
 
+    def _last_number(self, parameters: list[Parameter], arguments: dict[str, Any]) -> None:
+        """One optional number left unfilled and one bare number left unused: that number is its value
+        ("what's my sleep debt if I need 7.5?"). A number with a unit or a noun beside it is never taken."""
+        left = [p for p in parameters if p.name not in arguments and p.kind in ("integer", "number")
+                and "enum" not in p.schema]
+        free = [(i, n) for i, n in enumerate(self.read.numbers) if i not in self.used_numbers and not n.concepts
+                and not n.unit]
+        if len(left) != 1 or left[0].required or len(free) != 1 or (
+                left[0].kind == "integer" and not free[0][1].value.is_integer()):
+            return
+        index, number = free[0]
+        self.used_numbers.add(index)
+        arguments[left[0].name] = int(number.value) if left[0].kind == "integer" else number.value
+
     def fill_all(self, parameters: list[Parameter], *, allow_fan_out: bool = False
                  ) -> tuple[dict[str, Any], list[str]]:
         """Fill parameters: typed values first, leftover words last; (arguments, missing required names)."""
@@ -2495,6 +2511,7 @@ class _Reader:
             if parameter.name not in arguments and parameter.kind == "string" and "enum" not in parameter.schema \
                     and role_of(parameter) == "" and (numbered := self._numbered(parameter)) is not None:
                 arguments[parameter.name] = numbered
+        self._last_number(parameters, arguments)
         numeric = [p for p in parameters if p.kind in ("integer", "number") and "enum" not in p.schema]
         if allow_fan_out and self.fan_out is None and len(numeric) == 1 and numeric[0].name in arguments:
             more = self._more_numbers(numeric[0])
