@@ -472,7 +472,20 @@ def tip_split(bill: float, people: int, tip_percent: float | None = None) -> dic
     return {"each": bill / people}
 
 
+@tool
+def fuel_budget(distance_km: float, litre_price: float | None = None) -> dict:
+    """Estimate a trip's fuel.
+
+    Args:
+        distance_km: How far, in kilometres.
+        litre_price: What fuel costs now.
+    """
+    return {"litres": distance_km / 15}
+
+
 def test_the_one_bare_number_left_is_the_one_optional_number_left():
+    assert calls(fuel_budget, "fuel for a 320 km drive? it's 1.85 round here") == [
+        {"distance_km": 320, "litre_price": 1.85}]
     assert calls(tip_split, "split a 90 bill between 3 people, and add 12 on top") == [
         {"bill": 90, "people": 3, "tip_percent": 12}]
     # A number with its own unit is no bare number: "5 km" is the long run's, never a count of weeks.

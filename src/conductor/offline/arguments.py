@@ -2431,7 +2431,7 @@ class _Reader:
         left = [p for p in parameters if p.name not in arguments and p.kind in ("integer", "number")
                 and "enum" not in p.schema]
         free = [(i, n) for i, n in enumerate(self.read.numbers) if i not in self.used_numbers and not n.concepts
-                and not n.unit]
+                and not any(_is_unit_word(u) for u in n.unit)]
         if len(left) != 1 or left[0].required or len(free) != 1 or (
                 left[0].kind == "integer" and not free[0][1].value.is_integer()):
             return
