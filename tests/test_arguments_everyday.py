@@ -484,10 +484,30 @@ def fuel_budget(distance_km: float, litre_price: float | None = None) -> dict:
 
 
 def test_the_one_bare_number_left_is_the_one_optional_number_left():
-    assert calls(fuel_budget, "fuel for a 320 km drive? it's 1.85 round here") == [
+    assert calls(fuel_budget, "fuel for a 320 km drive? it's 1.85 here") == [
         {"distance_km": 320, "litre_price": 1.85}]
     assert calls(tip_split, "split a 90 bill between 3 people, and add 12 on top") == [
         {"bill": 90, "people": 3, "tip_percent": 12}]
-    # A number with its own unit is no bare number: "5 km" is the long run's, never a count of weeks.
+    # A number with a word after it is no bare number: "5th" is no price, "5 km" the long run's, no count of weeks.
+    assert calls(fuel_budget, "fuel from 5th Avenue to Boston, 320 km") == [{"distance_km": 320}]
     assert calls(running_plan, "I run 40 km a week, longest so far 5 km") == [{"weekly_km": 40, "long_run_km": 5}]
     assert calls(running_plan, "I run 40 km a week, and my longest run was 5") == [{"weekly_km": 40, "long_run_km": 5}]
+
+
+@tool
+def search_listings(query: str, max_rent: float | None = None) -> dict:
+    """Search flat listings.
+
+    Args:
+        query: Search words.
+        max_rent: Highest monthly rent.
+    """
+    return {"results": []}
+
+
+def test_a_question_whose_values_fill_the_tool_calls_it_without_sharing_its_words():
+    # No word of "search listings" is in the question; its two values fill both parameters.
+    assert first_calls(search_listings, "any lofts for under 1200?") == [
+        ("search_listings", {"query": "lofts", "max_rent": 1200})]
+    # One value alone is not enough to call a tool the question never names.
+    assert first_calls(search_listings, "what is the capital of Peru?") == []

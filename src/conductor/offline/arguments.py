@@ -402,6 +402,7 @@ _PREPOSITIONS = frozenset("with for about of on in at from to by into like calle
 # Words of a switch's name that say nothing of what it switches: "check", "now", "only", "allow".
 _VAGUE_SWITCH_WORDS = frozenset("check only allow allowed want wants need needs required request add also just "
                                 "with free extra full auto".split())
+_SMALL_WORDS = frozenset("here there now today tonight please then too ok okay".split())
 _LOCATIVES = frozenset("in at near inside outside under around".split())  # "on" is also "about"
 _VALUE_MARKERS = frozenset("called named titled labelled labeled vs versus against off".split())
 _CALENDAR_WORDS = frozenset(_MONTHS + "monday tuesday wednesday thursday friday saturday sunday".split())
@@ -524,6 +525,14 @@ _SYNONYMS: dict[str, tuple[str, ...]] = {
     **dict.fromkeys("population people inhabitants".split(), ("population",)),
     **dict.fromkeys("temperature celsius fahrenheit".split(), ("temperature",)),
     **dict.fromkeys("weight weigh weighs weighed weighing kilo kilos".split(), ("weight",)),
+    # The verbs people use for the everyday tools learners write first: "find running shoes" for
+    # search_products, "spent 12.50 on lunch" for add_expense, "cook" for a recipe.
+    **dict.fromkeys("search searches searching find finding lookup seek".split(), ("search",)),
+    **dict.fromkeys("expense expenses expenditure spent spend spending".split(), ("expense",)),
+    **dict.fromkeys("recipe recipes cook cooking".split(), ("recipe",)),
+    **dict.fromkeys("play playing listen listening".split(), ("play",)),
+    **dict.fromkeys("todo todos task tasks".split(), ("task",)),
+    **dict.fromkeys("message messages msg dm".split(), ("message",)),
     # British and American spellings are one word.
     **dict.fromkeys("tire tires tyre tyres".split(), ("tire",)),
     **dict.fromkeys("license licenses licence licences".split(), ("license",)),
@@ -2430,14 +2439,24 @@ class _Reader:
         ("what's my sleep debt if I need 7.5?"). A number with a unit or a noun beside it is never taken."""
         left = [p for p in parameters if p.name not in arguments and p.kind in ("integer", "number")
                 and "enum" not in p.schema]
-        free = [(i, n) for i, n in enumerate(self.read.numbers) if i not in self.used_numbers and not n.concepts
-                and not any(_is_unit_word(u) for u in n.unit)]
+        free = [(i, n) for i, n in enumerate(self.read.numbers)
+                if i not in self.used_numbers and not n.concepts and self._bare(n)]
         if len(left) != 1 or left[0].required or len(free) != 1 or (
                 left[0].kind == "integer" and not free[0][1].value.is_integer()):
             return
         index, number = free[0]
         self.used_numbers.add(index)
         arguments[left[0].name] = int(number.value) if left[0].kind == "integer" else number.value
+
+    def _bare(self, number: Number) -> bool:
+        """A number written alone: no letter glued to it ("5th", "x2", "88分") and no word after it but a small
+        one ("if I need 7.5?", "it's 1.85 here"; not "6 bananas")."""
+        text = self.read.text
+        written = re.match(r"[\d.,]+", text[number.start:])
+        end = number.start + (written.end() if written else 0)
+        # 个 counts anything ("三个结果", three results); 分, 天, 元... say what is counted.
+        glued = re.match(r"[^\W\d_个]", text[end:end + 1]) or re.search(r"[A-Za-z]$", text[:number.start])
+        return not glued and all(u.casefold() in STOPWORDS or u.casefold() in _SMALL_WORDS for u in number.unit)
 
     def fill_all(self, parameters: list[Parameter], *, allow_fan_out: bool = False
                  ) -> tuple[dict[str, Any], list[str]]:

@@ -116,7 +116,9 @@ def using_policy(policy: Policy) -> Iterator[Policy]:
 # value of its own kind fits (a time for a `time`, a place for a `city`, 15% for a `percent`, two
 # quoted texts for two text parameters), and 1 more when the question gives
 # every required parameter, so "Get me up at 06:45" finds set_alarm(time)
-# although it never says "alarm".
+# although it never says "alarm"; 2 more when two or more of its values fill
+# the tool, every required parameter included, so "find running shoes under
+# $80" finds search_products(query, max_price).
 
 _MATCH_THRESHOLD = 2
 _FEW_TOOLS = 3
@@ -250,8 +252,15 @@ def value_fit(spec: ToolSpec, question: str) -> int:
     points += sum(1 for p in required if category_values(p, question))
     # Every required parameter filled from what the question states is one point more ("Make it 21 degrees"),
     # also for a tool the question's words already touch ("define serendipity" for a dictionary tool).
+    filled = fill(spec, question)
+    if filled.missing:
+        return points
+    # Two or more values of the question fill the tool, every required one included: the question is about
+    # what the tool does though it shares no word with it ("find running shoes under $80").
+    if len(filled.arguments) >= 2:
+        return points + 2
     touched = points or match_score(spec, question) > 0
-    return points + (1 if touched and not fill(spec, question).missing else 0)
+    return points + (1 if touched else 0)
 
 
 def fill_arguments(spec: ToolSpec, question: str) -> dict[str, Any] | None:
