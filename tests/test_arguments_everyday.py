@@ -511,3 +511,58 @@ def test_a_question_whose_values_fill_the_tool_calls_it_without_sharing_its_word
         ("search_listings", {"query": "lofts", "max_rent": 1200})]
     # One value alone is not enough to call a tool the question never names.
     assert first_calls(search_listings, "what is the capital of Peru?") == []
+
+
+@tool
+def rate_album(title: str, stars: int) -> dict:
+    """Rate an album from 1 to 5 stars.
+
+    Args:
+        title: Album title.
+        stars: Rating, 1-5.
+    """
+    return {"title": title, "stars": stars}
+
+
+@tool
+def invite(guests: list[str], day: str) -> dict:
+    """Invite people to dinner.
+
+    Args:
+        guests: People to invite.
+        day: Which day.
+    """
+    return {"invited": len(guests)}
+
+
+@tool
+def post_message(channel: str, text: str) -> dict:
+    """Post a chat message.
+
+    Args:
+        channel: Where to post.
+        text: The message.
+    """
+    return {"posted": True}
+
+
+@tool
+def order_pizzas(toppings: list[str], count: int) -> dict:
+    """Order pizzas.
+
+    Args:
+        toppings: The toppings.
+        count: How many pizzas.
+    """
+    return {"count": count}
+
+
+def test_a_score_is_no_part_of_a_name_and_other_everyday_shapes():
+    assert calls(rate_album, "rate Abbey Road four out of five") == [{"title": "Abbey Road", "stars": 4}]
+    # An e-mail address names a guest when no name does.
+    assert calls(invite, "invite kim@example.com to dinner on Friday") == [
+        {"guests": ["kim@example.com"], "day": "Friday"}]
+    # The message is what follows the colon.
+    assert calls(post_message, "post in random: lunch is here") == [{"channel": "random", "text": "lunch is here"}]
+    # 加 ("add") before a topping is the request, not part of it: "three pizzas, add pineapple".
+    assert calls(order_pizzas, "来三个披萨，加菠萝") == [{"toppings": ["菠萝"], "count": 3}]

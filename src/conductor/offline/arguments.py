@@ -578,7 +578,7 @@ _FILLER_WORDS = frozenset("""go goes going went gone come comes coming came put 
     someone somebody anyone anybody everyone everybody something anything everything nothing please got gotten
     getting yet still already really""".split())
 # One-character verbs that come before what they act on: have, want, find, buy, book, order, borrow...
-_CHINESE_LEADING_VERBS = frozenset("有想要找买订点借约招看查问听玩去")
+_CHINESE_LEADING_VERBS = frozenset("有想要找买订点借约招看查问听玩去加")
 # Chinese words that carry no value: particles, pronouns, polite and question words.
 _CHINESE_FILLERS = re.compile(
     r"怎么样|如何|哪里|哪儿|哪个|有没有|能不能|可不可以|可以|麻烦|帮忙|这个月|关于|想[点借买要订]|约个|约一下|还有|"
@@ -1299,8 +1299,9 @@ def _whole_chinese_place(place: str, text: str) -> str:
 def _with_model_number(name: str, text: str) -> str:
     """A name with the number or capitals that end it: "Tesla Model 3", "Kenya AA", "Terminal 4"; not the
     count of a unit after it ("Lisbon 3 days")."""
+    # Not a score after it: "rate The Matrix 4 out of 5", "Inception 5/5".
     after = re.match(rf"{re.escape(name)}\s((?:\d{{1,3}}[A-Za-z]?|[A-Z]{{2,4}}|[A-HJ-Z](?=\s*(?:[,.;:!?]|and\b|or\b|$))))"
-                     rf"\b(?!\s*[%°])(?:\s*([A-Za-z]+))?", text[text.find(name):])
+                     rf"\b(?!\s*(?:[%°/]|out\s+of\b|stars?\b))(?:\s*([A-Za-z]+))?", text[text.find(name):])
     if after is None or (after.group(2) and _is_unit_word(after.group(2).lower())):
         return name
     return f"{name} {after.group(1)}"
@@ -1547,8 +1548,9 @@ class _Reader:
             listed = [i for e in r.enumerations for i in e]
             # In Chinese a lone run of Latin letters is a name as written, first word or not ("Lena 在 CS240 ...").
             latin = self._latin_runs() if _CJK.search(r.plain) else []
+            # Last, an e-mail address names a person too: "a meeting with sam@example.com".
             return (self._free(names) or self._free(chinese_names(r.plain)) or self._free(listed)
-                    or (latin if len(latin) == 1 else []))
+                    or (latin if len(latin) == 1 else []) or self._free(r.emails))
         if role == "letter":
             return self._free([q for q in r.quotes if len(q) == 1])
         if role == "creator":
@@ -1567,7 +1569,7 @@ class _Reader:
             return self._free(r.urls)  # what to encode or send: "QR code for https://example.org/menu"
         if role in ("title", "query", ""):
             # Every quote: several for a lone text parameter mean one call each ("Add 'A' and 'B' to ...").
-            return self._free(r.quotes) or self._labelled(parameter) or (
+            return self._free(r.quotes) or self._labelled(parameter) or self._said_after_colon(parameter) or (
                 self._whole_purposes()[:1] if role != "query" else []) or (
                 self._object_name() if role != "query" else []) or self._work_titles(parameter) or (
                 self._free(category_values(parameter, r.text))) or (
@@ -1576,6 +1578,13 @@ class _Reader:
             # A lone language or unit is the one to go to: "translate 'good morning' into Italian".
             return self._labelled(parameter) or self._free(self._named_after(1, markers="to|into|in"))
         return self._labelled(parameter)
+
+    def _said_after_colon(self, parameter: Parameter) -> list[str]:
+        """A message written after a short lead and a colon: "message Tom: see you at the gym"."""
+        if not {"text", "message", "body", "content", "msg"} & set(name_words(parameter.name)):
+            return []
+        said = re.match(r"\s*(?:\S+\s+){0,3}\S+:\s*(.+?)\s*$", self.read.text)
+        return self._free([said.group(1)]) if said and not re.search(r"\d:\d", said.group(0)[:said.start(1)]) else []
 
     def _whole_purposes(self) -> list[str]:
         """The purposes that hold no number another parameter took: "take ibuprofen 400 mg" is two values."""
