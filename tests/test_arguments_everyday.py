@@ -566,3 +566,48 @@ def test_a_score_is_no_part_of_a_name_and_other_everyday_shapes():
     assert calls(post_message, "post in random: lunch is here") == [{"channel": "random", "text": "lunch is here"}]
     # 加 ("add") before a topping is the request, not part of it: "three pizzas, add pineapple".
     assert calls(order_pizzas, "来三个披萨，加菠萝") == [{"toppings": ["菠萝"], "count": 3}]
+
+
+@tool
+def body_fat(weight_kg: float, height_cm: float) -> dict:
+    """Estimate body fat.
+
+    Args:
+        weight_kg: Weight in kg.
+        height_cm: Height in cm.
+    """
+    return {"ratio": weight_kg / height_cm}
+
+
+@tool
+def train_booking(origin: str, destination: str, passengers: int = 1) -> dict:
+    """Book train seats.
+
+    Args:
+        origin: From.
+        destination: To.
+        passengers: Number of passengers.
+    """
+    return {"booked": passengers}
+
+
+@tool
+def book_window_cleaner(address: str, repeat_weekly: bool = False) -> dict:
+    """Book a window cleaner.
+
+    Args:
+        address: Where.
+        repeat_weekly: Come back each week.
+    """
+    return {"address": address}
+
+
+def test_units_counts_and_switches_in_other_words():
+    # A Chinese unit is read as its abbreviation: 厘米 is cm, 公斤 kg ("height 165 cm, weight 58 kg").
+    assert calls(body_fat, "身高165厘米，体重58公斤") == [{"weight_kg": 58, "height_cm": 165}]
+    # "3 first class tickets" counts passengers, past two words.
+    assert calls(train_booking, "3 first class tickets from Leeds to York") == [
+        {"origin": "Leeds", "destination": "York", "passengers": 3}]
+    # "every week" says weekly.
+    assert calls(book_window_cleaner, "window cleaner for 4 Mill Lane, every week please") == [
+        {"address": "4 Mill Lane", "repeat_weekly": True}]

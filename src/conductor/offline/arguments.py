@@ -401,7 +401,7 @@ _PREPOSITIONS = frozenset("with for about of on in at from to by into like calle
 # Words that introduce a value and are never part of one: "a cat named Miso", "Liverpool vs Everton".
 # Words of a switch's name that say nothing of what it switches: "check", "now", "only", "allow".
 _VAGUE_SWITCH_WORDS = frozenset("check only allow allowed want wants need needs required request add also just "
-                                "with free extra full auto".split())
+                                "with free extra full auto repeat repeats recurring remind".split())
 _SMALL_WORDS = frozenset("here there now today tonight please then too ok okay".split())
 _LOCATIVES = frozenset("in at near inside outside under around".split())  # "on" is also "about"
 _VALUE_MARKERS = frozenset("called named titled labelled labeled vs versus against off".split())
@@ -423,7 +423,8 @@ _CONCEPTS: dict[str, str] = {
     **dict.fromkeys("°c ℃ celsius centigrade temperature temp degree degrees 度".split(), "celsius"),
     **dict.fromkeys("°f ℉ fahrenheit".split(), "fahrenheit"),
     **dict.fromkeys("people person persons guests guest diners party group serving servings portion portions passenger "
-                    "passengers rider riders traveller travellers traveler travelers attendee attendees".split(),
+                    "passengers rider riders traveller travellers traveler travelers attendee attendees ticket "
+                    "tickets seat seats".split(),
                     "people"),
     **dict.fromkeys("week weeks 周 星期".split(), "week"),
     **dict.fromkeys("night nights 晚".split(), "night"),
@@ -520,7 +521,7 @@ _SYNONYMS: dict[str, tuple[str, ...]] = {
     **dict.fromkeys("weather forecast rain raining snow snowing sunny windy".split(), ("weather",)),
     **dict.fromkeys("url link links website".split(), ("url",)),
     **dict.fromkeys("currency currencies exchange".split(), ("currency",)),
-    **dict.fromkeys("define definition meaning mean means".split(), ("define",)),
+    **dict.fromkeys("define definition meaning mean means dictionary".split(), ("define",)),
     **dict.fromkeys("news headline headlines".split(), ("news",)),
     **dict.fromkeys("population people inhabitants".split(), ("population",)),
     **dict.fromkeys("temperature celsius fahrenheit".split(), ("temperature",)),
@@ -1078,6 +1079,12 @@ def _is_year(match: re.Match[str], text: str, before: list[str]) -> bool:
             and re.match(r"\s*(?:[^\w\s]|$)", text[match.end():]) is not None)
 
 
+# Chinese units of measure, as the English abbreviation a parameter's name holds (height_cm, weight_kg);
+# longest first, so 厘米 is not read as 米.
+_CHINESE_UNIT_WORDS = {"厘米": "cm", "公分": "cm", "毫米": "mm", "公里": "km", "千米": "km", "公斤": "kg", "千克": "kg",
+                       "毫升": "ml", "米": "m", "克": "g", "升": "l"}
+
+
 def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Number]:
     found = []
     size_pairs = list(_SIZE_PAIR.finditer(text))
@@ -1111,22 +1118,27 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Number]:
             concepts |= {"width" if match.start(2) == pair.start(1) else "height"}
         if not concepts and _is_year(match, text, before):
             concepts = frozenset({"year"})
-        # The noun counted may follow one adjective: "5 open tickets", "3 large pizzas".
-        counted = re.match(r"\s?(?!(?:of|to|in|on|at|for|by|and|or|per)\b)[a-z]+\s([a-z]{3,})\b",
-                           text[match.end():].lower())
+        # The noun counted may follow one adjective or two: "5 open tickets", "2 business class tickets".
+        counted = re.match(r"\s?(?!(?:of|to|in|on|at|for|by|and|or|per)\b)[a-z]+\s(?:[a-z]+\s(?=[a-z]+s\b))?"
+                           r"([a-z]{3,})\b", text[match.end():].lower())
+        if counted and not concepts and counted.group(1) in _CONCEPTS and counted.group(1).endswith("s"):
+            concepts = frozenset({_CONCEPTS[counted.group(1)]})  # "2 business class tickets" counts people
         beside = frozenset(w for w in [*before, *after, *(counted.groups() if counted else ())]
                            if len(w) >= 3 and w not in STOPWORDS)
         # A Chinese measure word says what is counted: "两张火车票" counts tickets (seats).
         measure = re.match(r"\s*([\u4e00-\u9fff])", text[match.end():])
         beside |= frozenset(_CHINESE_MEASURES.get(measure.group(1), ()) if measure else ())
         unit = _UNIT.match(text, match.end())
+        chinese_unit = re.match(rf"\s*({'|'.join(_CHINESE_UNIT_WORDS)})", text[match.end():])
         # Each side of "30 x 20 x 15 cm" is in the unit written after the last one.
         dimensions = _DIMENSIONS.match(text, match.end())
         if dimensions:
             unit = _UNIT.match(text, dimensions.end())
         replaced = bool(_REPLACED.search(text[: match.start()]) or _CHINESE_REPLACED.match(text, match.end()))
-        found.append(Number(float(match.group(2).replace(",", "")), match.start(2), concepts, beside,
-                            tuple(p.lower() for p in unit.groups() if p) if unit else (), replaced))
+        units = tuple(p.lower() for p in unit.groups() if p) if unit else ()
+        if chinese_unit:
+            units = (_CHINESE_UNIT_WORDS[chinese_unit.group(1)],)  # "170厘米" is in cm, as "170 cm" is
+        found.append(Number(float(match.group(2).replace(",", "")), match.start(2), concepts, beside, units, replaced))
     return sorted(found + _slashed(text, taken), key=lambda n: n.start)
 
 
@@ -2125,7 +2137,11 @@ class _Reader:
         # An optional switch named by its one telling word: "had surgery" for post_surgery, "the monthly pass"
         # for pass_holder. Not a word of the tool's own (a pass tool's "pass" says nothing of a holder).
         telling = [w for w in stated if len(w) >= 4 and w not in _VAGUE_SWITCH_WORDS and not self._is_tool_word(w)]
-        said = [w for w in telling if re.search(rf"\b{re.escape(w)}", text)]
+        # Another everyday word only for a switch of one telling word ("every day" for repeat_daily): of two,
+        # it would set beard_trim for a "haircut".
+        forms = [*telling, *(self._everyday_forms(telling[0]) if len(telling) == 1 else [])]
+        said = [form for form in forms if re.search(rf"\b{re.escape(form)}\b" if " " in form
+                                                   else rf"\b{re.escape(form)}", text)]
         if not parameter.required and said:
             return not re.search(rf"\b(?:not|no|without|don't|non)\s+(?:\w+\s+)?{re.escape(said[0])}", text)
         chinese = self._chinese_switch(parameter)
@@ -2137,6 +2153,12 @@ class _Reader:
         if switch is None or sum(1 for p in self.siblings if p.kind == "boolean") > 1:
             return None
         return next(g for g in switch.groups() if g) in _SWITCH_ON
+
+    @staticmethod
+    def _everyday_forms(word: str) -> list[str]:
+        """Other everyday words for a switch's word, from the thesaurus: "every day" for daily."""
+        return [entry for group in groups_of(word) for entry in group
+                if entry != word and len(entry) >= 4 and not re.search(r"\d", entry)]
 
     def _chinese_switch(self, parameter: Parameter) -> bool | None:
         """A Chinese word for the parameter's own word: "要辣的" states spicy, "不要辣" states not spicy."""
