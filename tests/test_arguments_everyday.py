@@ -611,3 +611,58 @@ def test_units_counts_and_switches_in_other_words():
     # "every week" says weekly.
     assert calls(book_window_cleaner, "window cleaner for 4 Mill Lane, every week please") == [
         {"address": "4 Mill Lane", "repeat_weekly": True}]
+
+
+@tool
+def find_eateries(city: str, cuisine: str | None = None) -> dict:
+    """Find places to eat.
+
+    Args:
+        city: City.
+        cuisine: Kind of food.
+    """
+    return {"city": city}
+
+
+@tool
+def repot(species: str, pot_cm: int | None = None) -> dict:
+    """Advice on repotting.
+
+    Args:
+        species: The plant species.
+        pot_cm: Pot size in cm.
+    """
+    return {"species": species}
+
+
+@tool
+def start_car(vehicle_id: str, cabin_temp_c: float) -> dict:
+    """Warm a car up.
+
+    Args:
+        vehicle_id: Which car, by its id.
+        cabin_temp_c: Target temperature.
+    """
+    return {"ok": True}
+
+
+@tool
+def new_customer(name: str, email: str) -> dict:
+    """Register a customer.
+
+    Args:
+        name: Full name.
+        email: E-mail.
+    """
+    return {"name": name}
+
+
+def test_everyday_categories_names_and_ids():
+    assert calls(find_eateries, "good Thai food in Leeds?") == [{"city": "Leeds", "cuisine": "Thai"}]
+    # The description says which category "species" means here: a plant, not an animal.
+    assert calls(repot, "when should I repot my monstera?") == [{"species": "monstera"}]
+    # An id is which one, never the kind: "my car" is no vehicle_id.
+    assert missing(start_car, "warm up my car to 21 degrees") == ["vehicle_id"]
+    # A name inside a written address is a street or a town, not the customer.
+    assert calls(new_customer, "register Ana Silva, ana@silva.pt, 3 Elm Road, Porto") == [
+        {"name": "Ana Silva", "email": "ana@silva.pt"}]

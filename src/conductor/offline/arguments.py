@@ -99,6 +99,7 @@ from typing import Any
 
 from ..types import ToolSpec
 
+from .categories import CATEGORY_NAMES, CATEGORY_WORDS
 from .glossary import CHINESE_GLOSSARY
 from .thesaurus import groups_of
 from .language import (
@@ -794,43 +795,13 @@ _CHINESE_LANGUAGE_NAMES = tuple("""英语 英文 中文 汉语 普通话 粤语 
 # Words of a few everyday categories, for a parameter named after its category ("species", "animal",
 # "subject", "colour", "sport"): "my cat", "the chemistry quiz", "熊猫". A short list, not a dictionary;
 # "_" joins the words of one term.
-_CATEGORY_WORDS: dict[str, str] = {
-    "animal": """dog dogs puppy puppies cat cats kitten kittens rabbit rabbits hamster hamsters guinea_pig parrot
-        parrots bird birds fish goldfish horse horses pony turtle tortoise snake lizard ferret penguin penguins sea_lion
-        sea_lions lion lions tiger tigers elephant elephants giraffe giraffes zebra zebras panda pandas bear bears monkey
-        monkeys gorilla koala kangaroo otter otters seal seals dolphin dolphins shark sharks wolf wolves fox deer owl
-        eagle flamingo flamingos hippo rhino cow cows pig pigs sheep goat goats chicken chickens duck ducks bee bees
-        狗 小狗 猫 小猫 兔子 仓鼠 鹦鹉 鸟 鱼 金鱼 马 乌龟 蛇 熊猫 老虎 狮子 大象 长颈鹿 斑马 企鹅 海狮 猴子 海豚 熊 狼 狐狸
-        考拉 袋鼠""",
-    "subject": """math maths mathematics algebra geometry calculus physics chemistry biology science history
-        geography english literature art music economics computer_science programming philosophy psychology
-        数学 语文 英语 物理 化学 生物 历史 地理 政治 音乐 美术 科学""",
-    "colour": """red blue green yellow orange purple pink black white grey gray brown silver gold navy beige
-        红色 蓝色 绿色 黄色 橙色 紫色 粉色 黑色 白色 灰色 棕色 银色 金色""",
-    "appliance": """fridge fridges refrigerator freezer oven ovens dishwasher washing_machine washer dryer tumble_dryer
-        microwave boiler kettle toaster air_conditioner heater vacuum_cleaner coffee_machine stove hob cooker
-        冰箱 烤箱 洗碗机 洗衣机 烘干机 微波炉 热水器 空调 吸尘器 电饭煲 咖啡机""",
-    "body part": """knee knees shoulder shoulders back lower_back neck ankle ankles wrist wrists elbow elbows hip hips
-        foot feet hand hands arm arms leg legs hamstring calf spine jaw
-        膝盖 肩膀 腰 颈椎 脖子 脚踝 手腕 手肘 髋关节 脚 手 胳膊 腿""",
-    "crop": """wheat barley corn maize rice oats rye soy soybeans soya potatoes canola rapeseed sorghum cotton
-        sugarcane sugar_beet sunflowers 小麦 玉米 水稻 大米 大豆 土豆 马铃薯 棉花 油菜 高粱""",
-    "sport": """football soccer basketball tennis baseball hockey cricket rugby golf volleyball badminton
-        table_tennis swimming cycling running boxing 篮球 足球 网球 棒球 排球 羽毛球 乒乓球 游泳""",
-}
-# The parameter-name words that ask for each category; "subject" only where school is meant (an e-mail has one).
-_CATEGORY_NAMES = {"animal": {"animal", "animals", "species", "pet", "creature"}, "subject": {"subject", "course"},
-                   "appliance": {"appliance", "appliances", "device", "machine"},
-                   "crop": {"crop", "crops", "grain"},
-                   "body part": {"body", "joint", "injury", "limb"},
-                   "colour": {"colour", "color", "colours", "colors"}, "sport": {"sport", "sports"}}
 _SCHOOL_WORDS = re.compile(r"\b(?:school|class|course|exam|grade|student|lesson|teach\w*|quiz|test)\b", re.I)
 
 
 def _category_terms() -> dict[str, list[str]]:
     """Each category's words, longest first; "sea_lion" in the list is the two words "sea lion"."""
     return {category: sorted({w.replace("_", " ") for w in text.split()}, key=len, reverse=True)
-            for category, text in _CATEGORY_WORDS.items()}
+            for category, text in CATEGORY_WORDS.items()}
 
 
 _CATEGORY_TERMS = _category_terms()
@@ -839,10 +810,15 @@ _CATEGORY_TERMS = _category_terms()
 def category_values(parameter: Parameter, text: str) -> list[str]:
     """The words of the parameter's category the text names, in written order ("penguin", "sea lion")."""
     own = set(name_words(parameter.name))
-    if own & {"name", "names"}:
-        return []  # pet_name is what the pet is called, not what it is
-    for category, names in _CATEGORY_NAMES.items():
-        if not own & names or (category == "subject" and not _SCHOOL_WORDS.search(parameter.description)):
+    if own & {"name", "names", "id", "ids", "number", "code"}:
+        return []  # pet_name is what the pet is called and vehicle_id which one it is, not what it is
+    # The description may say which of a name's categories is meant: "species: the plant species".
+    described = set(re.findall(r"[a-z]+", parameter.description.lower()))
+    asked = [category for category, names in CATEGORY_NAMES.items() if own & names]
+    if asked:
+        asked = [c for c, names in CATEGORY_NAMES.items() if names & described] + asked
+    for category in dict.fromkeys(asked):
+        if category == "subject" and not _SCHOOL_WORDS.search(parameter.description):
             continue
         found: list[tuple[int, str]] = []
         # A colour may be shaded by the word before it: "cherry red", "navy blue"; "裸粉色".
@@ -858,7 +834,8 @@ def category_values(parameter: Parameter, text: str) -> list[str]:
         for at, value in sorted(found, key=lambda pair: -len(pair[1])):
             if not any(at < s + len(t) and s < at + len(value) for s, t in kept):
                 kept.append((at, value))
-        return [value for _, value in sorted(kept)]
+        if kept:
+            return [value for _, value in sorted(kept)]
     return []
 
 
@@ -1546,6 +1523,8 @@ class _Reader:
             # A full name whose part another parameter took is taken too: club is not "Ada Lovelace".
             names = [n for n in r.names
                      if name_part(parameter) or not set(n.casefold().split()) & self.used_strings]
+            # A name inside a written address is a street or a town: "Jane Doe, 12 Oak St, Springfield".
+            names = [n for n in names if not any(n != place and n in place for place in r.places)] or names
             # A name after "in", "at", "from"... is a place rather than a person, while other names are left
             # (a team may be named after its city: "Barcelona 主场对 Sevilla").
             unplaced = [n for n in names

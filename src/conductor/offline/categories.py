@@ -247,8 +247,8 @@ CATEGORY_NAMES: dict[str, frozenset[str]] = {
     "body part": frozenset({"body", "joint", "injury", "limb"}),
     "colour": frozenset({"colour", "color", "colours", "colors"}),
     "sport": frozenset({"sport", "sports"}),
-    "cuisine": frozenset({"cuisine", "cuisines", "food"}),
-    "genre": frozenset({"genre", "genres", "music"}),
+    "cuisine": frozenset({"cuisine", "cuisines"}),
+    "genre": frozenset({"genre", "genres"}),
     "instrument": frozenset({"instrument", "instruments"}),
     "fruit": frozenset({"fruit", "fruits"}),
     "vegetable": frozenset({"vegetable", "vegetables", "veg", "veggie", "veggies"}),
@@ -258,17 +258,17 @@ CATEGORY_NAMES: dict[str, frozenset[str]] = {
                         "herb", "herbs"}),
     "vehicle": frozenset({"vehicle", "vehicles"}),
     "fabric": frozenset({"fabric", "fabrics", "material", "materials", "cloth", "textile", "textiles"}),
-    "pest": frozenset({"pest", "pests", "insect", "insects", "bug", "bugs", "vermin"}),
+    "pest": frozenset({"pest", "pests", "insect", "insects", "vermin"}),
     # Not "title": a book has one too.
-    "profession": frozenset({"job", "jobs", "role", "roles", "profession", "professions", "occupation",
-                             "occupations", "position", "career", "careers"}),
+    # Not "job", "role" or "position": a print job, a user's role and a position on a map are no professions.
+    "profession": frozenset({"profession", "professions", "occupation", "occupations", "career", "careers"}),
     # Not "language": a spoken language is asked for by that word far more often.
     "skill": frozenset({"skill", "skills", "programming", "tech", "stack", "technology", "technologies"}),
     "clothing": frozenset({"garment", "garments", "clothing", "clothes", "apparel"}),
     "breed": frozenset({"breed", "breeds"}),
-    "event": frozenset({"event", "events", "occasion", "occasions"}),
+    "event": frozenset({"occasion", "occasions"}),
     "flavour": frozenset({"flavour", "flavor", "flavours", "flavors"}),
     "bread": frozenset({"bread", "breads", "loaf", "loaves"}),
     "cheese": frozenset({"cheese", "cheeses"}),
-    "symptom": frozenset({"symptom", "symptoms", "complaint", "complaints", "ailment", "ailments"}),
+    "symptom": frozenset({"symptom", "symptoms", "ailment", "ailments"}),
 }
