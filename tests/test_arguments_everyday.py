@@ -666,3 +666,37 @@ def test_everyday_categories_names_and_ids():
     # A name inside a written address is a street or a town, not the customer.
     assert calls(new_customer, "register Ana Silva, ana@silva.pt, 3 Elm Road, Porto") == [
         {"name": "Ana Silva", "email": "ana@silva.pt"}]
+
+
+@tool
+def order_wrap(wrap: str, no_chilli: bool = False, extra_halloumi: bool = False,
+               dip: Literal["garlic", "hummus", "none"] = "garlic") -> dict:
+    """Order a wrap.
+
+    Args:
+        wrap: Which wrap.
+        no_chilli: Leave the chilli out.
+        extra_halloumi: Add extra halloumi.
+        dip: The dip on the side.
+    """
+    return {"wrap": wrap}
+
+
+@tool
+def search_range(product: str, min_price: float, max_price: float) -> dict:
+    """Search products in a price range.
+
+    Args:
+        product: What to look for.
+        min_price: Lowest price.
+        max_price: Highest price.
+    """
+    return {"product": product}
+
+
+def test_negative_switches_none_options_and_ranges():
+    # "no chilli" sets no_chilli; "halloumiwrap" would not say extra halloumi, nor does the wrap's own name.
+    assert calls(order_wrap, "falafel wrap with no chilli and no dip") == [
+        {"wrap": "falafel", "no_chilli": True, "dip": "none"}]
+    assert calls(order_wrap, "falafel wrap, extra chilli") == [{"wrap": "falafel", "no_chilli": False}]
+    assert calls(search_range, "tents from $80 to $200") == [{"product": "tents", "min_price": 80, "max_price": 200}]

@@ -1062,7 +1062,8 @@ def is_stated(value: Any, question: str, aliases: Mapping[str, str] | None = Non
       as whole words once both are casefolded and every run of punctuation and
       spaces is one space (so ``alice@example.com`` and ``Europe/London`` match
       as written, ``°C`` matches ``c``; one English word also as its plural, ``cats`` for ``cat``; a
-      currency code as the sign before an amount, ``€45`` for ``EUR``);
+      currency code as the sign before an amount, ``€45`` for ``EUR``; the option ``"none"`` as a
+      word of "off" polarity: "no milk");
       an empty text states nothing and is not counted;
     * number: equal to a number the question writes in digits (``15%`` also
       states 0.15), in English words (``four``, ``twenty-five``) or in Chinese
@@ -1077,6 +1078,8 @@ def is_stated(value: Any, question: str, aliases: Mapping[str, str] | None = Non
         return _bool_in(value, question)
     if isinstance(value, (int, float)):
         return any(math.isclose(value, n, rel_tol=1e-9, abs_tol=1e-9) for n in _numbers_in(question))
+    if isinstance(value, str) and value.casefold() in ("none", "no"):
+        return _bool_in(False, question)  # the "none" option is said as "no milk", "without a side"
     if isinstance(value, str):
         alias = (aliases or {}).get(value)
         signed = _CURRENCY_SIGNS.get(value.upper())  # "€45" states EUR: the sign has no letters to compare

@@ -486,6 +486,16 @@ def side_of(parameter: Parameter, role: str | None = None) -> int | None:
     return None
 
 
+def _bound_side(parameter: Parameter) -> int | None:
+    """0 for the low bound of a range (min_price, lowest), 1 for the high one (max_price), else ``None``."""
+    own = set(name_words(parameter.name))
+    if own & {"min", "minimum", "lowest", "low"}:
+        return 0
+    if own & {"max", "maximum", "highest", "high"}:
+        return 1
+    return None
+
+
 def _old_or_new(parameter: Parameter) -> int | None:
     """0 for the old side of a change (old_name, current_value), 1 for the new one (new_name), else ``None``."""
     sides = [_CHANGE_SIDES[w] for w in name_words(parameter.name) if w in _CHANGE_SIDES]
@@ -2059,6 +2069,10 @@ class _Reader:
                    for b in n.beside for w in own)  # "GPA 3.9" for gpa
         ]
         overlaps = {self._name_overlap(n, own) for _, n in by_name}
+        bound = _bound_side(parameter)
+        if len(by_name) == 2 and not by_unit and bound is not None and any(
+                _bound_side(p) == 1 - bound for p in self.siblings):
+            by_name = [by_name[bound]]  # "from $50 to $120": the first is the minimum, the second the maximum
         if len(by_name) > 1 and not by_unit and len(own) > 1 and len(overlaps) == 1:
             # Two numbers each beside as much of a two-word name ("room 12 ... 40 rooms" for room_count): the
             # name does not say which, and a guess by position may swap them.
@@ -2109,18 +2123,20 @@ class _Reader:
         """A switch the question states: the parameter's own word ("without symbols"), else on/off, yes/no..."""
         text = self.read.text.lower()
         stated = [w for w in name_words(parameter.name) if w not in ("is", "enable", "use", "include") and len(w) > 2]
+        negative = name_words(parameter.name)[:1] == ["no"]  # no_onions: "no onions" sets it, not clears it
         if len(stated) == 1 and re.search(rf"\bun{re.escape(stated[0])}", text):
             return False  # "unlock", "unmute", "unpin": the switch's own word undone
         if stated and all(re.search(rf"\b{re.escape(w)}", text) for w in stated):
-            return not re.search(rf"\b(?:not|no|without|don't|non)\s+(?:\w+\s+)?{re.escape(stated[0])}", text)
+            said_not = re.search(rf"\b(?:not|no|without|don't|non)\s+(?:\w+\s+)?{re.escape(stated[0])}", text)
+            return bool(said_not) if negative else not said_not
         # An optional switch named by its one telling word: "had surgery" for post_surgery, "the monthly pass"
         # for pass_holder. Not a word of the tool's own (a pass tool's "pass" says nothing of a holder).
         telling = [w for w in stated if len(w) >= 4 and w not in _VAGUE_SWITCH_WORDS and not self._is_tool_word(w)]
         # Another everyday word only for a switch of one telling word ("every day" for repeat_daily): of two,
         # it would set beard_trim for a "haircut".
         forms = [*telling, *(self._everyday_forms(telling[0]) if len(telling) == 1 else [])]
-        said = [form for form in forms if re.search(rf"\b{re.escape(form)}\b" if " " in form
-                                                   else rf"\b{re.escape(form)}", text)]
+        # Whole words (a plural too): "cheeseburger" says nothing of extra_cheese.
+        said = [form for form in forms if re.search(rf"\b{re.escape(form)}(?:s|es)?\b", text)]
         if not parameter.required and said:
             return not re.search(rf"\b(?:not|no|without|don't|non)\s+(?:\w+\s+)?{re.escape(said[0])}", text)
         chinese = self._chinese_switch(parameter)
@@ -2235,6 +2251,15 @@ class _Reader:
             return option
         return self._everyday_option(options) if not synonyms else None
 
+    def _none_option(self, parameter: Parameter, options: list[Any]) -> Any:
+        """The "none" option when the question says "no <the parameter's noun>": "no milk", "without a side"."""
+        empty = [o for o in options if str(o).casefold() in ("none", "no", "without", "nothing")]
+        nouns = [w for w in name_words(parameter.name) if len(w) >= 3 and w not in _GENERIC_NAME_PARTS]
+        if len(empty) != 1 or not nouns:
+            return None
+        said = rf"\b(?:no|without|don't want|hold the)\s+(?:an?\s+|any\s+)?(?:{'|'.join(map(re.escape, nouns))})s?\b"
+        return empty[0] if re.search(said, self.read.text, re.IGNORECASE) else None
+
     def _glossed_options(self, options: list[Any]) -> list[Any]:
         """The options a Chinese word of the question means, by its glossary glosses and the thesaurus: 柴油 diesel,
         二等座 "second class" for second, 年卡 "annual" for year."""
@@ -2277,6 +2302,8 @@ class _Reader:
             if listed:
                 return (self.take(listed[0]), self.take(listed)) if allow_fan_out else (None, None)
             value = self.enum(options) if side is None else self.sided_enum(options, side)
+            if value is None:
+                value = self._none_option(parameter, options)
             return self.take(value), None
         kind = parameter.kind
         if kind == "boolean":
