@@ -700,3 +700,21 @@ def test_negative_switches_none_options_and_ranges():
         {"wrap": "falafel", "no_chilli": True, "dip": "none"}]
     assert calls(order_wrap, "falafel wrap, extra chilli") == [{"wrap": "falafel", "no_chilli": False}]
     assert calls(search_range, "tents from $80 to $200") == [{"product": "tents", "min_price": 80, "max_price": 200}]
+
+
+@tool
+def log_nest_check(box: str, eggs: int, owl_seen: bool) -> dict:
+    """Log a nest box check.
+
+    Args:
+        box: The box's code.
+        eggs: Eggs counted.
+        owl_seen: Whether an owl was seen.
+    """
+    return {"box": box}
+
+
+def test_a_required_switch_by_its_telling_word():
+    assert calls(log_nest_check, "box N7: 4 eggs, the owl was there") == [{"box": "N7", "eggs": 4, "owl_seen": True}]
+    assert calls(log_nest_check, "box N7: 4 eggs, didn't see the owl") == [{"box": "N7", "eggs": 4, "owl_seen": False}]
+    assert missing(log_nest_check, "box N7: 4 eggs") == ["owl_seen"]

@@ -2131,14 +2131,15 @@ class _Reader:
             return bool(said_not) if negative else not said_not
         # An optional switch named by its one telling word: "had surgery" for post_surgery, "the monthly pass"
         # for pass_holder. Not a word of the tool's own (a pass tool's "pass" says nothing of a holder).
-        telling = [w for w in stated if len(w) >= 4 and w not in _VAGUE_SWITCH_WORDS and not self._is_tool_word(w)]
+        telling = [w for w in stated if len(w) >= 3 and w not in _VAGUE_SWITCH_WORDS and not self._is_tool_word(w)]
         # Another everyday word only for a switch of one telling word ("every day" for repeat_daily): of two,
         # it would set beard_trim for a "haircut".
         forms = [*telling, *(self._everyday_forms(telling[0]) if len(telling) == 1 else [])]
         # Whole words (a plural too): "cheeseburger" says nothing of extra_cheese.
         said = [form for form in forms if re.search(rf"\b{re.escape(form)}(?:s|es)?\b", text)]
-        if not parameter.required and said:
-            return not re.search(rf"\b(?:not|no|without|don't|non)\s+(?:\w+\s+)?{re.escape(said[0])}", text)
+        if said:
+            return not re.search(rf"\b(?:not|no|without|don't|didn't|never|non)\s+(?:\w+\s+){{0,2}}"
+                                 rf"{re.escape(said[0])}", text)
         chinese = self._chinese_switch(parameter)
         if chinese is not None:
             return chinese
@@ -2492,7 +2493,8 @@ class _Reader:
         written = re.match(r"[\d.,]+", text[number.start:])
         end = number.start + (written.end() if written else 0)
         # 个 counts anything ("三个结果", three results); 分, 天, 元... say what is counted.
-        glued = re.match(r"[^\W\d_个]", text[end:end + 1]) or re.search(r"[A-Za-z]$", text[:number.start])
+        glued = re.match(r"[^\W\d_个]", text[end:end + 1]) or re.search(r"[A-Za-z]$", text[:number.start]) or (
+            number.value.is_integer() and re.search(rf"\b{int(number.value)}(?:st|nd|rd|th)\b", self.question))
         return not glued and all(u.casefold() in STOPWORDS or u.casefold() in _SMALL_WORDS for u in number.unit)
 
     def fill_all(self, parameters: list[Parameter], *, allow_fan_out: bool = False
