@@ -32,9 +32,11 @@ The rules, in the order they run (each value of the question is used once):
    (Japanese, 法语), Chinese personal names by surname (王芳, 小明), Chinese times
    (晚上八点), plates (沪A12345) and streets (南京路), codes with a space (BS6 5QA),
    model numbers (Tesla Model 3), a code before a name (JFK Terminal 4, M6 Toll), units glued to numbers (250g, 400W), scores
-   (6/10 is 6) and readings (128/84 is both), a few everyday categories for a
-   parameter named after one (species, subject, colour, sport, appliance, body
-   part: "my cat", "the fridge"), and lists after a colon ("answers: B, D, A").
+   (6/10 is 6) and readings (128/84 is both), everyday categories for a
+   parameter named after one (the categories module: species, cuisine, genre,
+   colour, instrument, drink, plant, pest, skill...: "my cat", "the fridge",
+   "good Thai food"; the description picks among a name's categories, "the
+   plant species"), and lists after a colon ("answers: B, D, A").
 2. Give every parameter a role from its name, then its description (a format
    such as HH:MM or YYYY-MM-DD included): a city or location, an origin or
    destination (from_/to_, source/target, start/end, check_in/check_out), an
@@ -802,9 +804,7 @@ _CHINESE_LANGUAGE_NAMES = tuple("""英语 英文 中文 汉语 普通话 粤语 
     阿拉伯语 印地语 荷兰语 瑞典语 挪威语 丹麦语 芬兰语 波兰语 土耳其语 希腊语 希伯来语 泰语 越南语 印尼语 马来语""".split())
 
 
-# Words of a few everyday categories, for a parameter named after its category ("species", "animal",
-# "subject", "colour", "sport"): "my cat", "the chemistry quiz", "熊猫". A short list, not a dictionary;
-# "_" joins the words of one term.
+# A school subject only where school is meant: an e-mail has a subject too.
 _SCHOOL_WORDS = re.compile(r"\b(?:school|class|course|exam|grade|student|lesson|teach\w*|quiz|test)\b", re.I)
 
 
