@@ -718,3 +718,31 @@ def test_a_required_switch_by_its_telling_word():
     assert calls(log_nest_check, "box N7: 4 eggs, the owl was there") == [{"box": "N7", "eggs": 4, "owl_seen": True}]
     assert calls(log_nest_check, "box N7: 4 eggs, didn't see the owl") == [{"box": "N7", "eggs": 4, "owl_seen": False}]
     assert missing(log_nest_check, "box N7: 4 eggs") == ["owl_seen"]
+
+
+@tool
+def hospital_parking(hospital: str, hours: int) -> dict:
+    """Price parking at a hospital.
+
+    Args:
+        hospital: Name of the hospital.
+        hours: How long.
+    """
+    return {"hospital": hospital}
+
+
+@tool
+def subscribe(newspaper: str) -> dict:
+    """Subscribe to a newspaper.
+
+    Args:
+        newspaper: Title of the newspaper.
+    """
+    return {"newspaper": newspaper}
+
+
+def test_a_chinese_institution_is_named_by_the_word_its_name_ends_in():
+    # "How much is 3 hours' parking at Heping Hospital?"
+    assert calls(hospital_parking, "在和平医院停车3小时多少钱？") == [{"hospital": "和平医院", "hours": 3}]
+    # "I'd like to subscribe to the Yangcheng Evening News."
+    assert calls(subscribe, "我想订羊城晚报") == [{"newspaper": "羊城晚报"}]

@@ -405,6 +405,18 @@ _PREPOSITIONS = frozenset("with for about of on in at from to by into like calle
 # Words of a switch's name that say nothing of what it switches: "check", "now", "only", "allow".
 _VAGUE_SWITCH_WORDS = frozenset("check only allow allowed want wants need needs required request add also just "
                                 "with free extra full auto repeat repeats recurring remind".split())
+# Chinese institutions by the word their names end in, with the English words a parameter names them by.
+_CHINESE_INSTITUTIONS = {
+    "医院": ("hospital", "clinic"), "诊所": ("clinic",), "幼儿园": ("kindergarten", "nursery", "school"),
+    "小学": ("school",), "中学": ("school",), "大学": ("university", "college", "school"),
+    "日报": ("newspaper", "paper"), "晚报": ("newspaper", "paper"), "公司": ("company", "employer", "business"),
+    "科技": ("company", "employer"), "集团": ("company", "employer"), "银行": ("bank",), "酒店": ("hotel",),
+    "宾馆": ("hotel",), "餐厅": ("restaurant",), "超市": ("supermarket", "store", "shop"), "书店": ("bookshop", "shop"),
+    "药店": ("pharmacy",), "公园": ("park",), "博物馆": ("museum",), "图书馆": ("library",), "剧院": ("theatre", "theater"),
+    "电影院": ("cinema",), "影院": ("cinema",), "体育馆": ("venue", "stadium", "gym"),
+}
+# Where such a name starts: after a request's verb, a particle or punctuation ("我想订南方日报", "报名阳光幼儿园").
+_CHINESE_NAME_START = re.compile(r"(?:报名|预订|预约|申请|一份|一家|那家|这家|[的在去到是了给帮我你他她想要订买找、，,。：:\s])+")
 _SMALL_WORDS = frozenset("here there now today tonight please then too ok okay".split())
 _LOCATIVES = frozenset("in at near inside outside under around".split())  # "on" is also "about"
 _VALUE_MARKERS = frozenset("called named titled labelled labeled vs versus against off".split())
@@ -1441,6 +1453,8 @@ class _Reader:
     def values_for(self, parameter: Parameter, role: str) -> list[str]:
         """Every value of the question of the parameter's kind (several mean several entities)."""
         r = self.read
+        if _CJK.search(r.plain) and (named := self._chinese_institutions(parameter)):
+            return named
         side = side_of(parameter, role)
         # A code ("ISO code, e.g. USD") may be capitals without a digit: EUR, SFO.
         # A code may be capitals alone: EUR, SFO, a promo code FREESHIP.
@@ -1579,6 +1593,20 @@ class _Reader:
             # A lone language or unit is the one to go to: "translate 'good morning' into Italian".
             return self._labelled(parameter) or self._free(self._named_after(1, markers="to|into|in"))
         return self._labelled(parameter)
+
+    def _chinese_institutions(self, parameter: Parameter) -> list[str]:
+        """Chinese names ending in the kind of place the parameter names: 北京协和医院 for ``hospital``, 南方日报
+        for ``newspaper``. The name starts after the request's words and particles: "我想订南方日报" is 南方日报."""
+        terms = {*name_words(parameter.name), *re.findall(r"[a-z]+", parameter.description.lower())}
+        suffixes = [suffix for suffix, kinds in _CHINESE_INSTITUTIONS.items() if terms & set(kinds)]
+        found = []
+        for suffix in sorted(suffixes, key=len, reverse=True):
+            for match in re.finditer(rf"([\u4e00-\u9fff]{{1,6}}?)?{suffix}", self.read.plain):
+                head = re.split(_CHINESE_NAME_START, self.read.plain[max(0, match.end() - len(suffix) - 6):
+                                                                    match.end() - len(suffix)])[-1]
+                if len(head) >= 2 and not any(head + suffix in f for f in found):
+                    found.append(head + suffix)
+        return self._free(found)
 
     def _said_after_colon(self, parameter: Parameter) -> list[str]:
         """A message written after a short lead and a colon: "message Tom: see you at the gym"."""
