@@ -746,3 +746,21 @@ def test_a_chinese_institution_is_named_by_the_word_its_name_ends_in():
     assert calls(hospital_parking, "在和平医院停车3小时多少钱？") == [{"hospital": "和平医院", "hours": 3}]
     # "I'd like to subscribe to the Yangcheng Evening News."
     assert calls(subscribe, "我想订羊城晚报") == [{"newspaper": "羊城晚报"}]
+
+
+@tool
+def book_lesson(horse: str, minutes: int, instructor: str | None = None) -> dict:
+    """Book a riding lesson.
+
+    Args:
+        horse: The horse's name.
+        minutes: Length of the lesson.
+        instructor: Preferred instructor.
+    """
+    return {"horse": horse}
+
+
+def test_an_optional_person_is_named_by_with_and_never_takes_a_required_name():
+    assert calls(book_lesson, "45 minutes on Duchess with Marta") == [
+        {"horse": "Duchess", "minutes": 45, "instructor": "Marta"}]
+    assert calls(book_lesson, "45 minutes on Duchess") == [{"horse": "Duchess", "minutes": 45}]

@@ -470,6 +470,8 @@ _ROLE_WORDS: tuple[tuple[str, frozenset[str]], ...] = tuple(
                "iban plate"),
         ("creator", "artist artists author authors composer singer band writer director creator performer"),
         ("person", "doctor dentist physician therapist teacher tutor driver person people user users attendee attendees participant participants recipient recipients "
+                   "stylist barber hairdresser instructor coach trainer guide walker sitter babysitter nanny nurse vet "
+                   "surgeon physio photographer mechanic technician cleaner chef host "
                    "student students patient patients customer customers employee employees client clients team teams club clubs "
                    "invitee invitees member members contact contacts name names who guest guests surname surnames forename "
                    "firstname lastname"),
@@ -2541,6 +2543,8 @@ class _Reader:
         # A list of free text after values of a known kind: "a desk at 31 Kings Road" (the address first).
         order = sorted(parameters, key=lambda p: (
             "enum" not in p.schema,
+            # An optional person ("walker") never takes the name a required one needs ("walks for Pepper").
+            role_of(p) == "person" and not p.required,
             p.kind == "string" and _free_text(p) and role_of(p) in ("", "title", "query"),
             p.kind == "string" and _free_text(p) and role_of(p) == "",
             p.kind == "array" and _free_text(p) and role_of(p) in ("", "title", "query")))
