@@ -764,3 +764,46 @@ def test_an_optional_person_is_named_by_with_and_never_takes_a_required_name():
     assert calls(book_lesson, "45 minutes on Duchess with Marta") == [
         {"horse": "Duchess", "minutes": 45, "instructor": "Marta"}]
     assert calls(book_lesson, "45 minutes on Duchess") == [{"horse": "Duchess", "minutes": 45}]
+
+
+@tool
+def item_price(product: str) -> dict:
+    """Price of a product.
+
+    Args:
+        product: The product name.
+    """
+    return {"product": product}
+
+
+@tool
+def course_grade(student: str, course: str) -> dict:
+    """A student's grade in a course.
+
+    Args:
+        student: Student name.
+        course: Course name.
+    """
+    return {"student": student}
+
+
+@tool
+def oven_convert(value: float, from_scale: str, to_scale: str) -> dict:
+    """Convert an oven temperature.
+
+    Args:
+        value: The temperature.
+        from_scale: Scale to convert from.
+        to_scale: Scale to convert to.
+    """
+    return {"value": value}
+
+
+def test_camel_case_names_owners_and_the_one_number():
+    assert calls(item_price, "price of the MacBook Air and the PlayStation Portal") == [
+        {"product": "MacBook Air"}, {"product": "PlayStation Portal"}]
+    # The name that owns something is the student: "Lena's grade for Art History".
+    assert calls(course_grade, "Lena's grade for Art History") == [{"student": "Lena", "course": "Art History"}]
+    # The one number goes to the one number parameter, though "fahrenheit" labels it.
+    assert calls(oven_convert, "convert 350 fahrenheit to celsius") == [
+        {"value": 350, "from_scale": "fahrenheit", "to_scale": "celsius"}]

@@ -359,8 +359,10 @@ _NAME_PARTICLES = "du de des la le del della von van der den di da"
 # Letters with accents count: "Kraków", "Zürich", "Łódź" (Latin-1 and Latin Extended-A).
 _UPPER = "A-ZÀ-ÖØ-Þ\u0100-\u017f"
 _LOWER = "a-zß-öø-ÿ\u0100-\u017f"
-_CAPITALISED = re.compile(rf"(?<![\w'])(?:(?:Dr|Mr|Mrs|Ms|Prof)\.?\s)?[{_UPPER}][{_LOWER}]+"
-                          rf"(?:[ -](?:(?:{_NAME_PARTICLES.replace(' ', '|')})\s)?[{_UPPER}][{_LOWER}]+)*")
+# A word may be written in CamelCase: "AirPods Pro", "PlayStation".
+_CAPITALISED = re.compile(rf"(?<![\w'])(?:(?:Dr|Mr|Mrs|Ms|Prof)\.?\s)?[{_UPPER}][{_LOWER}]+(?:[{_UPPER}][{_LOWER}]+)*"
+                          rf"(?:[ -](?:(?:{_NAME_PARTICLES.replace(' ', '|')})\s)?[{_UPPER}][{_LOWER}]+"
+                          rf"(?:[{_UPPER}][{_LOWER}]+)*)*")
 _ENUMERATION = re.compile(
     r"([\w.@'-]+(?:\s*,\s*(?:(?:the|my|a|an)\s+)?[\w.@'-]+)*)\s*,?\s+(?:and|or|&)\s+(?:(?:the|my|a|an)\s+)?([\w.@'-]+)"
     r"|([^\s、和,，]+(?:、[^\s、和,，]+)*)(?:、|和|与)([^\s、和,，?？。]+)"
@@ -1268,8 +1270,8 @@ def _is_stated_origin(match: re.Match[str], plain: str, names: list[str]) -> boo
 # Words that, right after a capitalised first word, make it the sentence's subject: a name ("Priya got 42",
 # "Mochi weighed 4 kg"), not a request's verb ("Find flights").
 _SUBJECT_VERB = re.compile(
-    r"\s+(?:is|was|has|had|got|gets|will|needs|wants|can|did|does|just|and|scored|weighs|weighed|"
-    r"turned|turns|ran|slept|ate|owes|paid|earned|made|lives|works|'s)\b", re.IGNORECASE)
+    r"(?:\s+(?:is|was|has|had|got|gets|will|needs|wants|can|did|does|just|and|scored|weighs|weighed|"
+    r"turned|turns|ran|slept|ate|owes|paid|earned|made|lives|works)|'s)\b", re.IGNORECASE)  # "Tom's grade"
 
 
 def _without_first_word(match: re.Match[str], text: str, starts: dict[int, re.Match[str]]) -> str:
@@ -1551,10 +1553,15 @@ class _Reader:
                      if name_part(parameter) or not set(n.casefold().split()) & self.used_strings]
             # A name inside a written address is a street or a town: "Jane Doe, 12 Oak St, Springfield".
             names = [n for n in names if not any(n != place and n in place for place in r.places)] or names
+            # Of several names, the one that owns something is the person asked about: "Tom's grade for Math".
+            owners = [n for n in names if re.search(rf"\b{re.escape(n)}'s\b", r.text)]
+            names = owners if len(owners) == 1 and len(names) > 1 else names
             # A name after "in", "at", "from"... is a place rather than a person, while other names are left
             # (a team may be named after its city: "Barcelona 主场对 Sevilla").
             unplaced = [n for n in names
                         if not re.search(rf"\b(?:in|at|near|from|to)\s+(?:the\s+)?{re.escape(n)}", r.text)]
+            # A name with a number is a thing's, "Math 101", unless nothing else is left ("a Tesla Model 3").
+            unplaced = [n for n in unplaced if not re.search(r"\d", n)] or unplaced
             names = _name_part(parameter, self._free(unplaced) or names, self.siblings)
             # Of several names, the one a person-word introduces: "for Arthur Bell ... the Phonak Audeo".
             introduced = [n for n in self._free(names) if re.search(
@@ -1589,7 +1596,7 @@ class _Reader:
             return self._free(r.quotes) or self._labelled(parameter) or self._said_after_colon(parameter) or (
                 self._whole_purposes()[:1] if role != "query" else []) or (
                 self._object_name() if role != "query" else []) or self._work_titles(parameter) or (
-                self._free(category_values(parameter, r.text))) or (
+                self._free(self._category_named(parameter))) or (
                 self._lone_name() if role == "" and parameter.required else [])
         if role == "unit":
             # A lone language or unit is the one to go to: "translate 'good morning' into Italian".
@@ -1609,6 +1616,16 @@ class _Reader:
                 if len(head) >= 2 and not any(head + suffix in f for f in found):
                     found.append(head + suffix)
         return self._free(found)
+
+    def _category_named(self, parameter: Parameter) -> list[str]:
+        """The words of the parameter's category the question names, each as the capitalised name it is part
+        of: "Art History" and "Math 101" are one course each, not "Art" and "History"."""
+        found = []
+        for term in category_values(parameter, self.read.text):
+            whole = next((n for n in self.read.names if re.search(rf"\b{re.escape(term)}\b", n, re.IGNORECASE)), term)
+            if whole not in found:
+                found.append(whole)
+        return found
 
     def _said_after_colon(self, parameter: Parameter) -> list[str]:
         """A message written after a short lead and a colon: "message Tom: see you at the gym"."""
@@ -2118,6 +2135,9 @@ class _Reader:
         # A number labelled for another concept is never taken by position.
         unlabelled = [(i, n) for i, n in free if not n.concepts]
         pick = by_unit[:1] or by_name[:1] or by_description[:1] or (unlabelled[:1] if by_position else [])
+        numeric = [p for p in self.siblings if p.kind in ("integer", "number") and "enum" not in p.schema]
+        if not pick and by_position and len(numeric) == 1 and len(free) == 1:
+            pick = free  # the one number of the one number parameter: "convert 100 fahrenheit to celsius"
         if not pick:
             return None
         index, number = pick[0]
@@ -2351,7 +2371,7 @@ class _Reader:
         if kind != "string":
             return None, None
         values = (self.values_for(parameter, role) or self._shaped_like_example(parameter)
-                  or self._free(category_values(parameter, self.read.text)))
+                  or self._free(self._category_named(parameter)))
         if len(values) > 1 and allow_fan_out and role not in ("expression",):
             if not self._written_as_list(values):
                 # Values of one kind scattered through the question are not one list to fan out over:
