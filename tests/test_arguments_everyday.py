@@ -807,3 +807,24 @@ def test_camel_case_names_owners_and_the_one_number():
     # The one number goes to the one number parameter, though "fahrenheit" labels it.
     assert calls(oven_convert, "convert 350 fahrenheit to celsius") == [
         {"value": 350, "from_scale": "fahrenheit", "to_scale": "celsius"}]
+
+
+@tool
+def basket_add(item: str, quantity: int = 1) -> dict:
+    """Add an item to the basket.
+
+    Args:
+        item: The product.
+        quantity: How many.
+    """
+    return {"item": item, "quantity": quantity}
+
+
+def test_a_list_of_counted_items_is_one_call_each():
+    assert first_calls(basket_add, "add 2 lemons, 6 eggs and a baguette to my basket") == [
+        ("basket_add", {"item": "lemons", "quantity": 2}), ("basket_add", {"item": "eggs", "quantity": 6}),
+        ("basket_add", {"item": "baguette"})]
+    assert calls(basket_add, "grab me 3 bags of rice and 2 limes") == [
+        {"item": "rice", "quantity": 3}, {"item": "limes", "quantity": 2}]
+    # Containers of one item are no second item.
+    assert ("basket_add", {"item": "punnets", "quantity": 2}) not in first_calls(basket_add, "blueberries, 2 punnets")

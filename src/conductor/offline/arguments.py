@@ -2700,9 +2700,51 @@ def _per_pair(spec: ToolSpec, question: str, arguments: dict[str, Any]) -> list[
     return [{**arguments, sides[0]: origin, sides[1]: destination} for origin, destination in read.pairs]
 
 
+_COUNT_WORDS = frozenset("quantity qty count amount number units how many".split())
+_REQUEST_START = re.compile(r"^\W*(?:please\s+)?(?:(?:add|put|get|grab|buy|order|need|want|i\s+need|i'd\s+like|i\s+want|"
+                            r"can\s+i\s+(?:get|have))\s+)?(?:me\s+)?", re.IGNORECASE)
+_COUNTED_ITEM = re.compile(r"^(?:(\d+)\s*(?:x\s+)?)?([a-z][a-z' -]*?)(?:\s*x\s*(\d+))?$", re.IGNORECASE)
+_CONTAINER = re.compile(r"^(?:bags?|cans?|bottles?|packs?|boxes?|tins?|jars?|cartons?|punnets?|bunches?|loaves)\s+of\s+")
+
+
+def _per_counted_item(spec: ToolSpec, question: str) -> list[dict[str, Any]]:
+    """One call per counted item of a list, for a tool of one item and its quantity: "add 2 apples and 3
+    bananas" -> (apples, 2), (bananas, 3); "oat milk x2, 6 bananas and bread" -> bread with no quantity.
+
+    Only a whole list of short items, at least one of them counted; anything else is left to :func:`fill`.
+    """
+    parameters = parameters_of(spec.parameters)
+    texts = [p for p in parameters if p.kind == "string" and "enum" not in p.schema and role_of(p) in ("", "query")]
+    counts = [p for p in parameters if p.kind == "integer" and set(name_words(p.name)) & _COUNT_WORDS]
+    others = [p for p in parameters if p.required and p not in texts and p not in counts]
+    if len(texts) != 1 or len(counts) != 1 or others:
+        return []
+    body = _REQUEST_START.sub("", with_digits(question))
+    body = re.split(r"\s+(?:to|in|into|on)\s+(?:my|the|our)\s+\w+|[.?!;]|\s+please\b", body, flags=re.IGNORECASE)[0]
+    pieces = [p.strip() for p in re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*", body) if p.strip()]
+    if not 2 <= len(pieces) <= 8:
+        return []
+    calls = []
+    for piece in pieces:
+        match = _COUNTED_ITEM.match(piece)
+        if match is None:
+            return []
+        item = _CONTAINER.sub("", re.sub(r"^(?:a|an|the|some)\s+", "", match.group(2).strip(), flags=re.I))
+        # "strawberries, 3 punnets" counts one item's containers: not a list of two items.
+        if not item or len(item.split()) > 3 or item.casefold() in STOPWORDS or _is_unit_word(item.casefold()) \
+                or _CONTAINER.match(item + " of "):
+            return []
+        count = match.group(1) or match.group(3)
+        calls.append({texts[0].name: item, **({counts[0].name: int(count)} if count else {})})
+    return calls if any(counts[0].name in call for call in calls) else []
+
+
 def plan_arguments(spec: ToolSpec, question: str, preset: dict[str, Any] | None = None
                    ) -> list[dict[str, Any]] | Filled:
     """One argument set per call to make, or the :class:`Filled` naming the missing parameters."""
+    counted = [] if preset else _per_counted_item(spec, question)
+    if counted:
+        return counted
     filled = fill(spec, question, preset=preset)
     if filled.missing:
         return filled
