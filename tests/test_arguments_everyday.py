@@ -828,3 +828,17 @@ def test_a_list_of_counted_items_is_one_call_each():
         {"item": "rice", "quantity": 3}, {"item": "limes", "quantity": 2}]
     # Containers of one item are no second item.
     assert ("basket_add", {"item": "punnets", "quantity": 2}) not in first_calls(basket_add, "blueberries, 2 punnets")
+
+
+@tool
+def lookup_price(product: str) -> dict:
+    """Look a product up in the catalogue.
+
+    Args:
+        product: The product name.
+    """
+    return {"product": product}
+
+
+def test_how_much_asks_a_price():
+    assert first_calls(lookup_price, "how much is a PS5?") == [("lookup_price", {"product": "PS5"})]

@@ -170,7 +170,9 @@ def _question_terms(question: str) -> set[str]:
     operations = {operation for pattern, operation in _OPERATION_SIGNS if re.search(pattern, spoken)}
     terms = {concept for w in [*words(question), *signs] if len(w) >= 3 for concept in _folded(w)}
     chinese = {concept for phrase, concepts in CHINESE_CONCEPTS.items() if phrase in question for concept in concepts}
-    return terms | operations | currencies | chinese
+    # "How much is a PS5?" asks a price.
+    priced = {"price"} if re.search(r"\bhow\s+much\s+(?:is|are|does|do|would|will|for)\b", question, re.I) else set()
+    return terms | operations | currencies | chinese | priced
 
 
 def _parameter_terms(spec: ToolSpec) -> set[str]:
