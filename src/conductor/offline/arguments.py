@@ -397,7 +397,7 @@ _QUESTION_WORDS = frozenset("many much often long far most least more less some 
                             "above within fewer max min maximum minimum".split())
 # Words of when, not what or where: "this weekend" names no place.
 _WHEN_WORDS = frozenset("weekend weekends tonight morning afternoon evening night week month year yesterday now "
-                        "later soon currently right next last upcoming".split())
+                        "later soon currently right next last upcoming time".split())  # "this time"
 # The word before a value that puts it on the "from" or the "to" side.
 _FROM_MARKERS = frozenset({"from", "since", "after", "从", "自"})
 _TO_MARKERS = frozenset({"to", "into", "in", "until", "till", "through", "到", "去", "往", "至", "成"})
@@ -606,7 +606,7 @@ _CHINESE_GROUPS: dict[str, tuple[str, ...]] = {
 _FILLER_WORDS = frozenset("""go goes going went gone come comes coming came put puts throw thrown see saw seen
     happen happens happened fit fits allowed good nice great decent lovely one ones get gets grab give make
     someone somebody anyone anybody everyone everybody something anything everything nothing please got gotten
-    getting yet still already really""".split())
+    getting yet still already really just""".split())
 # One-character verbs that come before what they act on: have, want, find, buy, book, order, borrow...
 _CHINESE_LEADING_VERBS = frozenset("有想要找买订点借约招看查问听玩去加")
 # Chinese words that carry no value: particles, pronouns, polite and question words.
