@@ -842,3 +842,58 @@ def lookup_price(product: str) -> dict:
 
 def test_how_much_asks_a_price():
     assert first_calls(lookup_price, "how much is a PS5?") == [("lookup_price", {"product": "PS5"})]
+
+
+@tool
+def web_search(query: str, max_results: int = 5) -> dict:
+    """Search the web.
+
+    Args:
+        query: What to search for.
+        max_results: How many results.
+    """
+    return {"query": query}
+
+
+@tool
+def add_event(title: str, start: str, end: str | None = None) -> dict:
+    """Add a calendar event.
+
+    Args:
+        title: Event title.
+        start: Start, ISO 8601 date and time.
+        end: End, ISO 8601 date and time.
+    """
+    return {"title": title}
+
+
+@tool
+def cat_file(path: str) -> dict:
+    """Print a file.
+
+    Args:
+        path: Path of the file.
+    """
+    return {"path": path}
+
+
+@tool
+def run_query(sql: str) -> dict:
+    """Run a read-only SQL query on the shop's database.
+
+    Args:
+        sql: The SQL statement.
+    """
+    return {"rows": []}
+
+
+def test_searches_moments_paths_and_statements_as_written():
+    assert first_calls(web_search, "search for cheap flights to Lisbon in May") == [
+        ("web_search", {"query": "cheap flights to Lisbon in May"})]
+    assert first_calls(web_search, "look up who painted the Mona Lisa") == [
+        ("web_search", {"query": "who painted the Mona Lisa"})]
+    assert calls(add_event, "add 'Dentist' from 2026-05-04T09:30 to 2026-05-04T10:15") == [
+        {"title": "Dentist", "start": "2026-05-04T09:30", "end": "2026-05-04T10:15"}]
+    assert first_calls(cat_file, "print /var/log/syslog") == [("cat_file", {"path": "/var/log/syslog"})]
+    assert first_calls(run_query, "run SELECT name FROM products WHERE price < 10") == [
+        ("run_query", {"sql": "SELECT name FROM products WHERE price < 10"})]

@@ -7,7 +7,9 @@ The rules, in the order they run (each value of the question is used once):
    then it finds quoted text, e-mail addresses, URLs, dates (2026-03-01,
    03/01/2026, March 1, 2026), times (15:30, 3pm), IANA time zones
    (Europe/Paris), ids (A1234, ORD-77, #123, 1Z999AA10123456784, porch_light,
-   long digit codes such as an ISBN), tickers
+   long digit codes such as an ISBN), ISO dates with a time (2026-04-02T10:00),
+   SQL statements for a `sql` parameter, what follows "search for" / "look up"
+   for a search tool's query, absolute paths (/etc/hosts), tickers
    (AAPL), phone numbers, paths and file names (docs/a.md, report.docx; but
    "km/h" after a number is a unit), currencies (EUR, "dollars" -> USD,
    "人民币" -> CNY), rooms (bedroom, 卧室), street addresses ("1600
@@ -287,6 +289,9 @@ _DAY = re.compile(
     r"tonight|tomorrow|yesterday)\b|今天|明天|后天|今晚|明晚|昨天|昨晚",
     re.IGNORECASE,
 )
+# An ISO 8601 date and time, one value: "2026-04-02T10:00", "2026-04-02T10:00:00Z" (with a space between them
+# they are a date and a time, for a tool that asks them apart).
+_DATETIME = re.compile(r"\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2})?(?:Z|[+-]\d{2}:?\d{2})?(?![\w:])")
 _TIME = re.compile(
     r"\b\d{1,2}:\d{2}(?:\s?[ap]\.?m\.?)?(?![\w:])|\b\d{1,2}\s?[ap]\.?m\b\.?", re.IGNORECASE | re.ASCII
 )
@@ -338,6 +343,8 @@ _PATH = re.compile(
     rf"|(?<![\w/.@-])[\w-]+(?:\.[\w-]+)*\.(?:{'|'.join(_FILE_EXTENSIONS)})\b"
     # A folder written with its slash: "in docs/".
     r"|(?<![\w/.:])[A-Za-z0-9][\w.-]+/(?=[\s?,!;]|$)"
+    # An absolute or home path: "/etc/hosts", "~/notes/todo.md".
+    r"|(?:(?<=\s)|^)~?/[\w.-]{2,}(?:/[\w.-]+)*"
 )
 _PURPOSE = re.compile(
     r"\b(?:me|us|them|him|her|task|todo|to-do|chore|errand|remind(?:er)?\b[^.?!]*?)\s+to\s+([A-Za-z].*?)"
@@ -419,6 +426,7 @@ _CHINESE_INSTITUTIONS = {
 }
 # Where such a name starts: after a request's verb, a particle or punctuation ("我想订南方日报", "报名阳光幼儿园").
 _CHINESE_NAME_START = re.compile(r"(?:报名|预订|预约|申请|一份|一家|那家|这家|[的在去到是了给帮我你他她想要订买找、，,。：:\s])+")
+_RESULT_COUNT_WORDS = frozenset("num results result limit max count top n number size page".split())
 _SMALL_WORDS = frozenset("here there now today tonight please then too ok okay".split())
 _LOCATIVES = frozenset("in at near inside outside under around".split())  # "on" is also "about"
 _VALUE_MARKERS = frozenset("called named titled labelled labeled vs versus against off".split())
@@ -1347,8 +1355,8 @@ def read_question(question: str) -> Question:
     zones = _ZONE.findall(text)
     # "since yesterday" says how long something has lasted, not the day asked about.
     days = [m.group(0) for m in _DAY.finditer(text) if not re.search(r"\bsince\s*$", text[: m.start()])]
-    taken = [(m.start(), m.end()) for p in (_EMAIL, _URL, _DATE, _DAY, _TIME, _ID, _SPACED_CODE, _PHONE, _ADDRESS)
-             for m in p.finditer(text)]
+    taken = [(m.start(), m.end()) for p in (_EMAIL, _URL, _DATETIME, _DATE, _DAY, _TIME, _ID, _SPACED_CODE, _PHONE,
+                                            _ADDRESS) for m in p.finditer(text)]
     ids = [m.group(1) or m.group(0) for m in _ID.finditer(text) if not any(
         s <= m.start() < e for p in (_EMAIL, _URL, _DATE, _TIME, _PATH, _ZONE)
         for s, e in ((x.start(), x.end()) for x in p.finditer(text)))]
@@ -1359,7 +1367,7 @@ def read_question(question: str) -> Question:
     ids = sorted(dict.fromkeys([*ids, *codes, *spaced]), key=text.find)
     # Free text: the question with its e-mails, URLs, paths, zones, times and quotes blanked out.
     plain = text
-    for pattern in (_EMAIL, _URL, _PATH, _ZONE, _TIME, _QUOTE):
+    for pattern in (_EMAIL, _URL, _DATETIME, _PATH, _ZONE, _TIME, _QUOTE):
         plain = pattern.sub(lambda m: " " * len(m.group(0)), plain)
     tickers = [t.lstrip("$") for t in _TICKER.findall(plain) if t.lstrip("$") not in _NOT_TICKERS]
     starts = {m.start(1): m for m in _SENTENCE_START.finditer(plain)}
@@ -1459,6 +1467,14 @@ class _Reader:
         r = self.read
         if _CJK.search(r.plain) and (named := self._chinese_institutions(parameter)):
             return named
+        if role in ("date", "time") and (moments := _DATETIME.findall(r.text)):
+            # A date and a time written as one ISO value go together, the first to the start, the second to the end.
+            side = side_of(parameter, role)
+            return self._free(moments[side:side + 1] if side is not None and len(moments) == 2 else moments)
+        if parameter.kind == "string" and "sql" in {*parameter.terms, *name_words(parameter.name)}:
+            statement = re.search(r"\b(?:SELECT|WITH|INSERT|UPDATE|DELETE|CREATE|DROP|ALTER)\b.*?(?=[?!]?\s*$)",
+                                  self.question, re.IGNORECASE | re.DOTALL)
+            return self._free([statement.group(0).strip()]) if statement else []
         side = side_of(parameter, role)
         # A code ("ISO code, e.g. USD") may be capitals without a digit: EUR, SFO.
         # A code may be capitals alone: EUR, SFO, a promo code FREESHIP.
@@ -1594,6 +1610,7 @@ class _Reader:
         if role in ("title", "query", ""):
             # Every quote: several for a lone text parameter mean one call each ("Add 'A' and 'B' to ...").
             return self._free(r.quotes) or self._labelled(parameter) or self._said_after_colon(parameter) or (
+                self._searched_for(parameter) if role == "query" else []) or (
                 self._whole_purposes()[:1] if role != "query" else []) or (
                 self._object_name() if role != "query" else []) or self._work_titles(parameter) or (
                 self._free(self._category_named(parameter))) or (
@@ -1626,6 +1643,16 @@ class _Reader:
             if whole not in found:
                 found.append(whole)
         return found
+
+    def _searched_for(self, parameter: Parameter) -> list[str]:
+        """For a search tool of one query (and how many results): all that follows "search for", "look up" or
+        "google" is the query, "in Colorado" included: "search for the best hiking trails in Colorado"."""
+        others = [p for p in self.siblings if p.name != parameter.name]
+        if any(not set(name_words(p.name)) & _RESULT_COUNT_WORDS for p in others):
+            return []
+        searched = re.search(r"\b(?:search(?:\s+(?:for|about))?|look\s+up|google|find\s+out)\s+(?:the\s+web\s+for\s+)?"
+                             r"(?:the\s+|a\s+|an\s+)?(.+?)\s*(?:please)?\s*[?.!]*\s*$", self.read.text, re.IGNORECASE)
+        return self._free([searched.group(1)]) if searched and len(searched.group(1).split()) >= 2 else []
 
     def _said_after_colon(self, parameter: Parameter) -> list[str]:
         """A message written after a short lead and a colon: "message Tom: see you at the gym"."""

@@ -172,7 +172,10 @@ def _question_terms(question: str) -> set[str]:
     chinese = {concept for phrase, concepts in CHINESE_CONCEPTS.items() if phrase in question for concept in concepts}
     # "How much is a PS5?" asks a price.
     priced = {"price"} if re.search(r"\bhow\s+much\s+(?:is|are|does|do|would|will|for)\b", question, re.I) else set()
-    return terms | operations | currencies | chinese | priced
+    # "look up who won...", "google it" ask a search; a SQL statement asks a database.
+    searched = {"search"} if re.search(r"\blook\s+up\b|\bgoogle\b", question, re.I) else set()
+    sql = {"sql", "query", "database"} if re.search(r"\bSELECT\b.+\bFROM\b", question) else set()
+    return terms | operations | currencies | chinese | priced | searched | sql
 
 
 def _parameter_terms(spec: ToolSpec) -> set[str]:
