@@ -897,3 +897,18 @@ def test_searches_moments_paths_and_statements_as_written():
     assert first_calls(cat_file, "print /var/log/syslog") == [("cat_file", {"path": "/var/log/syslog"})]
     assert first_calls(run_query, "run SELECT name FROM products WHERE price < 10") == [
         ("run_query", {"sql": "SELECT name FROM products WHERE price < 10"})]
+
+
+@tool
+def current_weather(location: str) -> dict:
+    """Get the current weather in a given location.
+
+    Args:
+        location: The city and state, e.g. San Francisco, CA.
+    """
+    return {"location": location}
+
+
+def test_a_state_code_goes_with_its_city_when_the_example_has_one():
+    assert calls(current_weather, "weather in Austin, TX?") == [{"location": "Austin, TX"}]
+    assert calls(current_weather, "weather in Austin?") == [{"location": "Austin"}]

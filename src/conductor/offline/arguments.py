@@ -1553,7 +1553,7 @@ class _Reader:
         if role == "place" and "code" in parameter.terms and self._free(r.tickers):
             return self._free(r.tickers)  # "ISO country code": FR, DE
         if role == "place":
-            known = self._free([p for p in r.places if stem(p.lower()) not in self.own_words])
+            known = self._free([self._with_state(p, parameter) for p in r.places if stem(p.lower()) not in self.own_words])
             if known or set(name_words(parameter.name)) & _PROPER_PLACES and not _CJK.search(r.plain):
                 return known  # a city is a proper name: "at the big garage" names none
             return self._free(
@@ -1643,6 +1643,14 @@ class _Reader:
             if whole not in found:
                 found.append(whole)
         return found
+
+    def _with_state(self, place: str, parameter: Parameter) -> str:
+        """A city with the state code written after it, when the description's example has one: "Boston, MA"
+        for "The city and state, e.g. San Francisco, CA"."""
+        if not re.search(r",\s*[A-Z]{2}\b", parameter.description):
+            return place
+        state = re.search(rf"\b{re.escape(place)},\s*([A-Z]{{2}})\b", self.read.text)
+        return f"{place}, {state.group(1)}" if state else place
 
     def _searched_for(self, parameter: Parameter) -> list[str]:
         """For a search tool of one query (and how many results): all that follows "search for", "look up" or
