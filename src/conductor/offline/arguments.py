@@ -410,7 +410,6 @@ _FROM_MARKERS = frozenset({"from", "since", "after", "从", "自"})
 _TO_MARKERS = frozenset({"to", "into", "in", "until", "till", "through", "到", "去", "往", "至", "成"})
 _ARTICLES = frozenset("the a an my your our his her their this these".split())
 _PREPOSITIONS = frozenset("with for about of on in at from to by into like called named".split())
-# Words that introduce a value and are never part of one: "a cat named Miso", "Liverpool vs Everton".
 # Words of a switch's name that say nothing of what it switches: "check", "now", "only", "allow".
 _VAGUE_SWITCH_WORDS = frozenset("check only allow allowed want wants need needs required request add also just "
                                 "with free extra full auto repeat repeats recurring remind".split())
@@ -426,9 +425,13 @@ _CHINESE_INSTITUTIONS = {
 }
 # Where such a name starts: after a request's verb, a particle or punctuation ("我想订南方日报", "报名阳光幼儿园").
 _CHINESE_NAME_START = re.compile(r"(?:报名|预订|预约|申请|一份|一家|那家|这家|[的在去到是了给帮我你他她想要订买找、，,。：:\s])+")
+# The words of a search tool's other parameter that only say how many results: "num_results", "limit".
 _RESULT_COUNT_WORDS = frozenset("num results result limit max count top n number size page".split())
+# Small words that may follow a bare number: "it's 1.85 here".
 _SMALL_WORDS = frozenset("here there now today tonight please then too ok okay".split())
-_LOCATIVES = frozenset("in at near inside outside under around".split())  # "on" is also "about"
+# Where a thing is: "my cheddar's been in the cave" ("on" is also "about").
+_LOCATIVES = frozenset("in at near inside outside under around".split())
+# Words that introduce a value and are never part of one: "a cat named Miso", "Liverpool vs Everton".
 _VALUE_MARKERS = frozenset("called named titled labelled labeled vs versus against off".split())
 _CALENDAR_WORDS = frozenset(_MONTHS + "monday tuesday wednesday thursday friday saturday sunday".split())
 
@@ -1471,7 +1474,7 @@ class _Reader:
             # A date and a time written as one ISO value go together, the first to the start, the second to the end.
             side = side_of(parameter, role)
             return self._free(moments[side:side + 1] if side is not None and len(moments) == 2 else moments)
-        if parameter.kind == "string" and "sql" in {*parameter.terms, *name_words(parameter.name)}:
+        if parameter.kind == "string" and "sql" in parameter.terms:
             statement = re.search(r"\b(?:SELECT|WITH|INSERT|UPDATE|DELETE|CREATE|DROP|ALTER)\b.*?(?=[?!]?\s*$)",
                                   self.question, re.IGNORECASE | re.DOTALL)
             return self._free([statement.group(0).strip()]) if statement else []
@@ -1627,9 +1630,8 @@ class _Reader:
         suffixes = [suffix for suffix, kinds in _CHINESE_INSTITUTIONS.items() if terms & set(kinds)]
         found = []
         for suffix in sorted(suffixes, key=len, reverse=True):
-            for match in re.finditer(rf"([\u4e00-\u9fff]{{1,6}}?)?{suffix}", self.read.plain):
-                head = re.split(_CHINESE_NAME_START, self.read.plain[max(0, match.end() - len(suffix) - 6):
-                                                                    match.end() - len(suffix)])[-1]
+            for match in re.finditer(re.escape(suffix), self.read.plain):
+                head = re.split(_CHINESE_NAME_START, self.read.plain[max(0, match.start() - 6): match.start()])[-1]
                 if len(head) >= 2 and not any(head + suffix in f for f in found):
                     found.append(head + suffix)
         return self._free(found)
@@ -2170,8 +2172,7 @@ class _Reader:
         # A number labelled for another concept is never taken by position.
         unlabelled = [(i, n) for i, n in free if not n.concepts]
         pick = by_unit[:1] or by_name[:1] or by_description[:1] or (unlabelled[:1] if by_position else [])
-        numeric = [p for p in self.siblings if p.kind in ("integer", "number") and "enum" not in p.schema]
-        if not pick and by_position and len(numeric) == 1 and len(free) == 1:
+        if not pick and by_position and len(_numeric(self.siblings)) == 1 and len(free) == 1:
             pick = free  # the one number of the one number parameter: "convert 100 fahrenheit to celsius"
         if not pick:
             return None
@@ -2354,8 +2355,7 @@ class _Reader:
         found = [p for p in found if not any(p != longer and p in longer for longer in found)]
         glosses = {normalise(gloss) for phrase in found for gloss in CHINESE_GLOSSARY[phrase]}
         return [option for option in options
-                if any(normalise(str(option)) in glosses or glosses & group for group in groups_of(str(option)))
-                or normalise(str(option)) in glosses]
+                if normalise(str(option)) in glosses or any(glosses & group for group in groups_of(str(option)))]
 
     def _everyday_option(self, options: list[Any]) -> Any:
         """The one option the question names in everyday words ("annual" for year, "motorbike" for motorcycle).
@@ -2560,8 +2560,7 @@ class _Reader:
     def _last_number(self, parameters: list[Parameter], arguments: dict[str, Any]) -> None:
         """One optional number left unfilled and one bare number left unused: that number is its value
         ("what's my sleep debt if I need 7.5?"). A number with a unit or a noun beside it is never taken."""
-        left = [p for p in parameters if p.name not in arguments and p.kind in ("integer", "number")
-                and "enum" not in p.schema]
+        left = [p for p in _numeric(parameters) if p.name not in arguments]
         free = [(i, n) for i, n in enumerate(self.read.numbers)
                 if i not in self.used_numbers and not n.concepts and self._bare(n)]
         if len(left) != 1 or left[0].required or len(free) != 1 or (
@@ -2614,14 +2613,16 @@ class _Reader:
         # An enum shares no values with free text: it never stops a text parameter fanning out.
         # An optional parameter of the same kind does not stop a required one fanning out over a written list:
         # "walks for Pepper and Milo" is two dogs, not a dog and a preferred walker.
-        roles = [(p.kind, role_of(p), side_of(p), name_part(p)) for p in parameters
-                 if p.name not in arguments and "enum" not in p.schema]
-        required_roles = [(p.kind, role_of(p), side_of(p), name_part(p)) for p in parameters
-                          if p.name not in arguments and "enum" not in p.schema and p.required]
+        def kind_of(p: Parameter) -> tuple[Any, ...]:
+            return p.kind, role_of(p), side_of(p), name_part(p)
+
+        unfilled = [p for p in parameters if p.name not in arguments and "enum" not in p.schema]
+        roles = [kind_of(p) for p in unfilled]
+        required_roles = [kind_of(p) for p in unfilled if p.required]
         for parameter in order:
             if parameter.name in arguments:
                 continue
-            kind = (parameter.kind, role_of(parameter), side_of(parameter), name_part(parameter))
+            kind = kind_of(parameter)
             alone = "enum" in parameter.schema or roles.count(kind) == 1 or (
                 parameter.required and required_roles.count(kind) == 1)
             value, several = self.fill(parameter, allow_fan_out=allow_fan_out and alone and self.fan_out is None)
@@ -2657,13 +2658,18 @@ class _Reader:
                     and role_of(parameter) == "" and (numbered := self._numbered(parameter)) is not None:
                 arguments[parameter.name] = numbered
         self._last_number(parameters, arguments)
-        numeric = [p for p in parameters if p.kind in ("integer", "number") and "enum" not in p.schema]
+        numeric = _numeric(parameters)
         if allow_fan_out and self.fan_out is None and len(numeric) == 1 and numeric[0].name in arguments:
             more = self._more_numbers(numeric[0])
             if more:
                 self.fan_out = (numeric[0].name, [arguments[numeric[0].name], *more])
         missing = [p.name for p in parameters if p.required and p.name not in arguments]
         return {p.name: arguments[p.name] for p in parameters if p.name in arguments}, missing
+
+
+def _numeric(parameters: list[Parameter]) -> list[Parameter]:
+    """The parameters that take a number of the question (not one of fixed options)."""
+    return [p for p in parameters if p.kind in ("integer", "number") and "enum" not in p.schema]
 
 
 def _free_text(parameter: Parameter) -> bool:

@@ -255,16 +255,16 @@ def value_fit(spec: ToolSpec, question: str) -> int:
     points += len(texts) if texts and len(read.quotes) == len(texts) else 0
     # A word of the very category a parameter names: "fridge" for appliance, "knee" for body_part.
     points += sum(1 for p in required if category_values(p, question))
-    # Every required parameter filled from what the question states is one point more ("Make it 21 degrees"),
-    # also for a tool the question's words already touch ("define serendipity" for a dictionary tool).
     planned = plan_arguments(spec, question)
     if isinstance(planned, Filled):
         return points
-    filled = fill(spec, question)
     # Two or more values of the question fill the tool, every required one included: the question is about
-    # what the tool does though it shares no word with it ("find running shoes under $80").
-    if len(filled.arguments) >= 2 or len(planned) > 1:
+    # what the tool does though it shares no word with it ("find running shoes under $80"). Every call of a
+    # plan holds the same arguments, so the first one counts them.
+    if len(planned) > 1 or len(planned[0]) >= 2:
         return points + 2
+    # Every required parameter filled from what the question states is one point more ("Make it 21 degrees"),
+    # also for a tool the question's words already touch ("define serendipity" for a dictionary tool).
     touched = points or match_score(spec, question) > 0
     return points + (1 if touched else 0)
 
