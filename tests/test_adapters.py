@@ -1,4 +1,4 @@
-"""The adapters between the SDKs' objects and the neutral turn, both ways."""
+"""The wire API modules between the SDKs' objects and the neutral turn, both ways."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from anthropic.types import Message
 from openai.types.chat import ChatCompletion
 
-from conductor.adapters import AnthropicAdapter, OpenAIAdapter, RequestSettings
+from conductor.apis import ChatApi, MessagesApi, RequestSettings
 from conductor.types import StopReason, ToolCall, ToolResult, Turn, Usage
 
 
@@ -64,13 +64,13 @@ def message(stop_reason: str, content: list[dict]) -> Message:
     ],
 )
 def test_openai_stop_reasons(native, neutral):
-    turn = OpenAIAdapter().parse(completion(native))
+    turn = ChatApi().parse(completion(native))
     assert turn.stop_reason is neutral and turn.native_stop_reason == native
     assert turn.usage == Usage(11, 7)
 
 
 def test_openai_refusal_field_wins():
-    turn = OpenAIAdapter().parse(completion("stop", content=None, refusal="I can't help with that."))
+    turn = ChatApi().parse(completion("stop", content=None, refusal="I can't help with that."))
     assert turn.stop_reason is StopReason.REFUSAL and turn.refusal == "I can't help with that."
     assert turn.native_stop_reason == "stop"
 
@@ -87,12 +87,12 @@ def test_openai_refusal_field_wins():
     ],
 )
 def test_anthropic_stop_reasons(native, neutral):
-    turn = AnthropicAdapter().parse(message(native, [{"type": "text", "text": "hi"}]))
+    turn = MessagesApi().parse(message(native, [{"type": "text", "text": "hi"}]))
     assert turn.stop_reason is neutral and turn.native_stop_reason == native
 
 
 def test_openai_tool_calls_both_ways():
-    adapter = OpenAIAdapter()
+    adapter = ChatApi()
     raw = completion(
         "tool_calls",
         content="Checking.",
@@ -113,7 +113,7 @@ def test_openai_tool_calls_both_ways():
 
 
 def test_anthropic_tool_use_both_ways_keeps_block_order():
-    adapter = AnthropicAdapter()
+    adapter = MessagesApi()
     raw = message(
         "tool_use",
         [
@@ -143,12 +143,12 @@ def test_anthropic_tool_use_both_ways_keeps_block_order():
     ]
 
 
-@pytest.mark.parametrize("adapter", [OpenAIAdapter(), AnthropicAdapter()])
+@pytest.mark.parametrize("adapter", [ChatApi(), MessagesApi()])
 def test_turn_with_only_empty_text_is_not_sent(adapter):
     assert render(adapter, Turn(text_blocks=("",))) == []
 
 
-@pytest.mark.parametrize("adapter", [OpenAIAdapter(), AnthropicAdapter()])
+@pytest.mark.parametrize("adapter", [ChatApi(), MessagesApi()])
 def test_final_request_forbids_tools_but_keeps_them(adapter):
     from conductor.tools import ToolRegistry
     from conductor.scenarios import get_weather

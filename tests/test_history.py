@@ -7,7 +7,7 @@ import json
 import pytest
 
 import conductor as cd
-from conductor.adapters import adapter_for
+from conductor.apis import api_for
 from conductor.types import SystemMessage, ToolResult, Turn, UserMessage
 from scripted import RawServer, offline, scripted
 
@@ -37,7 +37,7 @@ def calls_and_answers(api: str, messages: list[dict]) -> tuple[list[str], list[s
 
 def wire(api: str, messages) -> list[dict]:
     out: list[dict] = []
-    adapter_for(api).render(messages, out)
+    api_for(api).render(messages, out)
     return out
 
 
@@ -247,7 +247,7 @@ def test_history_from_a_hand_written_sdk_loop_continues(api):
 
 def test_a_run_can_move_to_the_other_api_between_requests():
     """The neutral conversation is rendered for whichever API serves the next request (model fallback)."""
-    from conductor.adapters import AnthropicAdapter, RequestSettings
+    from conductor.apis import MessagesApi, RequestSettings
     from conductor.execution import execute
     from conductor.rounds import Conversation
     from conductor.tools import ToolRegistry
@@ -268,7 +268,7 @@ def test_a_run_can_move_to_the_other_api_between_requests():
         calls = conversation.receive(conversation.adapter.create(client, request), 0.0, 0.0)
         if calls:
             conversation.add_results(execute(calls, conversation.tools, origin=conversation.origin))
-        conversation.adapter, client = AnthropicAdapter(), second.client  # every later request on Anthropic
+        conversation.adapter, client = MessagesApi(), second.client  # every later request on Anthropic
     result = conversation.result(model_name="mixed", priced_as="", prices=(0.0, 0.0))
     assert result.answer == "北京 5°C, 上海 18°C." and all(r.status == 200 for r in model.requests)
     body = model.requests[-1].body

@@ -314,9 +314,9 @@ def test_several_text_blocks_all_make_the_answer():
             "usage": {"input_tokens": 1, "output_tokens": 1},
         }
     )
-    from conductor.adapters import AnthropicAdapter
+    from conductor.apis import MessagesApi
 
-    turn = AnthropicAdapter().parse(message)
+    turn = MessagesApi().parse(message)
     assert turn.text == "First part. Second part."
     assert [c.name for c in turn.tool_calls] == ["t"]
 

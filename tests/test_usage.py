@@ -9,7 +9,7 @@ from openai.types.chat import ChatCompletion
 
 import conductor as cd
 from conductor import charts, pricing
-from conductor.adapters import AnthropicAdapter, OpenAIAdapter
+from conductor.apis import ChatApi, MessagesApi
 from conductor.types import Usage
 from scripted import RawServer, offline, raw_response, scripted
 
@@ -40,14 +40,14 @@ MODELS = {"openai": "gpt-4.1-mini", "anthropic": "claude-haiku-4-5"}
 
 def test_openai_cached_and_reasoning_tokens_are_parts_of_the_totals():
     response = ChatCompletion.model_validate(raw_response("openai", "hi", usage=OPENAI_USAGE))
-    assert OpenAIAdapter().parse(response).usage == Usage(
+    assert ChatApi().parse(response).usage == Usage(
         input_tokens=2_000, output_tokens=300, cache_read_tokens=1_536, reasoning_tokens=192
     )
 
 
 def test_anthropic_cache_tokens_join_the_input_and_searches_are_counted():
     response = Message.model_validate(raw_response("anthropic", "hi", usage=ANTHROPIC_USAGE))
-    usage = AnthropicAdapter().parse(response).usage
+    usage = MessagesApi().parse(response).usage
     assert usage == Usage(
         input_tokens=4_050, output_tokens=400, cache_read_tokens=3_000, cache_write_tokens=1_000, web_search_requests=2
     )

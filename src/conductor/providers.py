@@ -16,7 +16,7 @@ import time
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-from .adapters import ApiName, RequestSettings, adapter_for, tool_choice_from
+from .apis import ApiName, RequestSettings, api_for, tool_choice_from
 from .budget import Budget, Ledger, RunLimits
 from .execution import DEFAULT_MAX_WORKERS, aexecute, execute
 from .guards import DEFAULT_MAX_REPEATS, Approver, Decision, Guards, check_allowed_tools
@@ -79,7 +79,7 @@ class LLM:
         self.model = model
         self.client = client
         self.offline = offline
-        self.adapter = adapter_for(api)
+        self.adapter = api_for(api)
         kind = client_kind(client)
         self.is_async = kind[1] if kind else type(client).__name__.startswith("Async")
         from . import pricing
@@ -355,14 +355,14 @@ class LLM:
         """Send one request streamed (text deltas, then the whole message); a model fallback may override it."""
         from .streaming import stream_request
 
-        return stream_request(self.client, conversation.adapter.api, request, index)
+        return stream_request(self.client, conversation.adapter, request, index)
 
     def _astream_request(self, conversation: Conversation, request: dict[str, Any], index: int) -> AsyncIterator[Any]:
         from .streaming import astream_request, in_thread, stream_request
 
         if self.is_async:
-            return astream_request(self.client, conversation.adapter.api, request, index)
-        return in_thread(stream_request(self.client, conversation.adapter.api, request, index))
+            return astream_request(self.client, conversation.adapter, request, index)
+        return in_thread(stream_request(self.client, conversation.adapter, request, index))
 
     def _execute(
         self, conversation: Conversation, calls: list[ToolCall], *, parallel: bool, max_workers: int

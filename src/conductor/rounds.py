@@ -34,7 +34,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from . import display
-from .adapters import history_to_neutral
+from .apis import history_to_neutral
 from .budget import RunLimits, stopped_answer
 from .guards import Decision, Guards, PendingCall, Screened, provenance
 from .trace import ModelCall, Round, ToolCallRecord, Trace
@@ -43,7 +43,7 @@ from .types import CostSplit, Message, StopReason, SystemMessage, ToolCall, Tool
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-    from .adapters import AnthropicAdapter, OpenAIAdapter, RequestSettings
+    from .apis import RequestSettings, WireApi
     from .tools import ToolRegistry
 
 logger = logging.getLogger(__name__)
@@ -303,7 +303,7 @@ class Conversation:
     def __init__(
         self,
         *,
-        adapter: OpenAIAdapter | AnthropicAdapter,
+        adapter: WireApi,
         settings: RequestSettings,
         question: str,
         history: Sequence[Any] | None,
@@ -360,7 +360,7 @@ class Conversation:
     def switch(
         self,
         *,
-        adapter: OpenAIAdapter | AnthropicAdapter,
+        adapter: WireApi,
         model: str,
         price: Callable[[Usage], CostSplit],
         provider: str,

@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from . import display
+from .apis.base import Finished, StreamIncomplete, WireApi
 from .trace import ToolCallRecord
 from .types import ToolCall
 
@@ -143,13 +144,6 @@ class Done:
 StreamEvent = RoundStart | TextDelta | ToolStart | ToolEnd | Done
 
 
-@dataclass(frozen=True)
-class Finished:
-    """The end of one streamed response: the message the SDK assembled from its events."""
-
-    response: Any  # openai ChatCompletion or anthropic Message
-
-
 class StreamInterrupted(RuntimeError):
     """A model response broke off mid-stream.
 
@@ -179,43 +173,6 @@ def _describe(error: BaseException) -> str:
 # --- one streamed request -------------------------------------------------------------------
 
 
-def _openai_kwargs(request: dict[str, Any]) -> dict[str, Any]:
-    # include_usage adds a last chunk with the token counts, which the trace prices.
-    return {**request, "stream": True, "stream_options": request.get("stream_options") or {"include_usage": True}}
-
-
-def _openai_final(state: Any) -> Any:
-    """The assembled ChatCompletion; a cut or filtered answer is still an answer to record."""
-    from openai import ContentFilterFinishReasonError, LengthFinishReasonError
-
-    try:
-        completion = state.current_completion_snapshot
-    except AssertionError:  # the SDK's way of saying no chunk arrived
-        raise _Incomplete("the stream ended before any chunk arrived") from None
-    if not completion.choices or completion.choices[0].finish_reason is None:
-        raise _Incomplete("the stream ended before the model finished (no finish_reason)")
-    try:
-        return state.get_final_completion()
-    except (LengthFinishReasonError, ContentFilterFinishReasonError) as cut:
-        return cut.completion
-
-
-def _openai_texts(state: Any, chunk: Any) -> Iterator[str]:
-    for event in state.handle_chunk(chunk):
-        if event.type in ("content.delta", "refusal.delta") and event.delta:
-            yield event.delta
-
-
-def _anthropic_final(message: Any) -> Any:
-    if message.stop_reason is None:
-        raise _Incomplete("the stream ended before the model finished (no stop_reason)")
-    return message
-
-
-class _Incomplete(Exception):
-    """A stream that ended cleanly but too early (no finish reason)."""
-
-
 class _Received:
     """The text of one response so far, for the error message when it breaks off."""
 
@@ -228,7 +185,7 @@ class _Received:
         return text
 
     def interrupted(self, cause: BaseException) -> StreamInterrupted:
-        reason: BaseException | str = str(cause) if isinstance(cause, _Incomplete) else cause
+        reason: BaseException | str = str(cause) if isinstance(cause, StreamIncomplete) else cause
         return StreamInterrupted(self.request, "".join(self.parts), reason)
 
 
@@ -241,56 +198,31 @@ def _breaks_off(received: _Received) -> Iterator[None]:
         raise received.interrupted(error) from error
 
 
-def stream_request(client: Any, api: str, request: dict[str, Any], index: int) -> Iterator[str | Finished]:
-    """Send ``request`` streamed: its text deltas, then :class:`Finished` with the whole message.
+def stream_request(client: Any, api: WireApi, request: dict[str, Any], index: int) -> Iterator[str | Finished]:
+    """Send ``request`` streamed: its text deltas, then :class:`Finished` with the whole response.
 
     Errors before the stream opens are the SDK's own (after its retries);
     anything that goes wrong after is :class:`StreamInterrupted`.
     """
     received = _Received(index)
-    if api == "openai":
-        from openai.lib.streaming.chat import ChatCompletionStreamState
-
-        state = ChatCompletionStreamState()
-        stream = client.chat.completions.create(**_openai_kwargs(request))
-        with stream, _breaks_off(received):
-            for chunk in stream:
-                for text in _openai_texts(state, chunk):
-                    yield received.add(text)
-            final = _openai_final(state)
-        yield Finished(final)
-        return
-    with client.messages.stream(**request) as stream, _breaks_off(received):
-        for event in stream:
-            if event.type == "text" and event.text:
-                yield received.add(event.text)
-        final = _anthropic_final(stream.get_final_message())
-    yield Finished(final)
+    with contextlib.closing(api.stream(client, request)) as items:
+        next(items)  # the stream is open (the SDK's own errors come from here)
+        with _breaks_off(received):
+            for item in items:
+                yield item if isinstance(item, Finished) else received.add(item)  # type: ignore[arg-type]
 
 
-async def astream_request(client: Any, api: str, request: dict[str, Any], index: int) -> AsyncIterator[str | Finished]:
+async def astream_request(client: Any, api: WireApi, request: dict[str, Any], index: int) -> AsyncIterator[str | Finished]:
     """:func:`stream_request` for an async client."""
     received = _Received(index)
-    if api == "openai":
-        from openai.lib.streaming.chat import ChatCompletionStreamState
-
-        state = ChatCompletionStreamState()
-        stream = await client.chat.completions.create(**_openai_kwargs(request))
-        async with stream:
-            with _breaks_off(received):
-                async for chunk in stream:
-                    for text in _openai_texts(state, chunk):
-                        yield received.add(text)
-                final = _openai_final(state)
-        yield Finished(final)
-        return
-    async with client.messages.stream(**request) as stream:
+    items = api.astream(client, request)
+    try:
+        await anext(items)
         with _breaks_off(received):
-            async for event in stream:
-                if event.type == "text" and event.text:
-                    yield received.add(event.text)
-            final = _anthropic_final(await stream.get_final_message())
-    yield Finished(final)
+            async for item in items:
+                yield item if isinstance(item, Finished) else received.add(item)  # type: ignore[arg-type]
+    finally:
+        await items.aclose()
 
 
 async def in_thread(items: Iterator[Any]) -> AsyncIterator[Any]:

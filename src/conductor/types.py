@@ -1,6 +1,6 @@
 """The neutral representation every module speaks.
 
-Provider adapters turn OpenAI Chat Completions and Anthropic Messages objects
+Each wire API's module (:mod:`conductor.apis`) turns that API's objects
 into these plain dataclasses and back; the round loop, the tool executor, the
 trace and the offline model only ever see these. Keeping them frozen makes a
 conversation a value: a round takes one and returns a new one.

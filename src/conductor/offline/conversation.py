@@ -1,6 +1,6 @@
 """What the offline model's decision policies see and return.
 
-The wire layer (``openai_wire`` / ``anthropic_wire``) parses a request in either
+The wire layer (:mod:`.wire`) parses a request in any
 API's format into one :class:`Conversation`; a policy reads it and returns a
 :class:`Decision`; the wire layer renders the decision back in that API's
 format. Policies therefore never deal with JSON or SSE, and one policy serves

@@ -3,8 +3,8 @@
 ``OfflineModel`` is an HTTP handler for ``httpx2.MockTransport``. A request goes
 through these steps, each owned by one module:
 
-1. route: ``/v1/chat/completions`` is OpenAI (:mod:`.openai_wire`),
-   ``/v1/messages`` is Anthropic (:mod:`.anthropic_wire`);
+1. route: each wire API's module in :mod:`.wire` owns one path
+   (``/v1/chat/completions``, ``/v1/messages``, ...);
 2. faults (:mod:`.faults`): an HTTP error, timeout or dropped connection
    replaces the answer; other faults alter the answer below;
 3. contract (:mod:`.contract`): what the real API rejects gets its 400;
@@ -34,7 +34,9 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import httpx2
 
-from . import anthropic_wire, openai_wire
+from .wire import WIRES
+from .wire import chat as chat_wire
+from .wire import messages as messages_wire
 from .contract import InvalidRequest
 from .conversation import CallTools, Conversation, Decision, Policy, Reply
 from .faults import Fault, FaultContext, FaultSchedule, call_unknown_tool, malform_arguments
@@ -58,7 +60,7 @@ ANTHROPIC_BASE_URL = "http://offline.invalid"
 API_KEY = "offline"
 CREATED_EPOCH = 1_767_225_600  # 2026-01-01T00:00:00Z: "created" never reads the clock
 DEFAULT_REFUSAL = "I'm sorry, but I can't help with that request."
-_WIRES: dict[str, ModuleType] = {openai_wire.PATH: openai_wire, anthropic_wire.PATH: anthropic_wire}
+_WIRES: dict[str, ModuleType] = {wire.PATH: wire for wire in WIRES}
 
 Finish = Literal["end_turn", "tool_use", "max_tokens", "refusal"]
 
@@ -255,7 +257,7 @@ class OfflineModel:
     def _plan(self, request: httpx2.Request) -> _Plan:
         path = request.url.path
         wire = _WIRES.get(path) if request.method == "POST" else None
-        api_wire = wire or (anthropic_wire if "anthropic-version" in request.headers else openai_wire)
+        api_wire = wire or (messages_wire if "anthropic-version" in request.headers else chat_wire)
         try:
             body = json.loads(request.content or b"{}")
         except ValueError:
@@ -309,7 +311,7 @@ class OfflineModel:
         try:
             wire.check(body)
         except InvalidRequest as error:
-            if wire is anthropic_wire:
+            if wire is messages_wire:
                 headers = {**headers, "x-should-retry": "false"}  # what Anthropic sends with a 400
             return self._error_plan(400, wire.invalid_request(error, request_id), headers)
         completion = self._complete(wire, body, digest, fault)

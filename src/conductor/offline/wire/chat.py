@@ -12,15 +12,15 @@ import hashlib
 import json
 from typing import TYPE_CHECKING, Any, Literal
 
-from ..types import ToolCall, ToolResult, ToolSpec, Turn, UserMessage
-from .contract import InvalidRequest, check_openai
-from .conversation import Conversation, ToolChoice
-from .faults import FaultContext, retry_headers
-from .ids import base62, hexadecimal
-from .tokens import split_pieces, token_weight
+from ...types import ToolCall, ToolResult, ToolSpec, Turn, UserMessage
+from ..contract import InvalidRequest
+from ..conversation import Conversation, ToolChoice
+from ..faults import FaultContext, retry_headers
+from ..ids import base62, hexadecimal
+from ..tokens import split_pieces, token_weight
 
 if TYPE_CHECKING:
-    from .model import Completion
+    from ..model import Completion
 
 __all__ = ["API", "PATH", "parse", "render", "stream_events", "check", "wants_stream"]
 
@@ -28,8 +28,6 @@ API: Literal["openai"] = "openai"
 PATH = "/v1/chat/completions"
 REQUEST_ID_HEADER = "x-request-id"
 PREFACES_TOOL_USE = False  # gpt models mostly send content null beside tool calls
-
-check = check_openai
 
 _FINISH = {"end_turn": "stop", "tool_use": "tool_calls", "max_tokens": "length", "refusal": "stop"}
 
@@ -318,4 +316,129 @@ def bad_json(request_id: str) -> dict[str, Any]:
     return error_body(
         "We could not parse the JSON body of your request. (HINT: This likely means you aren't using your "
         "HTTP library correctly. The OpenAI API expects a JSON payload, but what was sent was not valid JSON.)"
+    )
+
+
+# --- the request contract: what the real API rejects, with its 400 text ---------------------
+
+
+def check(body: dict[str, Any]) -> None:
+    """Raise :class:`InvalidRequest` when OpenAI Chat Completions would reject ``body``."""
+    if not body.get("model"):
+        raise InvalidRequest("you must provide a model parameter")
+    _check_messages_present(body)
+    _check_tools(body)
+    _check_tool_messages(body["messages"])
+
+
+def _check_messages_present(body: dict[str, Any]) -> None:
+    if "messages" not in body:
+        raise InvalidRequest(
+            "Missing required parameter: 'messages'.", param="messages", code="missing_required_parameter"
+        )
+    if not body["messages"]:
+        raise InvalidRequest(
+            "Invalid 'messages': empty array. Expected an array with minimum length 1, "
+            "but got an empty array instead.",
+            param="messages",
+            code="empty_array",
+        )
+
+
+def _check_tools(body: dict[str, Any]) -> None:
+    tools = body.get("tools")
+    if tools is not None and not tools:
+        raise InvalidRequest(
+            "Invalid 'tools': empty array. Expected an array with minimum length 1, "
+            "but got an empty array instead.",
+            param="tools",
+            code="empty_array",
+        )
+    if body.get("tool_choice") is not None and not tools:
+        raise InvalidRequest(
+            "Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified.",
+            param="tool_choice",
+        )
+    for index, tool in enumerate(tools or []):
+        _check_tool(index, tool)
+
+
+def _missing(param: str) -> InvalidRequest:
+    return InvalidRequest(f"Missing required parameter: '{param}'.", param=param, code="missing_required_parameter")
+
+
+def _check_tool(index: int, tool: dict[str, Any]) -> None:
+    function = tool.get("function")
+    if not isinstance(function, dict):
+        raise _missing(f"tools[{index}].function")
+    name = function.get("name")
+    if not name:
+        raise _missing(f"tools[{index}].function.name")
+    if "parameters" not in function:
+        return  # a function without parameters is allowed
+    parameters = function["parameters"]
+    param = f"tools[{index}].function.parameters"
+    if not isinstance(parameters, dict):
+        raise InvalidRequest(
+            f"Invalid schema for function '{name}': {json.dumps(parameters)} is not of type 'object', 'boolean'.",
+            param=param,
+            code="invalid_function_parameters",
+        )
+    if parameters.get("type") != "object":
+        raise InvalidRequest(
+            f"Invalid schema for function '{name}': schema must be a JSON Schema of 'type: \"object\"', "
+            f"got 'type: \"{parameters.get('type')}\"'.",
+            param=param,
+            code="invalid_function_parameters",
+        )
+
+
+def _check_tool_messages(messages: list[dict[str, Any]]) -> None:
+    """Every tool_call_id is answered by the tool messages right after its assistant message."""
+    pending: list[str] = []  # ids of the last assistant message not answered yet
+    answerable: set[str] = set()
+    pending_index = 0
+    for index, message in enumerate(messages):
+        if message.get("role") == "tool":
+            call_id = message.get("tool_call_id")
+            if not call_id:
+                raise InvalidRequest(
+                    "Missing parameter 'tool_call_id': messages with role 'tool' must have a 'tool_call_id'.",
+                    param=f"messages.[{index}].tool_call_id",
+                )
+            if call_id not in answerable:
+                # "preceeding" is the real API's spelling.
+                raise InvalidRequest(
+                    "Invalid parameter: messages with role 'tool' must be a response to a preceeding "
+                    "message with 'tool_calls'.",
+                    param=f"messages.[{index}].role",
+                )
+            pending = [p for p in pending if p != call_id]
+            continue
+        if pending:
+            raise _unanswered(pending, index)
+        answerable = set()
+        if message.get("role") == "assistant" and message.get("tool_calls"):
+            _check_calls(index, message["tool_calls"])
+            pending = [call["id"] for call in message["tool_calls"]]
+            answerable = set(pending)
+            pending_index = index
+    if pending:
+        raise _unanswered(pending, pending_index)
+
+
+def _check_calls(index: int, calls: list[dict[str, Any]]) -> None:
+    for position, call in enumerate(calls):
+        prefix = f"messages[{index}].tool_calls[{position}]"
+        if not call.get("id"):
+            raise _missing(f"{prefix}.id")
+        if not isinstance(call.get("function"), dict) or not call["function"].get("name"):
+            raise _missing(f"{prefix}.function.name")
+
+
+def _unanswered(ids: list[str], index: int) -> InvalidRequest:
+    return InvalidRequest(
+        "An assistant message with 'tool_calls' must be followed by tool messages responding to each "
+        f"'tool_call_id'. The following tool_call_ids did not have response messages: {', '.join(ids)}",
+        param=f"messages.[{index}].role",
     )

@@ -11,18 +11,19 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, Literal
 
-from ..types import ToolCall, ToolResult, ToolSpec, Turn, UserMessage
-from .contract import InvalidRequest, anthropic_turns, check_anthropic
-from .conversation import Conversation, ToolChoice
-from .faults import FaultContext, retry_headers
-from .ids import base62
-from .tokens import split_pieces, token_weight
+from ...types import ToolCall, ToolResult, ToolSpec, Turn, UserMessage
+from ..contract import InvalidRequest
+from ..conversation import Conversation, ToolChoice
+from ..faults import FaultContext, retry_headers
+from ..ids import base62
+from ..tokens import split_pieces, token_weight
 
 if TYPE_CHECKING:
-    from .model import Completion, RenderedCall
+    from ..model import Completion, RenderedCall
 
 __all__ = ["API", "PATH", "parse", "render", "stream_events", "check", "wants_stream"]
 
@@ -30,8 +31,6 @@ API: Literal["anthropic"] = "anthropic"
 PATH = "/v1/messages"
 REQUEST_ID_HEADER = "request-id"
 PREFACES_TOOL_USE = True  # Claude usually says what it is about to do before a tool_use block
-
-check = check_anthropic
 
 # A tier-1 account's limits for a Haiku model, for the rate-limit fault; the
 # fault's options ``limit`` and ``tokens_limit`` change them.
@@ -108,7 +107,7 @@ def parse(body: dict[str, Any], seed: int) -> Conversation:
     """The neutral conversation of a (valid) Messages request."""
     messages: list[UserMessage | Turn | ToolResult] = []
     call_names: dict[str, str] = {}
-    for turn in anthropic_turns(body["messages"]):
+    for turn in combined_turns(body["messages"]):
         if turn.role == "assistant":
             assistant = _assistant_turn(turn.blocks)
             call_names.update((c.id, c.name) for c in assistant.tool_calls)
@@ -296,3 +295,132 @@ def not_found(method: str, path: str, request_id: str) -> tuple[int, dict[str, A
 
 def bad_json(request_id: str) -> dict[str, Any]:
     return error_body("There was an error parsing the body of your request as JSON.", request_id)
+
+
+# --- the request contract: what the real API rejects, with its 400 text ---------------------
+
+
+@dataclass
+class CombinedTurn:
+    """Consecutive same-role messages combined, as the Messages API reads them."""
+
+    index: int  # index of the first original message of the turn (used in error texts)
+    role: str
+    blocks: list[dict[str, Any]] = field(default_factory=list)
+
+
+def as_blocks(content: Any) -> list[dict[str, Any]]:
+    """A message's content as a list of blocks (a string is one text block)."""
+    if isinstance(content, str):
+        return [{"type": "text", "text": content}]
+    return list(content or [])
+
+
+def combined_turns(messages: list[dict[str, Any]]) -> list[CombinedTurn]:
+    """Combine consecutive messages of the same role into one turn."""
+    turns: list[CombinedTurn] = []
+    for index, message in enumerate(messages):
+        blocks = as_blocks(message.get("content"))
+        if turns and turns[-1].role == message.get("role"):
+            turns[-1].blocks.extend(blocks)
+        else:
+            turns.append(CombinedTurn(index, message.get("role", ""), blocks))
+    return turns
+
+
+def check(body: dict[str, Any]) -> None:
+    """Raise :class:`InvalidRequest` when the Anthropic Messages API would reject ``body``."""
+    for required in ("max_tokens", "messages", "model"):
+        if required not in body:
+            raise InvalidRequest(f"{required}: Field required")
+    messages = body["messages"]
+    if not messages:
+        raise InvalidRequest("messages: at least one message is required")
+    _check_tools(body.get("tools") or [])
+    _check_roles(messages)
+    _check_blocks(messages)
+    turns = combined_turns(messages)
+    uses_tool_blocks = any(b.get("type") in ("tool_use", "tool_result") for t in turns for b in t.blocks)
+    if uses_tool_blocks and not body.get("tools"):
+        raise InvalidRequest("Requests which include `tool_use` or `tool_result` blocks must define tools.")
+    _check_tool_pairs(turns)
+
+
+def _check_tools(tools: list[dict[str, Any]]) -> None:
+    for index, tool in enumerate(tools):
+        if tool.get("type", "custom") != "custom":
+            continue  # server tools (web search, ...) have their own shapes
+        prefix = f"tools.{index}.custom"
+        for required in ("name", "input_schema"):
+            if required not in tool:
+                raise InvalidRequest(f"{prefix}.{required}: Field required")
+        schema = tool["input_schema"]
+        if not isinstance(schema, dict):
+            raise InvalidRequest(f"{prefix}.input_schema: Input should be a valid dictionary")
+        if "type" not in schema:
+            raise InvalidRequest(f"{prefix}.input_schema.type: Field required")
+        if schema["type"] != "object":
+            raise InvalidRequest(f"{prefix}.input_schema.type: Input should be 'object'")
+
+
+def _check_roles(messages: list[dict[str, Any]]) -> None:
+    for index, message in enumerate(messages):
+        if message.get("role") not in ("user", "assistant"):
+            raise InvalidRequest(f"messages.{index}.role: Input should be 'user' or 'assistant'")
+    if messages[0]["role"] != "user":
+        raise InvalidRequest('messages: first message must use the "user" role')
+    last = len(messages) - 1
+    for index, message in enumerate(messages):
+        final_assistant = index == last and message["role"] == "assistant"
+        if not as_blocks(message.get("content")) or message.get("content") == "":
+            if not final_assistant:
+                raise InvalidRequest(
+                    f"messages.{index}: all messages must have non-empty content except for the optional "
+                    "final assistant message"
+                )
+
+
+def _leading_result_ids(turn: CombinedTurn) -> set[str]:
+    """Ids of the tool_result blocks at the start of a user turn."""
+    ids: set[str] = set()
+    for block in turn.blocks:
+        if block.get("type") != "tool_result":
+            break
+        ids.add(block.get("tool_use_id", ""))
+    return ids
+
+
+def _check_blocks(messages: list[dict[str, Any]]) -> None:
+    """The fields the tool blocks cannot do without."""
+    required = {"tool_use": ("id", "name"), "tool_result": ("tool_use_id",)}
+    for index, message in enumerate(messages):
+        for position, block in enumerate(as_blocks(message.get("content"))):
+            for name in required.get(block.get("type"), ()):
+                if name not in block:
+                    raise InvalidRequest(f"messages.{index}.content.{position}.{block['type']}.{name}: Field required")
+
+
+def _check_tool_pairs(turns: list[CombinedTurn]) -> None:
+    previous_uses: set[str] = set()
+    for position, turn in enumerate(turns):
+        if turn.role == "user":
+            for block_index, block in enumerate(turn.blocks):
+                if block.get("type") == "tool_result" and block.get("tool_use_id") not in previous_uses:
+                    raise InvalidRequest(
+                        f"messages.{turn.index}.content.{block_index}: unexpected `tool_use_id` found in "
+                        f"`tool_result` blocks: {block.get('tool_use_id')}. Each `tool_result` block must have "
+                        "a corresponding `tool_use` block in the previous message."
+                    )
+            previous_uses = set()
+            continue
+        uses = [b["id"] for b in turn.blocks if b.get("type") == "tool_use"]
+        following = turns[position + 1] if position + 1 < len(turns) else None
+        answered = _leading_result_ids(following) if following else set()
+        missing = [u for u in uses if u not in answered]
+        if missing:
+            raise InvalidRequest(
+                f"messages.{turn.index}: `tool_use` ids were found without `tool_result` blocks immediately "
+                f"after: {', '.join(missing)}. Each `tool_use` block must have a corresponding `tool_result` "
+                "block in the next message."
+            )
+        previous_uses = set(uses)

@@ -1,0 +1,164 @@
+"""What every wire API module shares: the request settings, tool choice, and the interface.
+
+The round loop (:mod:`conductor.rounds`) and the drivers (``run``, ``arun``,
+``stream``, ``astream``) reach an API only through :class:`WireApi`: render the
+neutral conversation into the API's input, build a request, send it (whole or
+streamed), and read the response back into a neutral :class:`~conductor.types.Turn`.
+Each API's module (:mod:`.chat`, :mod:`.messages`, :mod:`.responses`) owns its wire
+fields; nothing outside those modules reads or writes them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal, Protocol
+
+from ..types import Message, StopReason, Turn
+
+if TYPE_CHECKING:
+    from ..tools import ToolRegistry
+
+ApiName = Literal["openai", "anthropic"]
+
+
+@dataclass(frozen=True)
+class ToolChoice:
+    """Which tool use the model is asked for while rounds remain, in neutral terms.
+
+    ``auto``: the model decides; ``required``: at least one call (OpenAI
+    ``"required"``, Anthropic ``{"type": "any"}``); ``tool``: a call of ``name``;
+    ``none``: no calls.
+    """
+
+    mode: Literal["auto", "required", "tool", "none"] = "auto"
+    name: str | None = None
+
+
+@dataclass(frozen=True)
+class RequestSettings:
+    """What stays the same across the requests of one run."""
+
+    model: str
+    tools: ToolRegistry
+    system: str | None = None
+    max_tokens: int | None = None
+    parallel_tool_calls: bool | None = None  # None: the API's default (parallel calls allowed)
+    options: dict[str, Any] = field(default_factory=dict)  # passed to the SDK's create call as is
+    tool_choice: ToolChoice = ToolChoice()
+
+
+def tool_choice_from(value: Any, tools: ToolRegistry) -> tuple[ToolChoice, bool | None]:
+    """A caller's ``tool_choice`` in any API's form, as a :class:`ToolChoice`.
+
+    Also returns ``False`` when an Anthropic form asks for one call per turn
+    (``disable_parallel_tool_use``), else ``None``. Raises ``ValueError`` naming
+    the accepted forms, or the tools offered when a named tool is not one of them.
+    """
+    if value is None:
+        return ToolChoice(), None
+    parallel: bool | None = None
+    if isinstance(value, str) and value in ("auto", "required", "none", "any"):
+        choice = ToolChoice("required" if value == "any" else value)  # type: ignore[arg-type]
+    elif isinstance(value, dict) and value.get("type") == "function" and isinstance(value.get("function"), dict):
+        choice = ToolChoice("tool", value["function"].get("name"))
+    elif isinstance(value, dict) and value.get("type") in ("auto", "any", "tool", "none"):
+        mode = {"any": "required"}.get(value["type"], value["type"])
+        choice = ToolChoice(mode, value.get("name"))  # type: ignore[arg-type]
+        parallel = False if value.get("disable_parallel_tool_use") else None
+    else:
+        raise ValueError(
+            f"unsupported tool_choice {value!r}: pass 'auto', 'required', 'none', "
+            "{'type': 'function', 'function': {'name': ...}} (OpenAI) or "
+            "{'type': 'auto' | 'any' | 'tool' | 'none', 'name': ...} (Anthropic)"
+        )
+    if choice.mode != "auto" and not len(tools):
+        raise ValueError(f"tool_choice={value!r} needs tools: pass tools=[...] as well")
+    if choice.mode == "tool" and choice.name not in tools:
+        raise ValueError(
+            f"tool_choice names {choice.name!r}, which is not among the tools offered: {', '.join(tools.names)}"
+        )
+    return choice, parallel
+
+
+def map_stop(native: str | None, table: dict[str, StopReason]) -> StopReason:
+    """The neutral stop reason of an API's native one (``OTHER`` for what a newer API version adds)."""
+    if native is None:
+        return StopReason.OTHER
+    return table.get(native, StopReason.OTHER)
+
+
+# --- streaming -------------------------------------------------------------------------------
+
+
+class Opened:
+    """Yielded once by :meth:`WireApi.stream` when the SDK's stream is open.
+
+    Errors before it are the SDK's own (after its retries); errors after it break
+    off a response already under way (:class:`~conductor.streaming.StreamInterrupted`).
+    """
+
+
+OPENED = Opened()
+
+
+@dataclass(frozen=True)
+class Finished:
+    """The end of one streamed response: the whole response the SDK assembled from its events."""
+
+    response: Any  # the SDK's response object, as a non-streamed request returns it
+
+
+class StreamIncomplete(Exception):
+    """A stream that ended cleanly but too early (the model had not finished)."""
+
+
+# --- history ---------------------------------------------------------------------------------
+
+
+def plain_text(index: int, content: Any) -> str:
+    """Text of a string or a list of text parts; other parts are refused, naming the history entry."""
+    if content is None or isinstance(content, str):
+        return content or ""
+    if not isinstance(content, list):
+        raise ValueError(f"history[{index}] has content of type {type(content).__name__}; use a string or a list of parts")
+    texts = []
+    for part in content:
+        kind = part.get("type") if isinstance(part, dict) else None
+        if kind != "text":
+            raise ValueError(
+                f"history[{index}] holds a {kind or type(part).__name__!r} part; history carries text, "
+                "tool calls and tool results only: leave the part out or describe it in text"
+            )
+        texts.append(part.get("text", ""))
+    return "".join(texts)
+
+
+class WireApi(Protocol):
+    """One wire API, as the round loop and the drivers see it."""
+
+    api: ApiName
+
+    def render(self, messages: Sequence[Message], into: list[dict[str, Any]]) -> None:
+        """Append the wire form of ``messages`` to ``into``."""
+
+    def request(self, settings: RequestSettings, messages: list[dict[str, Any]], *, tools_allowed: bool) -> dict[str, Any]:
+        """The create call's keyword arguments."""
+
+    def create(self, client: Any, kwargs: dict[str, Any]) -> Any:
+        """Send one request with a sync client; the SDK's response object."""
+
+    async def acreate(self, client: Any, kwargs: dict[str, Any]) -> Any:
+        """Send one request with an async client."""
+
+    def stream(self, client: Any, kwargs: dict[str, Any]) -> Iterator[Opened | str | Finished]:
+        """Send one request streamed: :data:`OPENED`, the text deltas, then :class:`Finished`."""
+
+    def astream(self, client: Any, kwargs: dict[str, Any]) -> AsyncIterator[Opened | str | Finished]:
+        """:meth:`stream` with an async client."""
+
+    def parse(self, response: Any) -> Turn:
+        """The neutral turn of a response."""
+
+    def read_history(self, index: int, entry: dict[str, Any]) -> list[Message] | None:
+        """The neutral messages of one history entry in this API's format, or ``None`` if it is not."""

@@ -1,0 +1,257 @@
+"""Anthropic Messages <-> the neutral conversation.
+
+Content blocks: ``text``, ``tool_use`` on assistant turns, ``tool_result`` at the
+start of the next user turn, ``thinking`` blocks (with their signatures) kept and
+sent back beside the tool calls they led to. System text goes to the request's
+``system`` parameter. Assistant turns are rebuilt from request fields, never by
+dumping the response (``caller`` on tool_use blocks is a response-only field).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Iterator, Sequence
+from typing import Any
+
+from ..types import Message, Reasoning, StopReason, SystemMessage, ToolCall, ToolResult, Turn, Usage, UserMessage, loads_json
+from .base import OPENED, ApiName, Finished, Opened, RequestSettings, StreamIncomplete, ToolChoice, map_stop, plain_text
+
+ANTHROPIC_MAX_TOKENS = 4096  # required by the Messages API; 1024 cuts real answers short
+ANTHROPIC_STOP = {
+    "end_turn": StopReason.END_TURN,
+    "stop_sequence": StopReason.END_TURN,
+    "tool_use": StopReason.TOOL_USE,
+    "max_tokens": StopReason.MAX_TOKENS,
+    "model_context_window_exceeded": StopReason.MAX_TOKENS,
+    "refusal": StopReason.REFUSAL,
+    "pause_turn": StopReason.PAUSE_TURN,
+}
+_ASSISTANT_BLOCKS = ("tool_use", "thinking", "redacted_thinking")  # blocks only this API's history has
+
+
+def _tool_input(call: ToolCall) -> dict[str, Any]:
+    """A call's arguments as the object Anthropic requires; ``{}`` when they are not one.
+
+    Only a call another API's model wrote can hold broken JSON here; its error
+    result, sent beside it, already tells the model what was wrong.
+    """
+    try:
+        value = loads_json(call.arguments or "{}")
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+class MessagesApi:
+    """Anthropic Messages <-> neutral conversation."""
+
+    api: ApiName = "anthropic"
+
+    # -- requests ------------------------------------------------------------------------
+
+    def render(self, messages: Sequence[Message], into: list[dict[str, Any]]) -> None:
+        """Append the wire messages of ``messages`` to ``into``.
+
+        System messages go to the request's ``system`` parameter instead. Tool
+        results and user text that follow one another make one user message
+        (results first, as the API requires): the API wants user and assistant
+        turns to alternate.
+        """
+        for message in messages:
+            if isinstance(message, SystemMessage):
+                continue
+            if isinstance(message, Turn):
+                blocks = self._assistant_blocks(message)
+                if len(blocks) == 1 and blocks[0]["type"] == "text":
+                    into.append({"role": "assistant", "content": blocks[0]["text"]})  # plain text, as people write it
+                elif blocks:
+                    into.append({"role": "assistant", "content": blocks})
+                continue
+            if isinstance(message, ToolResult):
+                block: dict[str, Any] = {"type": "tool_result", "tool_use_id": message.call_id}
+                if message.content:
+                    block["content"] = message.content
+                if message.is_error:
+                    block["is_error"] = True
+                content: str | list[dict[str, Any]] = [block]
+            else:
+                content = message.text
+            if into and into[-1]["role"] == "user":
+                # Replaced, not changed in place: earlier requests may still hold the old dict.
+                into[-1] = {"role": "user", "content": [*self._blocks(into[-1]["content"]), *self._blocks(content)]}
+            else:
+                into.append({"role": "user", "content": content})
+
+    @staticmethod
+    def _blocks(content: str | list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [{"type": "text", "text": content}] if isinstance(content, str) else content
+
+    @staticmethod
+    def _assistant_blocks(turn: Turn) -> list[dict[str, Any]]:
+        blocks: list[dict[str, Any]] = [
+            {"type": "redacted_thinking", "data": r.data}
+            if r.redacted
+            else {"type": "thinking", "thinking": r.thinking, "signature": r.signature}
+            for r in turn.reasoning
+        ]
+        # The API rejects empty text blocks.
+        blocks += [{"type": "text", "text": text} for text in turn.text_blocks if text]
+        blocks += [{"type": "tool_use", "id": c.id, "name": c.name, "input": _tool_input(c)} for c in turn.tool_calls]
+        return blocks
+
+    def request(self, settings: RequestSettings, messages: list[dict[str, Any]], *, tools_allowed: bool) -> dict[str, Any]:
+        kwargs: dict[str, Any] = {
+            "model": settings.model,
+            "messages": list(messages),
+            "max_tokens": settings.max_tokens or ANTHROPIC_MAX_TOKENS,
+            **settings.options,
+        }
+        if settings.system:
+            kwargs["system"] = settings.system
+        if len(settings.tools):
+            # Tools stay defined on the final request: the API rejects tool_use/tool_result
+            # blocks in a request without tools. tool_choice none forbids their use instead.
+            kwargs["tools"] = [t.anthropic_schema() for t in settings.tools]
+            kwargs["tool_choice"] = self._tool_choice(
+                settings.tool_choice if tools_allowed else ToolChoice("none"), settings.parallel_tool_calls
+            )
+        return kwargs
+
+    @staticmethod
+    def _tool_choice(choice: ToolChoice, parallel: bool | None) -> dict[str, Any]:
+        wire: dict[str, Any] = {"type": {"required": "any"}.get(choice.mode, choice.mode)}
+        if choice.mode == "tool":
+            wire["name"] = choice.name
+        if parallel is False and choice.mode != "none":
+            wire["disable_parallel_tool_use"] = True
+        return wire
+
+    def create(self, client: Any, kwargs: dict[str, Any]) -> Any:
+        return client.messages.create(**kwargs)
+
+    async def acreate(self, client: Any, kwargs: dict[str, Any]) -> Any:
+        return await client.messages.create(**kwargs)
+
+    # -- streaming: messages.stream joins tool inputs from their input_json_delta events ---
+
+    def stream(self, client: Any, kwargs: dict[str, Any]) -> Iterator[Opened | str | Finished]:
+        with client.messages.stream(**kwargs) as stream:
+            yield OPENED
+            for event in stream:
+                if event.type == "text" and event.text:
+                    yield event.text
+            yield Finished(_final(stream.get_final_message()))
+
+    async def astream(self, client: Any, kwargs: dict[str, Any]) -> AsyncIterator[Opened | str | Finished]:
+        async with client.messages.stream(**kwargs) as stream:
+            yield OPENED
+            async for event in stream:
+                if event.type == "text" and event.text:
+                    yield event.text
+            yield Finished(_final(await stream.get_final_message()))
+
+    # -- responses -----------------------------------------------------------------------
+
+    def parse(self, response: Any) -> Turn:
+        texts: list[str] = []
+        calls: list[ToolCall] = []
+        reasoning: list[Reasoning] = []
+        for block in response.content:
+            if block.type == "text":
+                texts.append(block.text)
+            elif block.type == "tool_use":
+                # No real API puts NaN/Infinity in a body; a server that does gets MalformedResponseError,
+                # not a ValueError from the SDK when the turn is sent back.
+                arguments = json.dumps(block.input, ensure_ascii=False, allow_nan=False)
+                calls.append(ToolCall(block.id or "", block.name, arguments))
+            elif block.type == "thinking":
+                reasoning.append(Reasoning(thinking=block.thinking, signature=block.signature))
+            elif block.type == "redacted_thinking":
+                reasoning.append(Reasoning(redacted=True, data=block.data))
+        stop = map_stop(response.stop_reason, ANTHROPIC_STOP)
+        return Turn(
+            text_blocks=tuple(texts),
+            tool_calls=tuple(calls),
+            stop_reason=stop,
+            native_stop_reason=response.stop_reason,
+            usage=self._usage(response.usage),
+            refusal="".join(texts) if stop is StopReason.REFUSAL else None,
+            model=response.model,
+            reasoning=tuple(reasoning),
+            raw=response,
+        )
+
+    @staticmethod
+    def _usage(usage: Any) -> Usage:
+        if usage is None:  # real responses always carry usage; a compatible server may not
+            return Usage()
+        # Anthropic's input_tokens leaves the cached tokens out; the neutral count holds them.
+        written = getattr(usage, "cache_creation_input_tokens", None) or 0
+        read = getattr(usage, "cache_read_input_tokens", None) or 0
+        server = getattr(usage, "server_tool_use", None)
+        return Usage(
+            input_tokens=(usage.input_tokens or 0) + written + read,
+            output_tokens=usage.output_tokens or 0,
+            cache_read_tokens=read,
+            cache_write_tokens=written,
+            web_search_requests=(getattr(server, "web_search_requests", None) or 0) if server else 0,
+        )
+
+    # -- history -------------------------------------------------------------------------
+
+    def read_history(self, index: int, entry: dict[str, Any]) -> list[Message] | None:
+        """A message with Anthropic content blocks (tool_use, tool_result, thinking), or ``None``."""
+        role, content = entry.get("role"), entry.get("content")
+        if not isinstance(content, list):
+            return None
+        kinds = {block.get("type") for block in content if isinstance(block, dict)}
+        if role == "user" and "tool_result" in kinds:
+            return _user_messages(index, content)
+        if role == "assistant" and kinds & set(_ASSISTANT_BLOCKS):
+            return [_assistant_turn(index, content)]
+        return None
+
+
+def _user_messages(index: int, content: list[Any]) -> list[Message]:
+    messages: list[Message] = []
+    texts = []
+    for block in content:
+        if isinstance(block, dict) and block.get("type") == "tool_result":
+            if not block.get("tool_use_id"):
+                raise ValueError(f"history[{index}] has a tool_result block without 'tool_use_id'; add the id it answers")
+            text = plain_text(index, block.get("content"))
+            messages.append(ToolResult(block["tool_use_id"], "", text, bool(block.get("is_error"))))
+        else:
+            texts.append(block)
+    if texts:
+        messages.append(UserMessage(plain_text(index, texts)))
+    return messages
+
+
+def _assistant_turn(index: int, content: list[Any]) -> Turn:
+    texts: list[str] = []
+    calls: list[ToolCall] = []
+    reasoning: list[Reasoning] = []
+    for block in content:
+        kind = block.get("type") if isinstance(block, dict) else None
+        if kind == "text":
+            texts.append(block.get("text") or "")
+        elif kind == "tool_use":
+            arguments = json.dumps(block.get("input") or {}, ensure_ascii=False)
+            calls.append(ToolCall(block.get("id") or "", block.get("name") or "", arguments))
+        elif kind == "thinking":
+            reasoning.append(Reasoning(thinking=block.get("thinking", ""), signature=block.get("signature", "")))
+        elif kind == "redacted_thinking":
+            reasoning.append(Reasoning(redacted=True, data=block.get("data", "")))
+        else:
+            raise ValueError(
+                f"history[{index}] has an assistant block of type {kind!r}; history carries text, "
+                "thinking and tool_use blocks: leave the block out"
+            )
+    return Turn(text_blocks=tuple(t for t in texts if t), tool_calls=tuple(calls), reasoning=tuple(reasoning))
+
+
+def _final(message: Any) -> Any:
+    if message.stop_reason is None:
+        raise StreamIncomplete("the stream ended before the model finished (no stop_reason)")
+    return message
