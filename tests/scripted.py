@@ -11,6 +11,7 @@ from conductor.offline import CallTools, Conversation, LatencyModel, OfflineMode
 from conductor.offline.arguments import Filled, plan_arguments
 from conductor.tools import Tool
 from conductor.types import Turn, UserMessage
+from wire import OPENAI_APIS
 
 Step = str | list[tuple[str, dict[str, Any] | str]] | tuple[str, list[tuple[str, dict[str, Any] | str]]]
 
@@ -114,9 +115,9 @@ class RawServer:
             import anthropic
             import openai
 
-            cls = openai.OpenAI if self.api == "openai" else anthropic.Anthropic
+            cls = openai.OpenAI if self.api in OPENAI_APIS else anthropic.Anthropic
         if "azure_endpoint" not in options:
-            options["base_url"] = "http://raw.invalid/v1" if self.api == "openai" else "http://raw.invalid"
+            options["base_url"] = "http://raw.invalid/v1" if self.api in OPENAI_APIS else "http://raw.invalid"
         return cls(api_key="test", http_client=http, max_retries=0, **options)
 
 
@@ -159,9 +160,56 @@ def anthropic_response(text: str | None = None, calls=(), usage: dict[str, Any] 
     }
 
 
+def responses_response(text: str | None = None, calls=(), usage: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A Responses API response as the API sends it; ``calls`` are ``(call id, name, arguments dict)``.
+
+    ``usage`` in Chat Completions' names (prompt_tokens, ...) is translated, so one test's figures
+    serve every API.
+    """
+    import json
+
+    output: list[dict[str, Any]] = []
+    if text:
+        output.append({
+            "id": "msg_0123456789abcdef0123456789abcdef0123456789abcdef", "type": "message", "role": "assistant",
+            "status": "completed", "content": [{"type": "output_text", "text": text, "annotations": []}],
+        })
+    output += [
+        {"id": f"fc_{index:048x}", "type": "function_call", "call_id": i, "name": n, "arguments": json.dumps(a),
+         "status": "completed"}
+        for index, (i, n, a) in enumerate(calls)
+    ]
+    usage = usage or {"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120}
+    if "prompt_tokens" in usage:
+        usage = {
+            "input_tokens": usage["prompt_tokens"],
+            "input_tokens_details": {"cached_tokens": (usage.get("prompt_tokens_details") or {}).get("cached_tokens", 0)},
+            "output_tokens": usage["completion_tokens"],
+            "output_tokens_details": {
+                "reasoning_tokens": (usage.get("completion_tokens_details") or {}).get("reasoning_tokens", 0)
+            },
+            "total_tokens": usage["prompt_tokens"] + usage["completion_tokens"],
+        }
+    return {
+        "id": "resp_0123456789abcdef0123456789abcdef0123456789abcdef",
+        "object": "response",
+        "created_at": 1763700000,
+        "status": "completed",
+        "model": "gpt-5.4-mini-2026-03-17",
+        "output": output,
+        "parallel_tool_calls": True,
+        "tool_choice": "auto",
+        "tools": [],
+        "usage": usage,
+    }
+
+
 def raw_response(api: str, text: str | None = None, calls=(), usage: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The response JSON of ``api``: see :func:`openai_response` and :func:`anthropic_response`."""
-    return (openai_response if api == "openai" else anthropic_response)(text, calls, usage)
+    """The response JSON of ``api``: see :func:`responses_response`, :func:`openai_response`
+    (Chat Completions) and :func:`anthropic_response`."""
+    if api == "responses":
+        return responses_response(text, calls, usage)
+    return (openai_response if api in ("chat", "openai") else anthropic_response)(text, calls, usage)
 
 
 def calls(tool_: Tool, question: str) -> list[dict[str, Any]]:

@@ -94,7 +94,7 @@ def _run_bench(args: argparse.Namespace) -> int:
     if args.which is None:
         bench.print_summary(bench.bench_summary())
     elif args.which == "loop":
-        bench.print_loop(bench.bench_loop(args.conversations or 200))
+        bench.print_loop(bench.bench_loops(args.conversations or 200))
     elif args.which == "batch":
         concurrencies = tuple(args.concurrency or (1, 10, 100))
         rows = bench.bench_batch(args.conversations or 1000, concurrencies, args.model_latency)
@@ -109,7 +109,7 @@ def _run_bench(args: argparse.Namespace) -> int:
             cases = bench.load_cases(args.cases) if args.cases else bench.CASES
         except ValueError as exc:
             raise CourseError(str(exc)) from exc
-        bench.print_offline(bench.bench_offline(bench.OFFLINE_APIS if args.api == "both" else (args.api,), cases))
+        bench.print_offline(bench.bench_offline(bench.OFFLINE_APIS if args.api == "all" else (args.api,), cases))
     else:
         rows = bench.bench_parallel(latency=args.latency, max_workers=args.max_workers)
         bench.print_parallel(rows, args.max_workers)
@@ -144,7 +144,7 @@ def add_bench(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--latency", type=float, default=0.1, help="seconds each tool sleeps (parallel)")
     parser.add_argument("--max-workers", type=int, default=8, help="parallel thread cap (parallel)")
     parser.add_argument(
-        "--api", choices=["openai", "anthropic", "both"], default="both", help="wire format to measure (offline)"
+        "--api", choices=["responses", "chat", "messages", "all"], default="all", help="wire format to measure (offline)"
     )
     parser.add_argument(
         "--cases", metavar="FILE_OR_MODULE", help="measure the CASES a .py file or module defines (offline)"

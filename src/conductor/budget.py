@@ -176,27 +176,30 @@ class Ledger:
 # -- the worst case of one request ------------------------------------------------------------
 
 
-def estimate_input_tokens(request: dict[str, Any]) -> int:
-    """An upper estimate of a request's input tokens: its messages, system text and tools as JSON."""
+def estimate_input_tokens(conversation: Conversation, request: dict[str, Any]) -> int:
+    """An upper estimate of a request's input tokens: the whole conversation, system text and tools as JSON.
+
+    The whole conversation, not only what the request carries: with server state
+    (``previous_response_id``) the request sends the new items, but the model reads,
+    and the provider bills, everything before them too.
+    """
     from .offline.tokens import estimate_tokens  # here: importing conductor.offline loads httpx2
 
-    parts = {key: request[key] for key in ("system", "messages", "tools") if key in request}
+    parts = {"conversation": conversation.messages, **conversation.adapter.prompt_extras(request)}
     text = json.dumps(parts, ensure_ascii=False, default=str)
     return math.ceil(estimate_tokens(text) * INPUT_MARGIN)
 
 
-def output_ceiling(request: dict[str, Any]) -> int:
+def output_ceiling(conversation: Conversation, request: dict[str, Any]) -> int:
     """The most output tokens a request may generate; sets :data:`DEFAULT_OUTPUT_CEILING` when it has none."""
-    for key in ("max_tokens", "max_completion_tokens"):
-        if request.get(key) is not None:
-            return int(request[key])
-    request["max_completion_tokens"] = DEFAULT_OUTPUT_CEILING  # only OpenAI's Chat Completions allows none
-    return DEFAULT_OUTPUT_CEILING
+    return conversation.adapter.output_limit(request, DEFAULT_OUTPUT_CEILING)
 
 
-def worst_case(request: dict[str, Any], price: Callable[[Usage], CostSplit]) -> Spend:
-    """What ``request`` can cost at most: estimated input plus ``max_tokens`` output, at ``price``."""
-    usage = Usage(input_tokens=estimate_input_tokens(request), output_tokens=output_ceiling(request))
+def worst_case(conversation: Conversation, request: dict[str, Any], price: Callable[[Usage], CostSplit]) -> Spend:
+    """What ``request`` can cost at most: estimated input plus its output limit, at ``price``."""
+    usage = Usage(
+        input_tokens=estimate_input_tokens(conversation, request), output_tokens=output_ceiling(conversation, request)
+    )
     return Spend(price(usage).total, usage.input_tokens + usage.output_tokens)
 
 
@@ -209,7 +212,7 @@ def first_request_worst_case(
     """
     conversation = llm._conversation(question, tools, 1, system, None, max_tokens, None, None, {})
     request = conversation.next_request()
-    return worst_case(request, conversation.price)
+    return worst_case(conversation, request, conversation.price)
 
 
 # -- the best answer a stopped run has -----------------------------------------------------------
@@ -314,7 +317,7 @@ class RunLimits:
         # A request built again before it was sent (a model fallback renders it for another model)
         # replaces the reservation of the first rendering: one request holds one reservation.
         self.release()
-        worst = worst_case(request, conversation.price)
+        worst = worst_case(conversation, request, conversation.price)
         held: list[Ledger] = []
         for ledger in self.ledgers:
             if not ledger.reserve(worst):

@@ -574,11 +574,17 @@ class FallbackLLM(LLM):
     def _conversation(self, *args: Any, **kwargs: Any) -> Conversation:
         conversation = super()._conversation(*args, **kwargs)
         apis = {m.api for m in self.members}
+        if conversation.settings.server_state:
+            raise ValueError(
+                "server_state=True keeps the conversation on OpenAI's servers (previous_response_id), where no "
+                "other model or API can continue it, so a fallback cannot fall over; leave server_state out "
+                "(requests then carry the whole conversation, and any member can take the run over)"
+            )
         only_one_api = sorted(set(conversation.settings.options) - SHARED_OPTIONS)
         if len(apis) > 1 and only_one_api:
             raise ValueError(
-                f"this fallback spans both APIs, so {', '.join(only_one_api)} would break the request to the "
-                f"other one; pass only options both accept ({', '.join(sorted(SHARED_OPTIONS))})"
+                f"this fallback spans the {', '.join(sorted(apis))} APIs, so {', '.join(only_one_api)} would break "
+                f"the request to another one; pass only options all accept ({', '.join(sorted(SHARED_OPTIONS))})"
             )
         # A request may go to any member: a budget must hold the worst case at the dearest one's prices.
         conversation.worst_price = self.worst_price  # type: ignore[attr-defined]

@@ -161,7 +161,7 @@ class _Run:
 
     def _budget_for(self, conversation: Conversation, request: dict[str, Any]) -> tuple[int, float]:
         """The request's tokens as the provider's limits count them, and the longest wait the deadline allows."""
-        tokens = estimate_input_tokens(request) + output_ceiling(request)
+        tokens = estimate_input_tokens(conversation, request) + output_ceiling(conversation, request)
         return tokens, conversation.limits.time_left(conversation)
 
     def _stop(self, conversation: Conversation, refused: RateLimited) -> None:

@@ -10,8 +10,8 @@ Who is priced how: callers pass ``(model, provider)`` where ``provider`` is one 
 
 - ``"openai"`` / ``"anthropic"``: the real API; ``model`` is the model name sent
   (dated names such as ``claude-haiku-4-5-20251001`` are understood).
-- ``"offline-openai"`` / ``"offline-anthropic"``: the course's offline model,
-  speaking that API's wire format. It is priced as a real, cheap model of that
+- ``"offline-responses"`` / ``"offline-chat"`` / ``"offline-messages"``: the course's
+  offline model, speaking that API's wire format. It is priced as a real, cheap model of that
   API (:data:`OFFLINE_PRICED_AS`), whatever name it goes by, so the cost
   figures in the lessons are the ones a learner would pay.
 
@@ -39,13 +39,17 @@ from .types import CostSplit, Usage
 
 logger = logging.getLogger(__name__)
 
-PROVIDERS = ("openai", "anthropic", "offline-openai", "offline-anthropic")
+PROVIDERS = ("openai", "anthropic", "offline-responses", "offline-chat", "offline-messages")
 
-# The offline model is priced as the model a learner would most likely pick on that API.
+# The offline model is priced as the model a learner would most likely pick on that API
+# (the default model of each API, see conductor.providers.DEFAULT_MODELS).
 OFFLINE_PRICED_AS: dict[str, tuple[str, str]] = {
-    "offline-openai": ("gpt-4.1-mini", "openai"),
-    "offline-anthropic": ("claude-haiku-4-5", "anthropic"),
+    "offline-responses": ("gpt-5.4-mini", "openai"),
+    "offline-chat": ("gpt-4.1-mini", "openai"),
+    "offline-messages": ("claude-haiku-4-5", "anthropic"),
 }
+# The names used before the course taught three APIs.
+OFFLINE_ALIASES = {"offline-openai": "offline-chat", "offline-anthropic": "offline-messages"}
 
 
 @dataclass(frozen=True)
@@ -79,17 +83,18 @@ class ModelPrice:
 def priced_as(model: str, provider: str) -> tuple[str, str]:
     """The ``(model, provider)`` to look up in the price table for ``(model, provider)``.
 
-    The offline model maps to a real model (``"offline-openai"`` ->
+    The offline model maps to a real model (``"offline-chat"`` ->
     ``("gpt-4.1-mini", "openai")``); a real provider maps to itself.
     Raises ``ValueError`` for a provider outside :data:`PROVIDERS`.
     """
+    provider = OFFLINE_ALIASES.get(provider, provider)
     if provider in OFFLINE_PRICED_AS:
         return OFFLINE_PRICED_AS[provider]
     if provider in ("openai", "anthropic"):
         return model, provider
     raise ValueError(
         f"unknown provider {provider!r}: pass one of {', '.join(PROVIDERS)} "
-        "(for the offline model, name the API it speaks, e.g. 'offline-openai')"
+        "(for the offline model, name the API it speaks, e.g. 'offline-responses')"
     )
 
 

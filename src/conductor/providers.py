@@ -16,7 +16,7 @@ import time
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-from .apis import ApiName, RequestSettings, api_for, tool_choice_from
+from .apis import ApiName, RequestSettings, api_for, api_name, tool_choice_from
 from .budget import Budget, Ledger, RunLimits
 from .execution import DEFAULT_MAX_WORKERS, aexecute, execute
 from .guards import DEFAULT_MAX_REPEATS, Approver, Decision, Guards, check_allowed_tools
@@ -30,12 +30,17 @@ if TYPE_CHECKING:
     from .streaming import StreamEvent
 
 PROVIDERS: tuple[str, ...] = ("offline", "openai", "anthropic")
-DEFAULT_MODELS = {"openai": "gpt-4.1-mini", "anthropic": "claude-haiku-4-5"}
+# The default model of each API: Chat Completions keeps a model that takes function tools there
+# (a reasoning gpt-5.x model answers them with a 400 on Chat Completions unless reasoning is off).
+DEFAULT_MODELS: dict[ApiName, str] = {"responses": "gpt-5.4-mini", "chat": "gpt-4.1-mini", "messages": "claude-haiku-4-5"}
+PROVIDER_APIS: dict[str, tuple[ApiName, ...]] = {"openai": ("responses", "chat"), "anthropic": ("messages",)}
+OPENAI_HOST = "api.openai.com"  # an OpenAI client aimed elsewhere is a compatible server: Chat Completions
 OFFLINE_MODEL_NAME = "conductor-offline"
+OFFLINE_REASONING_MODEL_NAME = "conductor-offline-reasoning"
 KEY_VARIABLES = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
 
 # SDK client classes by API: (sync, async), looked up by name on the SDK module.
-CLIENT_CLASSES: dict[ApiName, tuple[tuple[str, ...], tuple[str, ...]]] = {
+CLIENT_CLASSES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "openai": (("OpenAI",), ("AsyncOpenAI",)),  # the Azure clients subclass these
     "anthropic": (
         ("Anthropic", "AnthropicBedrock", "AnthropicVertex"),
@@ -52,6 +57,33 @@ REFUSED_OPTIONS = {
     "functions": "pass tools=[...] with @cd.tool functions (functions= is the deprecated form)",
     "function_call": "pass tool_choice=... (function_call= is the deprecated form)",
     "max_completion_tokens": "pass max_tokens=..., which llm.run sends as each API names it",
+    "max_output_tokens": "pass max_tokens=..., which llm.run sends as each API names it",
+    "input": "pass earlier turns with history=[...] and the new question as run's first argument",
+    "instructions": "pass system='...', which llm.run sends as each API names it",
+    "previous_response_id": "pass server_state=True, which chains the run's requests with previous_response_id",
+}
+
+# Create-call options that only some APIs have: given to another API's llm, they would be a TypeError
+# (or a 400) deep inside the loop, so they are refused up front, naming the API that has them.
+API_ONLY_OPTIONS: dict[str, tuple[ApiName, ...]] = {
+    "reasoning_effort": ("chat",),
+    "response_format": ("chat",),
+    "stream_options": ("chat",),
+    "seed": ("chat",),
+    "stop": ("chat",),
+    "frequency_penalty": ("chat",),
+    "presence_penalty": ("chat",),
+    "logprobs": ("chat",),
+    "top_logprobs": ("chat", "responses"),
+    "reasoning": ("responses",),
+    "include": ("responses",),
+    "text": ("responses",),
+    "truncation": ("responses",),
+    "conversation": ("responses",),
+    "store": ("responses", "chat"),
+    "thinking": ("messages",),
+    "top_k": ("messages",),
+    "stop_sequences": ("messages",),
 }
 
 
@@ -69,22 +101,22 @@ class LLM:
         self,
         *,
         provider: str,
-        api: ApiName,
+        api: str,
         model: str,
         client: Any,
         offline: OfflineModel | None = None,
     ) -> None:
         self.provider = provider
-        self.api = api
         self.model = model
         self.client = client
         self.offline = offline
         self.adapter = api_for(api)
+        self.api: ApiName = self.adapter.api
         kind = client_kind(client)
         self.is_async = kind[1] if kind else type(client).__name__.startswith("Async")
         from . import pricing
 
-        self.pricing_key = ("offline-" + api) if provider == "offline" else provider
+        self.pricing_key = ("offline-" + self.api) if provider == "offline" else provider
         self.prices = pricing.price_per_million(model, self.pricing_key)
 
     def __repr__(self) -> str:  # never shows the key
@@ -121,7 +153,8 @@ class LLM:
         if not isinstance(question, str) or not question.strip():
             raise ValueError("the question must be a non-empty string")
         check_max_rounds(max_rounds)
-        _check_options(options)
+        server_state = bool(options.pop("server_state", False))
+        _check_options(options, self.api, server_state)
         registry = ToolRegistry(_check_tools(tools))
         guards = dict(guards or {})
         allowed = check_allowed_tools(guards.pop("allowed_tools", None), registry)
@@ -130,7 +163,8 @@ class LLM:
         if parallel_tool_calls is None:
             parallel_tool_calls = one_call
         settings = RequestSettings(
-            self.model, registry, system, max_tokens, parallel_tool_calls, options, tool_choice=choice
+            self.model, registry, system, max_tokens, parallel_tool_calls, options, tool_choice=choice,
+            server_state=server_state,
         )
         conversation = Conversation(
             adapter=self.adapter,
@@ -450,11 +484,23 @@ def _paused_conversation(result: Any) -> tuple[Conversation, dict[str, Decision]
     return paused.conversation, paused.claim()
 
 
-def _check_options(options: dict[str, Any]) -> None:
-    """Refuse create-call arguments ``run`` cannot honour, saying what to use instead."""
+def _check_options(options: dict[str, Any], api: ApiName, server_state: bool) -> None:
+    """Refuse create-call arguments ``run`` cannot honour on ``api``, saying what to use instead."""
     for name, fix in REFUSED_OPTIONS.items():
         if name in options:
             raise ValueError(f"run() sets {name}= itself: {fix}")
+    if server_state and api != "responses":
+        raise ValueError(
+            f"server_state=True chains requests with previous_response_id, which only the Responses API has; "
+            f"this llm speaks {api!r}: connect with cd.connect('openai') (api='responses'), or leave server_state out"
+        )
+    for name in options:
+        owners = API_ONLY_OPTIONS.get(name)
+        if owners is not None and api not in owners:
+            raise ValueError(
+                f"{name}= is an option of the {' and '.join(owners)} API, and this llm speaks {api!r}; "
+                f"connect with api={owners[0]!r} to use it, or leave it out"
+            )
     if options.get("stream"):
         raise ValueError(
             "run() reads whole responses, so stream=True is not supported: to stream a tool run, use "
@@ -503,8 +549,8 @@ def _key(provider: str, api_key: str | None, base_url: str | None) -> str:
     )
 
 
-def client_kind(client: Any) -> tuple[ApiName, bool] | None:
-    """The API an SDK client speaks and whether it is async, or ``None`` for anything else.
+def client_kind(client: Any) -> tuple[str, bool] | None:
+    """The SDK of a client ("openai" or "anthropic") and whether it is async, or ``None`` for anything else.
 
     Subclasses count (``AzureOpenAI``, a client wrapped in a subclass). The SDK
     modules are looked up in ``sys.modules`` rather than imported: a client
@@ -522,7 +568,39 @@ def client_kind(client: Any) -> tuple[ApiName, bool] | None:
     return None
 
 
-def _from_client(client: Any, model: str | None) -> LLM:
+def default_api(provider: str, base_url: Any = None) -> ApiName:
+    """The API a provider's client speaks unless ``api=`` says otherwise.
+
+    Anthropic: Messages. OpenAI: the Responses API on OpenAI's own servers; Chat
+    Completions on any other base URL (Ollama, vLLM, llama.cpp and most compatible
+    servers speak only that).
+    """
+    if provider == "anthropic":
+        return "messages"
+    host = getattr(base_url, "host", None) if base_url is not None and not isinstance(base_url, str) else None
+    if isinstance(base_url, str):
+        from urllib.parse import urlsplit
+
+        host = urlsplit(base_url).hostname
+    return "responses" if base_url is None or host == OPENAI_HOST else "chat"
+
+
+def _chosen_api(provider: str, api: str | None, base_url: Any) -> ApiName:
+    """``api=`` checked against what the provider speaks, or the provider's default."""
+    if api is None:
+        return default_api(provider, base_url)
+    try:
+        name = api_name(api)
+    except ValueError as exc:
+        raise ProviderError(str(exc)) from None
+    if name not in PROVIDER_APIS[provider]:
+        raise ProviderError(
+            f"{provider} does not speak api={api!r}; choose one of: {', '.join(PROVIDER_APIS[provider])}"
+        )
+    return name
+
+
+def _from_client(client: Any, model: str | None, api: str | None = None) -> LLM:
     kind = client_kind(client)
     if kind is None:
         raise ProviderError(
@@ -532,14 +610,14 @@ def _from_client(client: Any, model: str | None) -> LLM:
         )
     if not model:
         raise ProviderError("pass the model name with the client: cd.connect(client, model='...')")
-    return LLM(provider=kind[0], api=kind[0], model=model, client=client)
+    return LLM(provider=kind[0], api=_chosen_api(kind[0], api, getattr(client, "base_url", None)), model=model, client=client)
 
 
 def connect(
     provider: str | Any | None = None,
     *,
     model: str | None = None,
-    api: ApiName | None = None,
+    api: str | None = None,
     base_url: str | None = None,
     api_key: str | None = None,
     asynchronous: bool = False,
@@ -548,69 +626,88 @@ def connect(
     latency_scale: float | None = None,
     offline_model: OfflineModel | None = None,
     gullible: bool = False,
+    reasoning: bool = False,
 ) -> LLM:
     """Connect to a model.
 
     ``provider`` is ``"offline"`` (no key, no network, deterministic), ``"openai"``,
     ``"anthropic"``, or an official SDK client you built. ``None`` reads
     ``CONDUCTOR_PROVIDER`` and falls back to ``"offline"``; ``model`` falls back
-    to ``CONDUCTOR_MODEL``, then to each provider's default.
+    to ``CONDUCTOR_MODEL``, then to the API's default (:data:`DEFAULT_MODELS`).
 
-    ``api`` picks the offline model's wire format (``"openai"`` Chat Completions by
-    default, or ``"anthropic"`` Messages). ``asynchronous=True`` builds the SDK's
-    async client, for ``await llm.arun(...)``. ``gullible=True`` makes the offline model
-    obey instructions it reads inside tool results (prompt injection, lesson 04).
+    ``api`` names the wire API: ``"responses"`` (OpenAI's primary API, the default for
+    OpenAI and for the offline model), ``"chat"`` (Chat Completions: the default for an
+    OpenAI client on any other ``base_url``, since compatible servers speak it) or
+    ``"messages"`` (Anthropic). The older names ``"openai"`` and ``"anthropic"`` mean
+    ``"chat"`` and ``"messages"``. ``asynchronous=True`` builds the SDK's async client,
+    for ``await llm.arun(...)``.
+
+    Offline only: ``gullible=True`` makes the model obey instructions it reads inside
+    tool results (prompt injection, lesson 04); ``reasoning=True`` makes it a reasoning
+    model (reasoning items on Responses, signed thinking blocks on Messages, and the real
+    400 for function tools on Chat Completions unless ``reasoning_effort="none"``).
     """
     if provider is not None and not isinstance(provider, str):
-        return _from_client(provider, model or os.environ.get("CONDUCTOR_MODEL"))
+        _offline_only(provider="a client you built", gullible=gullible, reasoning=reasoning)
+        return _from_client(provider, model or os.environ.get("CONDUCTOR_MODEL"), api)
     provider = (provider or os.environ.get("CONDUCTOR_PROVIDER") or "offline").strip().lower()
     if provider not in PROVIDERS:
         raise ProviderError(f"unknown provider {provider!r}; choose one of: {', '.join(PROVIDERS)}")
     model = model or os.environ.get("CONDUCTOR_MODEL") or None
     if provider == "offline":
-        return _connect_offline(model, api, asynchronous, max_retries, seed, latency_scale, offline_model, gullible)
-    if api is not None and api != provider:
-        raise ProviderError(f"api={api!r} applies to the offline model only; {provider} speaks its own API")
-    if gullible:
-        raise ProviderError("gullible= applies to the offline model only; a real model is as gullible as it is")
+        return _connect_offline(
+            model, api, asynchronous, max_retries, seed, latency_scale, offline_model, gullible, reasoning
+        )
+    _offline_only(provider=provider, gullible=gullible, reasoning=reasoning)
     # The SDK reads OPENAI_BASE_URL itself; a local server set that way needs no key either.
     local_url = (base_url or os.environ.get("OPENAI_BASE_URL")) if provider == "openai" else None
+    chosen = _chosen_api(provider, api, local_url)
     key = _key(provider, api_key, local_url)
+    sdk = _import_sdk(provider)
     if provider == "openai":
-        openai = _import_sdk("openai")
-        cls = openai.AsyncOpenAI if asynchronous else openai.OpenAI
-        client = cls(api_key=key, base_url=base_url, max_retries=max_retries)
-        return LLM(provider="openai", api="openai", model=model or DEFAULT_MODELS["openai"], client=client)
-    anthropic = _import_sdk("anthropic")
-    cls = anthropic.AsyncAnthropic if asynchronous else anthropic.Anthropic
+        cls = sdk.AsyncOpenAI if asynchronous else sdk.OpenAI
+    else:
+        cls = sdk.AsyncAnthropic if asynchronous else sdk.Anthropic
     client = cls(api_key=key, base_url=base_url, max_retries=max_retries)
-    return LLM(provider="anthropic", api="anthropic", model=model or DEFAULT_MODELS["anthropic"], client=client)
+    return LLM(provider=provider, api=chosen, model=model or DEFAULT_MODELS[chosen], client=client)
+
+
+def _offline_only(*, provider: str, gullible: bool, reasoning: bool) -> None:
+    if gullible:
+        raise ProviderError("gullible= applies to the offline model only; a real model is as gullible as it is")
+    if reasoning:
+        raise ProviderError(
+            f"reasoning= applies to the offline model only; with {provider}, choose a reasoning model with model=..."
+        )
 
 
 def _connect_offline(
     model: str | None,
-    api: ApiName | None,
+    api: str | None,
     asynchronous: bool,
     max_retries: int,
     seed: int,
     latency_scale: float | None,
     offline_model: OfflineModel | None,
     gullible: bool = False,
+    reasoning: bool = False,
 ) -> LLM:
     from .offline import LatencyModel, OfflineModel
 
-    api = api or "openai"
-    if api not in ("openai", "anthropic"):
-        raise ProviderError(f"unknown api {api!r} for the offline model; choose 'openai' or 'anthropic'")
+    try:
+        chosen = api_name(api or "responses")
+    except ValueError as exc:
+        raise ProviderError(f"{exc} (the offline model speaks all three)") from None
     if offline_model is None:
         latency = LatencyModel() if latency_scale is None else LatencyModel(scale=latency_scale)
-        offline_model = OfflineModel(seed=seed, latency=latency, gullible=gullible)
-    elif latency_scale is not None or seed or gullible:
+        offline_model = OfflineModel(seed=seed, latency=latency, gullible=gullible, reasoning=reasoning)
+    elif latency_scale is not None or seed or gullible or reasoning:
         raise ProviderError(
-            "seed=, latency_scale= and gullible= configure a new offline model; with offline_model= pass them "
-            "to it instead: OfflineModel(seed=..., latency=LatencyModel(scale=...), gullible=...)"
+            "seed=, latency_scale=, gullible= and reasoning= configure a new offline model; with offline_model= "
+            "pass them to it instead: OfflineModel(seed=..., latency=LatencyModel(scale=...), gullible=..., "
+            "reasoning=...)"
         )
-    factory = offline_model.openai_client if api == "openai" else offline_model.anthropic_client
+    factory = offline_model.anthropic_client if chosen == "messages" else offline_model.openai_client
     client = factory(async_=asynchronous, max_retries=max_retries)
-    return LLM(provider="offline", api=api, model=model or OFFLINE_MODEL_NAME, client=client, offline=offline_model)
-
+    default = OFFLINE_REASONING_MODEL_NAME if offline_model.reasoning else OFFLINE_MODEL_NAME
+    return LLM(provider="offline", api=chosen, model=model or default, client=client, offline=offline_model)

@@ -324,7 +324,8 @@ class Conversation:
         neutral.append(UserMessage(question))
         self.neutral: list[Message] = neutral
         self.call_ids = {c.id for m in neutral if isinstance(m, Turn) for c in m.tool_calls}
-        self._renderings: dict[str, _Rendering] = {}
+        self._renderings: dict[tuple[str, str], _Rendering] = {}
+        self.continued: tuple[str, int] | None = None  # server state: (last response id, messages it holds)
         self.origin = time.perf_counter()
         self.model_calls: list[ModelCall] = []
         self.rounds: list[Round] = []
@@ -348,12 +349,16 @@ class Conversation:
 
     @property
     def messages(self) -> list[dict[str, Any]]:
-        """The conversation so far as wire messages of the current adapter's API."""
-        rendering = self._renderings.get(self.adapter.api)
+        """The conversation so far as wire messages of the current API, for the current model.
+
+        One rendering per (API, model): a turn's reasoning goes back only to the model that wrote it.
+        """
+        key = (self.adapter.api, self.settings.model)
+        rendering = self._renderings.get(key)
         if rendering is None:
-            rendering = self._renderings[self.adapter.api] = _Rendering()
+            rendering = self._renderings[key] = _Rendering()
         if rendering.done < len(self.neutral):
-            self.adapter.render(self.neutral[rendering.done :], rendering.messages)
+            self.adapter.render(self.neutral[rendering.done :], rendering.messages, model=self.settings.model)
             rendering.done = len(self.neutral)
         return rendering.messages
 
@@ -380,7 +385,9 @@ class Conversation:
     def next_request(self) -> dict[str, Any] | None:
         if self.final is not None or self.paused:
             return None
-        request = self.adapter.request(self.settings, self.messages, tools_allowed=self.tools_allowed)
+        request = self.adapter.request(
+            self.settings, self.messages, tools_allowed=self.tools_allowed, continued=self.continued
+        )
         # Budgets and the deadline are checked before the request goes out, never after it is billed.
         refused = self.limits.check(self, request) if self.limits.active else None
         if refused is not None:
@@ -399,6 +406,7 @@ class Conversation:
                 f"the {self.adapter.api} response could not be read ({type(exc).__name__}: {exc}); the server "
                 "returned a shape the official API does not: check base_url and the server's API compatibility"
             ) from exc
+        turn = replace(turn, origin=(self.adapter.api, self.settings.model))
         split = self.price(turn.usage)
         self.limits.settle(turn.usage, split.total)
         call = ModelCall(
@@ -426,12 +434,19 @@ class Conversation:
             kept = replace(turn, tool_calls=()) if turn.tool_calls else turn
             if kept.text_blocks or kept.reasoning:
                 self.neutral.append(kept)
+                self._chain(kept)
             return []
         turn = unique_call_ids(turn, self.call_ids, call.index)
         self.neutral.append(turn)
+        self._chain(turn)
         self._pending = (turn, call)
         self._screened = self.guards.screen(turn.tool_calls, self.tools, self.origin)
         return self._take_runnable()
+
+    def _chain(self, turn: Turn) -> None:
+        """With server state, the next request continues from this response and sends only what follows it."""
+        if self.settings.server_state and turn.response_id:
+            self.continued = (turn.response_id, len(self.messages))
 
     def _take_runnable(self) -> list[ToolCall]:
         """The screened calls to run now; settles the turn at once when there are none."""

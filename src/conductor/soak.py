@@ -43,7 +43,7 @@ from . import display
 
 logger = logging.getLogger(__name__)
 
-APIS = ("openai", "anthropic")
+APIS = ("responses", "chat", "messages")
 MAX_CRASH_EXAMPLES = 5
 # Seconds a rate-limited or overloaded request is told to wait: the SDKs honour
 # retry-after-ms, so the soak exercises their retries without sleeping for long.

@@ -457,6 +457,12 @@ class Tool:
             "function": {"name": self.name, "description": self.description, "parameters": self.parameters},
         }
 
+    def responses_schema(self) -> dict[str, Any]:
+        """The tool as an OpenAI Responses function tool (flat: no ``function`` wrapper)."""
+        from .apis.responses import ResponsesApi
+
+        return ResponsesApi.tool(self)
+
     def anthropic_schema(self) -> dict[str, Any]:
         """The tool as an Anthropic Messages tool."""
         return {"name": self.name, "description": self.description, "input_schema": self.parameters}

@@ -167,6 +167,9 @@ class Turn:
     refusal: str | None = None
     model: str | None = None
     reasoning: tuple[Reasoning, ...] = ()  # thinking blocks, sent first when rendered for Anthropic
+    items: tuple[dict[str, Any], ...] = ()  # Responses API: the output items as received, ids included
+    response_id: str | None = None  # Responses API: the response's id (for previous_response_id)
+    origin: tuple[str, str] | None = None  # (API, model asked) that wrote the turn; None for history
     raw: Any = field(default=None, compare=False, repr=False)  # the SDK object, for inspection
     role: Literal["assistant"] = "assistant"
 

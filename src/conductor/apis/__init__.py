@@ -1,4 +1,4 @@
-"""The wire APIs conductor speaks, one module each: :mod:`.chat`, :mod:`.messages`.
+"""The wire APIs conductor speaks, one module each: :mod:`.responses`, :mod:`.chat`, :mod:`.messages`.
 
 Everything an API owns lives in its module: rendering the neutral conversation
 into a request, sending it whole or streamed through the official SDK, reading
@@ -9,17 +9,21 @@ one interface of :class:`~.base.WireApi`, the same for every API.
 
 from __future__ import annotations
 
-from .base import ApiName, Finished, RequestSettings, ToolChoice, WireApi, tool_choice_from
+from .base import API_ALIASES, API_NAMES, ApiName, Finished, RequestSettings, ToolChoice, WireApi, tool_choice_from
 from .chat import ChatApi
 from .history import history_to_neutral
 from .messages import MessagesApi
+from .responses import ResponsesApi
 
 __all__ = [
+    "API_ALIASES",
+    "API_NAMES",
     "ApiName",
     "ChatApi",
     "Finished",
     "MessagesApi",
     "RequestSettings",
+    "ResponsesApi",
     "ToolChoice",
     "WireApi",
     "api_for",
@@ -28,6 +32,17 @@ __all__ = [
 ]
 
 
-def api_for(api: ApiName) -> WireApi:
-    """The module's interface for ``api``."""
-    return ChatApi() if api == "openai" else MessagesApi()
+_APIS: dict[str, type] = {"responses": ResponsesApi, "chat": ChatApi, "messages": MessagesApi}
+
+
+def api_name(api: str) -> ApiName:
+    """``api`` as one of :data:`API_NAMES` (the older names "openai" and "anthropic" accepted)."""
+    name = API_ALIASES.get(api, api)
+    if name not in _APIS:
+        raise ValueError(f"unknown api {api!r}; choose one of: {', '.join(API_NAMES)}")
+    return name  # type: ignore[return-value]
+
+
+def api_for(api: str) -> WireApi:
+    """The interface of the API named ``api``."""
+    return _APIS[api_name(api)]()

@@ -19,7 +19,10 @@ from ..types import Message, StopReason, Turn
 if TYPE_CHECKING:
     from ..tools import ToolRegistry
 
-ApiName = Literal["openai", "anthropic"]
+ApiName = Literal["responses", "chat", "messages"]
+API_NAMES: tuple[ApiName, ...] = ("responses", "chat", "messages")
+# The names the course used before it taught three APIs: still accepted wherever an API is named.
+API_ALIASES: dict[str, ApiName] = {"openai": "chat", "anthropic": "messages"}
 
 
 @dataclass(frozen=True)
@@ -46,6 +49,7 @@ class RequestSettings:
     parallel_tool_calls: bool | None = None  # None: the API's default (parallel calls allowed)
     options: dict[str, Any] = field(default_factory=dict)  # passed to the SDK's create call as is
     tool_choice: ToolChoice = ToolChoice()
+    server_state: bool = False  # Responses only: chain requests with previous_response_id (store=True)
 
 
 def tool_choice_from(value: Any, tools: ToolRegistry) -> tuple[ToolChoice, bool | None]:
@@ -139,11 +143,31 @@ class WireApi(Protocol):
 
     api: ApiName
 
-    def render(self, messages: Sequence[Message], into: list[dict[str, Any]]) -> None:
-        """Append the wire form of ``messages`` to ``into``."""
+    def render(self, messages: Sequence[Message], into: list[dict[str, Any]], *, model: str) -> None:
+        """Append the wire form of ``messages`` to ``into``, for requests to ``model``.
 
-    def request(self, settings: RequestSettings, messages: list[dict[str, Any]], *, tools_allowed: bool) -> dict[str, Any]:
-        """The create call's keyword arguments."""
+        A turn's reasoning goes back only to the model (and API) that produced it.
+        """
+
+    def request(
+        self,
+        settings: RequestSettings,
+        messages: list[dict[str, Any]],
+        *,
+        tools_allowed: bool,
+        continued: tuple[str, int] | None = None,
+    ) -> dict[str, Any]:
+        """The create call's keyword arguments.
+
+        ``continued`` (server state, Responses only): the id of the last response and how many of
+        ``messages`` the server already holds.
+        """
+
+    def prompt_extras(self, request: dict[str, Any]) -> dict[str, Any]:
+        """What a request bills as input besides the conversation: system text and tools."""
+
+    def output_limit(self, request: dict[str, Any], default: int) -> int:
+        """The most output tokens ``request`` may generate; sets ``default`` as its limit when it has none."""
 
     def create(self, client: Any, kwargs: dict[str, Any]) -> Any:
         """Send one request with a sync client; the SDK's response object."""

@@ -28,11 +28,11 @@ ERROR_PREFIX = "Error: "  # how an error result reads in Chat Completions, which
 class ChatApi:
     """OpenAI Chat Completions <-> neutral conversation."""
 
-    api: ApiName = "openai"
+    api: ApiName = "chat"
 
     # -- requests ------------------------------------------------------------------------
 
-    def render(self, messages: Sequence[Message], into: list[dict[str, Any]]) -> None:
+    def render(self, messages: Sequence[Message], into: list[dict[str, Any]], *, model: str) -> None:
         """Append the wire messages of ``messages`` to ``into`` (one dict per neutral message)."""
         for message in messages:
             if isinstance(message, ToolResult):
@@ -61,7 +61,14 @@ class ChatApi:
             return None
         return message
 
-    def request(self, settings: RequestSettings, messages: list[dict[str, Any]], *, tools_allowed: bool) -> dict[str, Any]:
+    def request(
+        self,
+        settings: RequestSettings,
+        messages: list[dict[str, Any]],
+        *,
+        tools_allowed: bool,
+        continued: tuple[str, int] | None = None,
+    ) -> dict[str, Any]:
         kwargs: dict[str, Any] = {"model": settings.model, "messages": list(messages), **settings.options}
         if settings.max_tokens is not None:
             kwargs["max_completion_tokens"] = settings.max_tokens
@@ -78,6 +85,16 @@ class ChatApi:
         if choice.mode == "tool":
             return {"type": "function", "function": {"name": choice.name}}
         return choice.mode
+
+    def prompt_extras(self, request: dict[str, Any]) -> dict[str, Any]:
+        return {"tools": request["tools"]} if "tools" in request else {}  # system text is a message here
+
+    def output_limit(self, request: dict[str, Any], default: int) -> int:
+        for key in ("max_completion_tokens", "max_tokens"):  # max_tokens: the older name, still accepted
+            if request.get(key) is not None:
+                return int(request[key])
+        request["max_completion_tokens"] = default
+        return default
 
     def create(self, client: Any, kwargs: dict[str, Any]) -> Any:
         return client.chat.completions.create(**kwargs)

@@ -9,20 +9,23 @@ what they make: every tool call answered once, right after its turn.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from ..types import Message, SystemMessage, ToolResult, Turn, UserMessage
 from .chat import ChatApi
 from .messages import MessagesApi
+from .responses import ResponsesApi
 
 # The more specific formats first: Chat Completions reads every role-based message left.
-_READERS = (MessagesApi(), ChatApi())
+_READERS = (ResponsesApi(), MessagesApi(), ChatApi())
 
 NEUTRAL_TYPES = (SystemMessage, UserMessage, Turn, ToolResult)
 _HISTORY_HELP = (
     "history= takes the messages of an earlier result (result.messages or result.conversation), "
-    "OpenAI-format dicts (roles system, user, assistant with tool_calls, tool) or Anthropic-format "
-    "dicts (content blocks text, tool_use, tool_result)"
+    "Responses input items (messages, function_call, function_call_output), Chat Completions dicts "
+    "(roles system, user, assistant with tool_calls, tool) or Anthropic Messages dicts (content "
+    "blocks text, tool_use, tool_result)"
 )
 
 
@@ -37,11 +40,23 @@ class _History:
     def error(self, index: int, problem: str, fix: str) -> ValueError:
         return ValueError(f"history[{index}] {problem}; {fix}")
 
-    def add(self, index: int, message: Message) -> None:
+    def add(self, index: int, message: Message, *, joins: bool = False) -> None:
+        """Add one message; ``joins``: a Turn that continues the last one (Responses sends a turn as several items)."""
         if isinstance(message, ToolResult):
             self._answer(index, message)
             return
+        if joins and isinstance(message, Turn) and self.messages and isinstance(self.messages[-1], Turn):
+            self._open(index, message)
+            last = self.messages[-1]
+            self.messages[-1] = replace(
+                last, text_blocks=last.text_blocks + message.text_blocks, tool_calls=last.tool_calls + message.tool_calls
+            )
+            return
         self._check_all_answered(index)
+        self._open(index, message)
+        self.messages.append(message)
+
+    def _open(self, index: int, message: Message) -> None:
         if isinstance(message, Turn):
             for call in message.tool_calls:
                 if not call.id or call.id in self.answered or call.id in self.open:
@@ -51,7 +66,6 @@ class _History:
                         "give every call of the history its own id, used again by its result",
                     )
                 self.open[call.id] = (call.name, index)
-        self.messages.append(message)
 
     def _answer(self, index: int, result: ToolResult) -> None:
         if result.call_id not in self.open:
@@ -84,25 +98,35 @@ class _History:
 def history_to_neutral(history: Sequence[Any] | None) -> list[Message]:
     """Earlier turns in neutral form, checked: every tool call answered once, right after its turn.
 
-    Entries may be neutral messages, dicts in either API's format, or the SDK's
-    message objects (``response.choices[0].message``), mixed. Raises ``ValueError`` naming the entry's index and the fix.
+    Entries may be neutral messages, dicts in any API's format, or the SDK's objects
+    (``response.choices[0].message``, the items of ``response.output``), mixed. Raises
+    ``ValueError`` naming the entry's index and the fix.
     """
     if history is None:
         return []
     if isinstance(history, (str, dict)) or not isinstance(history, Sequence):
         raise ValueError(f"history must be a list of messages, got {type(history).__name__}; {_HISTORY_HELP}")
     reader = _History()
+    after_output = False  # the entry before was a Responses output item: a turn may go on
     for index, entry in enumerate(history):
-        for message in _entry_messages(index, entry):
-            reader.add(index, message)
+        messages, output_item = _entry_messages(index, entry)
+        for message in messages:
+            reader.add(index, message, joins=after_output and output_item)
+        after_output = output_item
     return reader.finish()
 
 
-def _entry_messages(index: int, entry: Any) -> list[Message]:
+def _entry_messages(index: int, entry: Any) -> tuple[list[Message], bool]:
+    """The entry's neutral messages, and whether it is a Responses output item (a part of a turn)."""
     if isinstance(entry, NEUTRAL_TYPES):
-        return [entry]
+        return [entry], False
     if hasattr(entry, "model_dump"):  # an SDK object, e.g. response.choices[0].message appended as is
         entry = entry.model_dump(mode="json", exclude_none=True)
+    if isinstance(entry, dict) and entry.get("type") is not None:
+        messages = _READERS[0].read_history(index, entry)
+        if messages is not None:
+            output_item = entry["type"] in ("function_call", "reasoning") or entry.get("role") == "assistant"
+            return messages, output_item
     role = entry.get("role") if isinstance(entry, dict) else None
     if role not in ("system", "developer", "user", "assistant", "tool"):
         raise ValueError(
@@ -114,5 +138,5 @@ def _entry_messages(index: int, entry: Any) -> list[Message]:
     for reader in _READERS:
         messages = reader.read_history(index, entry)
         if messages is not None:
-            return messages
+            return messages, False
     raise ValueError(f"history[{index}] is in no format history= reads; {_HISTORY_HELP}")

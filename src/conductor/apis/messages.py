@@ -45,11 +45,11 @@ def _tool_input(call: ToolCall) -> dict[str, Any]:
 class MessagesApi:
     """Anthropic Messages <-> neutral conversation."""
 
-    api: ApiName = "anthropic"
+    api: ApiName = "messages"
 
     # -- requests ------------------------------------------------------------------------
 
-    def render(self, messages: Sequence[Message], into: list[dict[str, Any]]) -> None:
+    def render(self, messages: Sequence[Message], into: list[dict[str, Any]], *, model: str) -> None:
         """Append the wire messages of ``messages`` to ``into``.
 
         System messages go to the request's ``system`` parameter instead. Tool
@@ -61,7 +61,7 @@ class MessagesApi:
             if isinstance(message, SystemMessage):
                 continue
             if isinstance(message, Turn):
-                blocks = self._assistant_blocks(message)
+                blocks = self._assistant_blocks(message, model)
                 if len(blocks) == 1 and blocks[0]["type"] == "text":
                     into.append({"role": "assistant", "content": blocks[0]["text"]})  # plain text, as people write it
                 elif blocks:
@@ -87,19 +87,28 @@ class MessagesApi:
         return [{"type": "text", "text": content}] if isinstance(content, str) else content
 
     @staticmethod
-    def _assistant_blocks(turn: Turn) -> list[dict[str, Any]]:
+    def _assistant_blocks(turn: Turn, model: str) -> list[dict[str, Any]]:
+        # Thinking goes back only to the model that wrote it (a history's blocks name no model: kept).
+        own = turn.origin is None or turn.origin == ("messages", model)
         blocks: list[dict[str, Any]] = [
             {"type": "redacted_thinking", "data": r.data}
             if r.redacted
             else {"type": "thinking", "thinking": r.thinking, "signature": r.signature}
-            for r in turn.reasoning
+            for r in (turn.reasoning if own else ())
         ]
         # The API rejects empty text blocks.
         blocks += [{"type": "text", "text": text} for text in turn.text_blocks if text]
         blocks += [{"type": "tool_use", "id": c.id, "name": c.name, "input": _tool_input(c)} for c in turn.tool_calls]
         return blocks
 
-    def request(self, settings: RequestSettings, messages: list[dict[str, Any]], *, tools_allowed: bool) -> dict[str, Any]:
+    def request(
+        self,
+        settings: RequestSettings,
+        messages: list[dict[str, Any]],
+        *,
+        tools_allowed: bool,
+        continued: tuple[str, int] | None = None,
+    ) -> dict[str, Any]:
         kwargs: dict[str, Any] = {
             "model": settings.model,
             "messages": list(messages),
@@ -125,6 +134,12 @@ class MessagesApi:
         if parallel is False and choice.mode != "none":
             wire["disable_parallel_tool_use"] = True
         return wire
+
+    def prompt_extras(self, request: dict[str, Any]) -> dict[str, Any]:
+        return {key: request[key] for key in ("system", "tools") if key in request}
+
+    def output_limit(self, request: dict[str, Any], default: int) -> int:
+        return int(request["max_tokens"])  # required by the API: request() always sets it
 
     def create(self, client: Any, kwargs: dict[str, Any]) -> Any:
         return client.messages.create(**kwargs)

@@ -1,0 +1,400 @@
+"""OpenAI's Responses API <-> the neutral conversation.
+
+OpenAI's primary API. A request carries ``input`` items: messages, the model's own
+output items (``message``, ``function_call``, ``reasoning``) sent back, and
+``function_call_output`` items answering calls by ``call_id``. Function tools are flat
+(``{"type": "function", "name", "description", "parameters", "strict"}``).
+
+Stateless by default: every request carries the whole conversation with
+``store=False``, so a run works under zero data retention and can move to another API
+mid-run. A reasoning model's ``reasoning`` items must go back with the calls they led to;
+without server state that needs their ``encrypted_content``, asked for with
+``include=["reasoning.encrypted_content"]``, which only reasoning models accept (known by
+name: :data:`REASONING_MODELS`). A turn's output items are sent back as received, with
+their ids, only to the model that made them; another model gets the neutral turn
+(text and calls, no reasoning). ``server_state=True`` chains requests with
+``previous_response_id`` instead (``store=True``), sending only the new items.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import AsyncIterator, Iterator, Sequence
+from typing import Any
+
+from ..types import Message, StopReason, SystemMessage, ToolCall, ToolResult, Turn, Usage, UserMessage
+from .base import OPENED, ApiName, Finished, Opened, RequestSettings, StreamIncomplete, ToolChoice, plain_text
+
+logger = logging.getLogger(__name__)
+
+ERROR_PREFIX = "Error: "  # the API has no error flag on function_call_output: the text says so
+ENCRYPTED_REASONING = "reasoning.encrypted_content"
+NOT_REASONING_ERROR = "Encrypted content is not supported with this model."
+
+# Models known to reason, by name prefix; extend it for a model of your own:
+# cd.apis.responses.REASONING_MODELS.append("my-reasoner"). Names in NOT_REASONING win.
+REASONING_MODELS: list[str] = ["o1", "o3", "o4", "gpt-5", "codex", "conductor-offline-reasoning"]
+NOT_REASONING: set[str] = {"gpt-5-chat-latest"}
+_not_reasoning_lock = threading.Lock()
+
+RESPONSES_STOP = {"max_output_tokens": StopReason.MAX_TOKENS, "content_filter": StopReason.REFUSAL}
+_ASSISTANT_ITEMS = ("message", "function_call", "reasoning")
+_HISTORY_ITEMS = (*_ASSISTANT_ITEMS, "function_call_output")
+
+
+def is_reasoning_model(model: str) -> bool:
+    """Is ``model`` known to reason (so its reasoning items come back encrypted when asked)?"""
+    if model in NOT_REASONING:
+        return False
+    return any(model == prefix or model.startswith(prefix) for prefix in REASONING_MODELS)
+
+
+def _remember_not_reasoning(model: str) -> None:
+    with _not_reasoning_lock:
+        NOT_REASONING.add(model)
+    logger.info("%s does not return encrypted reasoning; it is treated as a model that does not reason", model)
+
+
+class ResponsesApi:
+    """OpenAI Responses <-> neutral conversation."""
+
+    api: ApiName = "responses"
+
+    # -- requests ------------------------------------------------------------------------
+
+    def render(self, messages: Sequence[Message], into: list[dict[str, Any]], *, model: str) -> None:
+        """Append the ``input`` items of ``messages`` to ``into``; system text goes to ``instructions``."""
+        for message in messages:
+            if isinstance(message, SystemMessage):
+                continue
+            if isinstance(message, ToolResult):
+                output = ERROR_PREFIX + message.content if message.is_error else message.content
+                into.append({"type": "function_call_output", "call_id": message.call_id, "output": output})
+            elif isinstance(message, Turn):
+                into.extend(self._assistant_items(message, model))
+            else:
+                into.append({"role": "user", "content": message.text})
+
+    @staticmethod
+    def _assistant_items(turn: Turn, model: str) -> list[dict[str, Any]]:
+        if turn.items and turn.origin == ("responses", model):
+            return _replayed(turn)
+        items: list[dict[str, Any]] = []
+        if turn.text:
+            items.append({"role": "assistant", "content": turn.text})
+        items += [
+            {"type": "function_call", "call_id": c.id, "name": c.name, "arguments": c.arguments} for c in turn.tool_calls
+        ]
+        return items
+
+    def request(
+        self,
+        settings: RequestSettings,
+        messages: list[dict[str, Any]],
+        *,
+        tools_allowed: bool,
+        continued: tuple[str, int] | None = None,
+    ) -> dict[str, Any]:
+        kwargs: dict[str, Any] = {"model": settings.model, "input": list(messages), **settings.options}
+        if settings.server_state:
+            kwargs["store"] = True
+            if continued is not None:
+                response_id, held = continued
+                kwargs["previous_response_id"] = response_id
+                kwargs["input"] = list(messages[held:])
+        else:
+            kwargs["store"] = False
+            if is_reasoning_model(settings.model) and "include" not in settings.options:
+                kwargs["include"] = [ENCRYPTED_REASONING]
+        if settings.system:
+            kwargs["instructions"] = settings.system
+        if settings.max_tokens is not None:
+            kwargs["max_output_tokens"] = settings.max_tokens
+        if len(settings.tools):
+            kwargs["tools"] = [self.tool(t) for t in settings.tools]
+            kwargs["tool_choice"] = self._tool_choice(settings.tool_choice if tools_allowed else ToolChoice("none"))
+            if settings.parallel_tool_calls is not None:
+                kwargs["parallel_tool_calls"] = settings.parallel_tool_calls
+        return kwargs
+
+    @staticmethod
+    def tool(tool: Any) -> dict[str, Any]:
+        # strict is sent as false: the API takes an absent strict as true, which these schemas don't meet.
+        return {
+            "type": "function",
+            "name": tool.name,
+            "description": tool.description,
+            "parameters": tool.parameters,
+            "strict": False,
+        }
+
+    @staticmethod
+    def _tool_choice(choice: ToolChoice) -> Any:
+        if choice.mode == "tool":
+            return {"type": "function", "name": choice.name}
+        return choice.mode
+
+    def prompt_extras(self, request: dict[str, Any]) -> dict[str, Any]:
+        return {key: request[key] for key in ("instructions", "tools") if key in request}
+
+    def output_limit(self, request: dict[str, Any], default: int) -> int:
+        if request.get("max_output_tokens") is not None:
+            return int(request["max_output_tokens"])
+        request["max_output_tokens"] = default
+        return default
+
+    # -- sending: a model that refuses encrypted reasoning is asked once more without it ----
+
+    @staticmethod
+    def _refuses_reasoning(error: Exception, kwargs: dict[str, Any]) -> bool:
+        return ENCRYPTED_REASONING in (kwargs.get("include") or ()) and NOT_REASONING_ERROR in str(error)
+
+    @staticmethod
+    def _without_reasoning(kwargs: dict[str, Any]) -> dict[str, Any]:
+        _remember_not_reasoning(kwargs["model"])
+        include = [i for i in kwargs["include"] if i != ENCRYPTED_REASONING]
+        rest = {k: v for k, v in kwargs.items() if k != "include"}
+        return {**rest, "include": include} if include else rest
+
+    def create(self, client: Any, kwargs: dict[str, Any]) -> Any:
+        import openai
+
+        try:
+            return client.responses.create(**kwargs)
+        except openai.BadRequestError as error:
+            if not self._refuses_reasoning(error, kwargs):
+                raise
+        return client.responses.create(**self._without_reasoning(kwargs))
+
+    async def acreate(self, client: Any, kwargs: dict[str, Any]) -> Any:
+        import openai
+
+        try:
+            return await client.responses.create(**kwargs)
+        except openai.BadRequestError as error:
+            if not self._refuses_reasoning(error, kwargs):
+                raise
+        return await client.responses.create(**self._without_reasoning(kwargs))
+
+    # -- streaming: responses.stream assembles the events into the Response -------------
+
+    def stream(self, client: Any, kwargs: dict[str, Any]) -> Iterator[Opened | str | Finished]:
+        import openai
+
+        try:
+            manager = client.responses.stream(**kwargs)
+            stream = manager.__enter__()
+        except openai.BadRequestError as error:
+            if not self._refuses_reasoning(error, kwargs):
+                raise
+            manager = client.responses.stream(**self._without_reasoning(kwargs))
+            stream = manager.__enter__()
+        with _exiting(manager):
+            yield OPENED
+            final = None
+            for event in stream:
+                text, final = _event(event, final)
+                if text:
+                    yield text
+            yield Finished(_final(final))
+
+    async def astream(self, client: Any, kwargs: dict[str, Any]) -> AsyncIterator[Opened | str | Finished]:
+        import openai
+
+        try:
+            manager = client.responses.stream(**kwargs)
+            stream = await manager.__aenter__()
+        except openai.BadRequestError as error:
+            if not self._refuses_reasoning(error, kwargs):
+                raise
+            manager = client.responses.stream(**self._without_reasoning(kwargs))
+            stream = await manager.__aenter__()
+        try:
+            yield OPENED
+            final = None
+            async for event in stream:
+                text, final = _event(event, final)
+                if text:
+                    yield text
+            yield Finished(_final(final))
+        finally:
+            await manager.__aexit__(None, None, None)
+
+    # -- responses -----------------------------------------------------------------------
+
+    def parse(self, response: Any) -> Turn:
+        texts: list[str] = []
+        calls: list[ToolCall] = []
+        refusal: str | None = None
+        items: list[dict[str, Any]] = []
+        for item in response.output or ():
+            items.append(item.model_dump(mode="json", exclude_none=True))
+            if item.type == "function_call":
+                calls.append(ToolCall(item.call_id or "", item.name, item.arguments or ""))
+            elif item.type == "message":
+                for part in item.content or ():
+                    if part.type == "output_text":
+                        texts.append(part.text)
+                    elif part.type == "refusal":
+                        refusal = (refusal or "") + part.refusal
+        native = _native_stop(response)
+        if refusal is not None or native == "content_filter":
+            stop = StopReason.REFUSAL
+        elif native in RESPONSES_STOP:
+            stop = RESPONSES_STOP[native]
+        elif response.status == "completed":
+            stop = StopReason.TOOL_USE if calls else StopReason.END_TURN
+        else:
+            stop = StopReason.OTHER
+        return Turn(
+            text_blocks=tuple(texts) if texts else ((refusal,) if refusal else ()),
+            tool_calls=tuple(calls),
+            stop_reason=stop,
+            native_stop_reason=native,
+            usage=self._usage(response.usage),
+            refusal=refusal,
+            model=response.model,
+            items=tuple(items),
+            response_id=response.id,
+            raw=response,
+        )
+
+    @staticmethod
+    def _usage(usage: Any) -> Usage:
+        if usage is None:
+            return Usage()
+        inputs = getattr(usage, "input_tokens_details", None)
+        outputs = getattr(usage, "output_tokens_details", None)
+        return Usage(
+            input_tokens=usage.input_tokens or 0,
+            output_tokens=usage.output_tokens or 0,
+            cache_read_tokens=(getattr(inputs, "cached_tokens", None) or 0) if inputs else 0,
+            reasoning_tokens=(getattr(outputs, "reasoning_tokens", None) or 0) if outputs else 0,
+        )
+
+    # -- history -------------------------------------------------------------------------
+
+    def read_history(self, index: int, entry: dict[str, Any]) -> list[Message] | None:
+        """One ``input`` item (or a message with input_text/output_text parts), or ``None``.
+
+        Reasoning items are dropped with a log line: which model made one cannot be told from
+        the item, and reasoning is never sent to another model (the API also ignores reasoning
+        from before the latest user message).
+        """
+        kind = entry.get("type")
+        if kind not in _HISTORY_ITEMS and not (kind is None and _has_response_parts(entry)):
+            return None
+        if kind == "reasoning":
+            logger.info("history[%d] is a reasoning item; it is left out (reasoning is kept within a run)", index)
+            return []
+        if kind == "function_call_output":
+            if not entry.get("call_id"):
+                raise ValueError(f"history[{index}] is a function_call_output without 'call_id'; add the call's id")
+            output = entry.get("output")
+            text = output if isinstance(output, str) else plain_text(index, _as_text_parts(output))
+            is_error = text.startswith(ERROR_PREFIX)
+            return [ToolResult(entry["call_id"], "", text.removeprefix(ERROR_PREFIX) if is_error else text, is_error)]
+        if kind == "function_call":
+            if not entry.get("name") or not entry.get("call_id"):
+                raise ValueError(
+                    f"history[{index}] is a function_call without 'name' or 'call_id'; write it as "
+                    "{'type': 'function_call', 'call_id': ..., 'name': ..., 'arguments': '{...}'}"
+                )
+            return [Turn(tool_calls=(ToolCall(entry["call_id"], entry["name"], entry.get("arguments") or "{}"),))]
+        role = entry.get("role")
+        text = plain_text(index, _as_text_parts(entry.get("content")))
+        if role in ("system", "developer"):
+            return [SystemMessage(text)]
+        if role == "assistant":
+            return [Turn(text_blocks=(text,) if text else ())]
+        if role == "user":
+            return [UserMessage(text)]
+        raise ValueError(f"history[{index}] is a message with role {role!r}; use 'user', 'assistant' or 'system'")
+
+
+def _has_response_parts(entry: dict[str, Any]) -> bool:
+    content = entry.get("content")
+    return isinstance(content, list) and any(
+        isinstance(p, dict) and p.get("type") in ("input_text", "output_text") for p in content
+    )
+
+
+def _as_text_parts(content: Any) -> Any:
+    """input_text/output_text parts read as text parts (the other formats' name for them)."""
+    if not isinstance(content, list):
+        return content
+    return [
+        {"type": "text", "text": p.get("text", "")} if isinstance(p, dict) and p.get("type") in ("input_text", "output_text") else p
+        for p in content
+    ]
+
+
+def _replayed(turn: Turn) -> list[dict[str, Any]]:
+    """The turn's output items as received, with its calls as the run knows them.
+
+    The loop may have renamed a call id (a repeated one), or left calls out; the items keep
+    their own ids and everything else, so the API can pair each call with the reasoning item
+    before it.
+    """
+    calls = iter(turn.tool_calls)
+    items = []
+    for item in turn.items:
+        if item.get("type") == "function_call":
+            call = next(calls, None)
+            if call is None:  # a call the run did not make (tools were no longer allowed): nothing answers it
+                continue
+            item = {**item, "call_id": call.id, "name": call.name, "arguments": call.arguments}
+        items.append(_request_item(item))
+    return items
+
+
+def _request_item(item: dict[str, Any]) -> dict[str, Any]:
+    """An output item as an input item: output-only fields left out."""
+    if item.get("type") == "reasoning":
+        return {k: v for k, v in item.items() if k in ("type", "id", "summary", "encrypted_content", "content")}
+    return item
+
+
+def _native_stop(response: Any) -> str | None:
+    details = getattr(response, "incomplete_details", None)
+    if response.status == "incomplete" and details is not None and details.reason:
+        return details.reason
+    return response.status
+
+
+def _event(event: Any, final: Any) -> tuple[str | None, Any]:
+    """The text an event adds, and the response once a terminal event arrives."""
+    kind = event.type
+    if kind in ("response.output_text.delta", "response.refusal.delta"):
+        return event.delta, final
+    if kind in ("response.completed", "response.incomplete"):
+        return None, event.response
+    if kind == "response.failed":
+        error = getattr(event.response, "error", None)
+        raise RuntimeError(f"the response failed: {getattr(error, 'message', None) or 'no reason given'}")
+    if kind == "error":
+        raise RuntimeError(f"the stream sent an error: {getattr(event, 'message', event)}")
+    return None, final
+
+
+def _final(response: Any) -> Any:
+    if response is None:
+        raise StreamIncomplete("the stream ended before the model finished (no response.completed event)")
+    return response
+
+
+class _exiting:
+    """Exit a stream manager entered by hand (entered outside ``with`` to retry its opening)."""
+
+    def __init__(self, manager: Any) -> None:
+        self.manager = manager
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: Any) -> None:
+        self.manager.__exit__(*exc)
+
+
+__all__ = ["ResponsesApi", "REASONING_MODELS", "NOT_REASONING", "is_reasoning_model"]
