@@ -481,9 +481,9 @@ def test_requests_are_recorded_in_order_with_status(model: OfflineModel) -> None
         client.chat.completions.create(model="m", messages=[])
     raw_post(model, "/v1/nowhere", {})
     assert [(r.api, r.path, r.status) for r in model.requests] == [
-        ("openai", "/v1/chat/completions", 200),
-        ("openai", "/v1/chat/completions", 400),
-        ("openai", "/v1/nowhere", 404),
+        ("chat", "/v1/chat/completions", 200),
+        ("chat", "/v1/chat/completions", 400),
+        ("chat", "/v1/nowhere", 404),
     ]
     assert model.requests[0].body["messages"] == [{"role": "user", "content": "Hi"}]
 

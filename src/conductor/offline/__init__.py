@@ -1,13 +1,14 @@
 """The offline model: a deterministic stand-in LLM for the course.
 
 It answers the official ``openai`` and ``anthropic`` clients through an
-``httpx2.MockTransport``, in both wire formats (JSON and SSE), rejects what the
-real APIs reject with their error texts, takes real time to answer, and can be
-told to fail the way real APIs fail::
+``httpx2.MockTransport``, on OpenAI's Responses and Chat Completions APIs and
+Anthropic's Messages API (JSON and SSE), rejects what the real APIs reject with
+their error texts, takes real time to answer, can be a reasoning model, and can
+be told to fail the way real APIs fail::
 
     from conductor.offline import OfflineModel
-    model = OfflineModel(seed=0)
-    client = model.openai_client()          # or model.anthropic_client()
+    model = OfflineModel(seed=0)            # OfflineModel(reasoning=True): a reasoning model
+    client = model.openai_client()          # client.responses / client.chat.completions; or model.anthropic_client()
     model.inject("rate_limit", retry_after=0.01)   # a 429 with the real headers and text
     model.inject("quota")                           # a 429 that no retry cures (billing)
 

@@ -16,10 +16,13 @@ __all__ = ["InvalidRequest"]
 
 
 class InvalidRequest(Exception):
-    """A request the real API would reject with HTTP 400."""
+    """A request the real API would reject: HTTP 400, or the status it uses (404 for an unknown item)."""
 
-    def __init__(self, message: str, *, param: str | None = None, code: str | None = None) -> None:
+    def __init__(
+        self, message: str, *, param: str | None = None, code: str | None = None, status: int = 400
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.param = param
         self.code = code
+        self.status = status

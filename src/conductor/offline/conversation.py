@@ -4,7 +4,7 @@ The wire layer (:mod:`.wire`) parses a request in any
 API's format into one :class:`Conversation`; a policy reads it and returns a
 :class:`Decision`; the wire layer renders the decision back in that API's
 format. Policies therefore never deal with JSON or SSE, and one policy serves
-both APIs.
+every API.
 """
 
 from __future__ import annotations
@@ -16,13 +16,14 @@ from typing import Any, Literal
 from ..types import Message, ToolCall, ToolResult, ToolSpec, Turn, UserMessage
 
 ToolChoice = Literal["auto", "none", "required", "tool"]
+ApiName = Literal["chat", "responses", "messages"]  # the wire API a request came in on
 
 
 @dataclass(frozen=True)
 class Conversation:
     """A request to the offline model, in neutral form."""
 
-    api: Literal["openai", "anthropic"]
+    api: ApiName
     model: str
     messages: tuple[Message, ...]
     tools: tuple[ToolSpec, ...] = ()

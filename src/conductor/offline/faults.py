@@ -28,11 +28,11 @@ The kinds, and what the learner's code sees through the official SDKs:
 * ``connection``: the connection fails (``httpx2.ConnectError``, the SDKs'
   ``APIConnectionError``); no response is sent.
 * ``malformed_arguments``: the first tool call's arguments are broken (invalid
-  JSON for OpenAI, an object that breaks the schema for Anthropic).
+  JSON on OpenAI's APIs, an object that breaks the schema on Anthropic's).
 * ``unknown_tool``: the first tool call names a tool that was not offered
   (option ``name``).
-* ``truncated``: the answer is cut (``finish_reason`` length, ``stop_reason``
-  max_tokens).
+* ``truncated``: the answer is cut (``finish_reason`` length, Responses
+  ``status`` incomplete, ``stop_reason`` max_tokens).
 * ``refusal``: the model refuses (option ``text``).
 * ``empty``: no content at all.
 * ``stream_error``: an error event in the middle of a stream (a 500 when the
@@ -54,9 +54,9 @@ from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import Any, Literal
+from typing import Any
 
-from .conversation import CallTools, Conversation, Decision, PlannedCall
+from .conversation import ApiName, CallTools, Conversation, Decision, PlannedCall
 
 __all__ = [
     "Fault",
@@ -206,19 +206,20 @@ def _wrong_object(arguments: dict[str, Any], conversation: Conversation, name: s
     return {**arguments, "unexpected": True}
 
 
-def malform_arguments(decision: Decision, conversation: Conversation, api: Literal["openai", "anthropic"]) -> Decision:
+def malform_arguments(decision: Decision, conversation: Conversation, api: ApiName) -> Decision:
     """Break the first tool call's arguments.
 
-    OpenAI sends arguments as text, so they become invalid JSON (the closing
-    brace is lost). Anthropic's ``input`` is always an object, so it becomes an
-    object that breaks the schema: a required parameter missing, or a wrong type.
+    OpenAI's APIs (Chat Completions, Responses) send arguments as text, so they
+    become invalid JSON (the closing brace is lost). Anthropic's ``input`` is
+    always an object, so it becomes an object that breaks the schema: a required
+    parameter missing, or a wrong type.
     """
     if not isinstance(decision, CallTools) or not decision.calls:
         return decision
     call = decision.calls[0]
     if isinstance(call.arguments, str):
         return decision  # already raw text: nothing left to break
-    if api == "openai":
+    if api in ("chat", "responses"):
         broken = json.dumps(call.arguments, ensure_ascii=False)[:-1]
         return _with_first_call(decision, replace(call, arguments=broken))
     return _with_first_call(decision, replace(call, arguments=_wrong_object(call.arguments, conversation, call.name)))

@@ -19,7 +19,7 @@ from typing import Any
 
 from .language import Language, format_number
 
-__all__ = ["PREFACE_SHARE", "preface"]
+__all__ = ["PREFACE_SHARE", "preface", "plan"]
 
 PREFACE_SHARE = (12, 14)  # tool-use replies that open with text, of those recorded
 _LOOKUP_VERBS = frozenset({"get", "fetch", "lookup", "read", "load", "retrieve", "check"})
@@ -106,6 +106,16 @@ def _clause(name: str, values: list[str], language: Language, by_name: bool) -> 
     return f"call {name}{tail}"
 
 
+def _plan(calls: Sequence[tuple[str, dict[str, Any] | str]], language: Language, by_name: bool) -> str:
+    clauses = [_clause(name, values, language, by_name) for name, values in _grouped(calls).items()]
+    return ",再".join(clauses) if language == "zh" else _joined(clauses, "en")
+
+
+def plan(calls: Sequence[tuple[str, dict[str, Any] | str]], language: Language) -> str:
+    """What a turn making ``calls`` is about to do, as a clause: "look up the weather for Beijing and Shanghai"."""
+    return _plan(calls, language, by_name=False) if calls else ""
+
+
 def preface(calls: Sequence[tuple[str, dict[str, Any] | str]], language: Language, choice: int) -> str:
     """The opening sentence for a turn making ``calls`` (name, arguments), or ``""`` for none.
 
@@ -120,8 +130,6 @@ def preface(calls: Sequence[tuple[str, dict[str, Any] | str]], language: Languag
     openers = _OPENERS[language]
     opener = openers[choice % len(openers)]
     by_name = (choice // len(openers)) % 2 == 1
-    clauses = [_clause(name, values, language, by_name) for name, values in _grouped(calls).items()]
-    if language == "zh":
-        return f"{opener}{',再'.join(clauses)}。"
-    return f"{opener} {_joined(clauses, 'en')}."
+    doing = _plan(calls, language, by_name)
+    return f"{opener}{doing}。" if language == "zh" else f"{opener} {doing}."
 

@@ -21,13 +21,15 @@ from ..tokens import split_pieces, token_weight
 
 if TYPE_CHECKING:
     from ..model import Completion
+    from ..state import ServerState
 
-__all__ = ["API", "PATH", "parse", "render", "stream_events", "check", "wants_stream"]
+__all__ = ["API", "PATH", "parse", "render", "stream_events", "check", "wants_stream", "reasons", "remember"]
 
-API: Literal["openai"] = "openai"
+API: Literal["chat"] = "chat"
 PATH = "/v1/chat/completions"
 REQUEST_ID_HEADER = "x-request-id"
 PREFACES_TOOL_USE = False  # gpt models mostly send content null beside tool calls
+SAME_IDS_STREAMED = False  # a streamed request's ids follow its whole body, stream flag included
 
 _FINISH = {"end_turn": "stop", "tool_use": "tool_calls", "max_tokens": "length", "refusal": "stop"}
 
@@ -45,8 +47,8 @@ _QUOTA_MESSAGE = (
     "this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors."
 )
 
-# (status, error type, code, message) per server fault, as the real API words them.
-_FAULT_ERRORS = {
+# (status, error type, code, message) per server fault, as the real API words them (Responses too).
+FAULT_ERRORS = {
     "server_error": (
         500,
         "server_error",
@@ -82,6 +84,11 @@ def wants_stream(body: dict[str, Any]) -> bool:
     return body.get("stream") is True
 
 
+def reasons(body: dict[str, Any]) -> bool:
+    """Does a reasoning model reason before answering? Yes, unless ``reasoning_effort`` is "none"."""
+    return body.get("reasoning_effort") != "none"
+
+
 def _text(content: Any) -> str:
     """Text of a message's content: a string, or the text parts of a list of parts."""
     if content is None:
@@ -99,7 +106,7 @@ def _tool_choice(value: Any) -> tuple[ToolChoice, str | None]:
     return "auto", None
 
 
-def parse(body: dict[str, Any], seed: int) -> Conversation:
+def parse(body: dict[str, Any], seed: int, server: ServerState) -> Conversation:
     """The neutral conversation of a (valid) Chat Completions request."""
     system: list[str] = []
     messages: list[UserMessage | Turn | ToolResult] = []
@@ -156,7 +163,7 @@ def _usage(completion: Completion) -> dict[str, Any]:
         "total_tokens": completion.input_tokens + completion.output_tokens,
         "prompt_tokens_details": {"cached_tokens": 0, "audio_tokens": 0},
         "completion_tokens_details": {
-            "reasoning_tokens": 0,
+            "reasoning_tokens": completion.reasoning_tokens,
             "audio_tokens": 0,
             "accepted_prediction_tokens": 0,
             "rejected_prediction_tokens": 0,
@@ -175,8 +182,8 @@ def _envelope(completion: Completion, obj: str) -> dict[str, Any]:
     }
 
 
-def render(completion: Completion) -> dict[str, Any]:
-    """The ``chat.completion`` object."""
+def render(completion: Completion, body: dict[str, Any], server: ServerState) -> dict[str, Any]:
+    """The ``chat.completion`` object (its reasoning stays hidden: only its tokens are counted)."""
     # The real API sends null, not "", when a reply holds only tool calls (or a refusal).
     silent = completion.refusal is not None or (completion.calls and not completion.text)
     message: dict[str, Any] = {
@@ -192,6 +199,10 @@ def render(completion: Completion) -> dict[str, Any]:
         ]
     choice = {"index": 0, "message": message, "logprobs": None, "finish_reason": _FINISH[completion.finish]}
     return {**_envelope(completion, "chat.completion"), "choices": [choice], "usage": _usage(completion)}
+
+
+def remember(body: dict[str, Any], completion: Completion, server: ServerState) -> None:
+    """Chat Completions keeps nothing between requests: every request carries its whole conversation."""
 
 
 def _sse(data: dict[str, Any] | str) -> bytes:
@@ -220,13 +231,14 @@ def _call_events(completion: Completion, usage: bool) -> list[tuple[float, bytes
     return events
 
 
-def stream_events(completion: Completion, body: dict[str, Any]) -> list[tuple[float, bytes]]:
+def stream_events(completion: Completion, body: dict[str, Any], server: ServerState) -> list[tuple[float, bytes]]:
     """The SSE events of a streamed answer, each with the output tokens generated before it."""
     usage = bool((body.get("stream_options") or {}).get("include_usage"))
     # Like the message, the first delta's content is null when no text will follow.
     silent = completion.refusal is not None or (completion.calls and not completion.text)
     first = {"role": "assistant", "content": None if silent else "", "refusal": None}
-    events = [(0.0, _chunk(completion, first, None, usage))]
+    # Hidden reasoning delays the first delta by the time its tokens take.
+    events = [(float(completion.reasoning_tokens), _chunk(completion, first, None, usage))]
     for piece in split_pieces(completion.refusal or ""):
         events.append((token_weight(piece), _chunk(completion, {"refusal": piece}, None, usage)))
     for piece in split_pieces(completion.text):
@@ -298,13 +310,15 @@ def fault_response(kind: str, context: FaultContext) -> tuple[int, dict[str, str
         return _rate_limit(context)
     if kind == "quota":
         return 429, {}, error_body(_QUOTA_MESSAGE, type_="insufficient_quota", code="insufficient_quota")
-    status, type_, code, message = _FAULT_ERRORS[kind]
+    status, type_, code, message = FAULT_ERRORS[kind]
     return status, {}, error_body(message, type_=type_, code=code)
 
 
-def stream_error_event(request_id: str) -> bytes:
-    """An error delivered inside an open stream (the connection then ends without [DONE])."""
-    _, type_, code, message = _FAULT_ERRORS["server_error"]
+def stream_error_event(
+    request_id: str, completion: Completion, body: dict[str, Any], server: ServerState, sent: int
+) -> bytes:
+    """An error delivered inside an open stream after ``sent`` events (the connection then ends without [DONE])."""
+    _, type_, code, message = FAULT_ERRORS["server_error"]
     return _sse(error_body(message, type_=type_, code=code))
 
 
@@ -322,12 +336,19 @@ def bad_json(request_id: str) -> dict[str, Any]:
 # --- the request contract: what the real API rejects, with its 400 text ---------------------
 
 
-def check(body: dict[str, Any]) -> None:
+def check(body: dict[str, Any], server: ServerState) -> None:
     """Raise :class:`InvalidRequest` when OpenAI Chat Completions would reject ``body``."""
     if not body.get("model"):
         raise InvalidRequest("you must provide a model parameter")
     _check_messages_present(body)
     _check_tools(body)
+    if server.reasoning and body.get("tools") and reasons(body):
+        # gpt-5.x reasons by default, so leaving reasoning_effort out does not help: only "none" does.
+        raise InvalidRequest(
+            f"Function tools with reasoning_effort are not supported for {body['model']} in /v1/chat/completions. "
+            "To use function tools, use /v1/responses or set reasoning_effort to 'none'.",
+            param="reasoning_effort",
+        )
     _check_tool_messages(body["messages"])
 
 

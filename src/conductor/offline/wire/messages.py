@@ -2,9 +2,14 @@
 
 Shapes follow the API reference of ``POST /v1/messages``: a ``message`` object,
 or with ``stream: true`` the named events ``message_start``, then per content
-block ``content_block_start`` / ``content_block_delta`` (``text_delta`` or
-``input_json_delta``) / ``content_block_stop``, then ``message_delta`` (stop
-reason and output tokens) and ``message_stop``.
+block ``content_block_start`` / ``content_block_delta`` (``text_delta``,
+``input_json_delta``, or ``thinking_delta`` then ``signature_delta``) /
+``content_block_stop``, then ``message_delta`` (stop reason and output tokens)
+and ``message_stop``.
+
+A thinking model (``OfflineModel(reasoning=True)``) opens every answer with a
+signed ``thinking`` block, unless the request disables ``thinking``; a forced
+tool use leaves no room for it, as with Claude.
 """
 
 from __future__ import annotations
@@ -20,17 +25,20 @@ from ..contract import InvalidRequest
 from ..conversation import Conversation, ToolChoice
 from ..faults import FaultContext, retry_headers
 from ..ids import base62
+from ..reasoning import sign, signed
 from ..tokens import split_pieces, token_weight
 
 if TYPE_CHECKING:
     from ..model import Completion, RenderedCall
+    from ..state import ServerState
 
-__all__ = ["API", "PATH", "parse", "render", "stream_events", "check", "wants_stream"]
+__all__ = ["API", "PATH", "parse", "render", "stream_events", "check", "wants_stream", "reasons", "remember"]
 
-API: Literal["anthropic"] = "anthropic"
+API: Literal["messages"] = "messages"
 PATH = "/v1/messages"
 REQUEST_ID_HEADER = "request-id"
 PREFACES_TOOL_USE = True  # Claude usually says what it is about to do before a tool_use block
+SAME_IDS_STREAMED = False  # a streamed request's ids follow its whole body, stream flag included
 
 # A tier-1 account's limits for a Haiku model, for the rate-limit fault; the
 # fault's options ``limit`` and ``tokens_limit`` change them.
@@ -68,6 +76,20 @@ def wants_stream(body: dict[str, Any]) -> bool:
     return body.get("stream") is True
 
 
+def _thinking(body: dict[str, Any]) -> str | None:
+    """The request's ``thinking.type`` ("enabled", "adaptive", "disabled"), or None when it says nothing."""
+    return (body.get("thinking") or {}).get("type")
+
+
+def _forces_tool(body: dict[str, Any]) -> bool:
+    return (body.get("tool_choice") or {}).get("type") in ("any", "tool")
+
+
+def reasons(body: dict[str, Any]) -> bool:
+    """Does a thinking model think before answering? Unless ``thinking`` is disabled or a tool use is forced."""
+    return _thinking(body) != "disabled" and not _forces_tool(body)
+
+
 def _text(blocks: Any) -> str:
     """Text of a string, or of the text blocks of a list of blocks."""
     if isinstance(blocks, str):
@@ -103,7 +125,7 @@ def _assistant_turn(blocks: list[dict[str, Any]]) -> Turn:
     return Turn(text_blocks=texts, tool_calls=calls)
 
 
-def parse(body: dict[str, Any], seed: int) -> Conversation:
+def parse(body: dict[str, Any], seed: int, server: ServerState) -> Conversation:
     """The neutral conversation of a (valid) Messages request."""
     messages: list[UserMessage | Turn | ToolResult] = []
     call_names: dict[str, str] = {}
@@ -143,10 +165,15 @@ def _input(call: RenderedCall) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
-def _blocks(completion: Completion) -> list[dict[str, Any]]:
+def _blocks(completion: Completion, server: ServerState) -> list[dict[str, Any]]:
+    blocks: list[dict[str, Any]] = []
+    if completion.reasoning:
+        thinking = completion.reasoning
+        blocks.append({"type": "thinking", "thinking": thinking, "signature": sign(server.key, thinking)})
     # Anthropic has no refusal field: a refusing answer is text with stop_reason "refusal".
     text = completion.refusal if completion.refusal is not None else completion.text
-    blocks: list[dict[str, Any]] = [{"type": "text", "text": text}] if text else []
+    if text:
+        blocks.append({"type": "text", "text": text})
     blocks.extend({"type": "tool_use", "id": c.id, "name": c.name, "input": _input(c)} for c in completion.calls)
     return blocks
 
@@ -176,9 +203,16 @@ def _message(
     }
 
 
-def render(completion: Completion) -> dict[str, Any]:
+def render(completion: Completion, body: dict[str, Any], server: ServerState) -> dict[str, Any]:
     """The ``message`` object."""
-    return _message(completion, _blocks(completion), completion.finish, completion.output_tokens)
+    return _message(completion, _blocks(completion, server), completion.finish, completion.output_tokens)
+
+
+def remember(body: dict[str, Any], completion: Completion, server: ServerState) -> None:
+    """Note which tool_use blocks followed a thinking block: a later request must send that thinking back."""
+    if completion.reasoning:
+        for call in completion.calls:
+            server.store.pair(call.id, "thinking")
 
 
 def _sse(event: dict[str, Any]) -> bytes:
@@ -191,6 +225,14 @@ def _block_events(index: int, block: dict[str, Any]) -> list[tuple[float, bytes]
         start = {"type": "text", "text": ""}
         deltas = [{"type": "text_delta", "text": piece} for piece in split_pieces(block["text"])]
         weights = [token_weight(d["text"]) for d in deltas]
+        start_weight = 0.0
+    elif block["type"] == "thinking":
+        # The signature arrives in one delta of its own, just before the block stops.
+        start = {"type": "thinking", "thinking": "", "signature": ""}
+        deltas = [{"type": "thinking_delta", "thinking": piece} for piece in split_pieces(block["thinking"])]
+        weights = [token_weight(d["thinking"]) for d in deltas]
+        deltas.append({"type": "signature_delta", "signature": block["signature"]})
+        weights.append(0.0)
         start_weight = 0.0
     else:
         start = {**block, "input": {}}
@@ -207,13 +249,13 @@ def _block_events(index: int, block: dict[str, Any]) -> list[tuple[float, bytes]
     return events
 
 
-def stream_events(completion: Completion, body: dict[str, Any]) -> list[tuple[float, bytes]]:
+def stream_events(completion: Completion, body: dict[str, Any], server: ServerState) -> list[tuple[float, bytes]]:
     """The SSE events of a streamed answer, each with the output tokens generated before it."""
     events = [
         (0.0, _sse({"type": "message_start", "message": _message(completion, [], None, 0)})),
         (0.0, _sse({"type": "ping"})),
     ]
-    for index, block in enumerate(_blocks(completion)):
+    for index, block in enumerate(_blocks(completion, server)):
         events.extend(_block_events(index, block))
     delta = {
         "type": "message_delta",
@@ -283,7 +325,9 @@ def fault_response(kind: str, context: FaultContext) -> tuple[int, dict[str, str
     return status, {}, error_body(message, context.request_id, type_=type_)
 
 
-def stream_error_event(request_id: str) -> bytes:
+def stream_error_event(
+    request_id: str, completion: Completion, body: dict[str, Any], server: ServerState, sent: int
+) -> bytes:
     """An error delivered inside an open stream: the classic mid-stream ``overloaded_error``."""
     _, type_, message = _FAULT_ERRORS["overloaded"]
     return _sse(error_body(message, request_id, type_=type_))
@@ -328,7 +372,7 @@ def combined_turns(messages: list[dict[str, Any]]) -> list[CombinedTurn]:
     return turns
 
 
-def check(body: dict[str, Any]) -> None:
+def check(body: dict[str, Any], server: ServerState) -> None:
     """Raise :class:`InvalidRequest` when the Anthropic Messages API would reject ``body``."""
     for required in ("max_tokens", "messages", "model"):
         if required not in body:
@@ -344,6 +388,8 @@ def check(body: dict[str, Any]) -> None:
     if uses_tool_blocks and not body.get("tools"):
         raise InvalidRequest("Requests which include `tool_use` or `tool_result` blocks must define tools.")
     _check_tool_pairs(turns)
+    if server.reasoning:
+        _check_thinking(body, turns, server)
 
 
 def _check_tools(tools: list[dict[str, Any]]) -> None:
@@ -392,7 +438,12 @@ def _leading_result_ids(turn: CombinedTurn) -> set[str]:
 
 def _check_blocks(messages: list[dict[str, Any]]) -> None:
     """The fields the tool blocks cannot do without."""
-    required = {"tool_use": ("id", "name"), "tool_result": ("tool_use_id",)}
+    required = {
+        "tool_use": ("id", "name"),
+        "tool_result": ("tool_use_id",),
+        "thinking": ("thinking", "signature"),
+        "redacted_thinking": ("data",),
+    }
     for index, message in enumerate(messages):
         for position, block in enumerate(as_blocks(message.get("content"))):
             for name in required.get(block.get("type"), ()):
@@ -424,3 +475,36 @@ def _check_tool_pairs(turns: list[CombinedTurn]) -> None:
                 "block in the next message."
             )
         previous_uses = set(uses)
+
+
+# "preceeding" is the real API's spelling.
+_THINKING_FIRST = (
+    "When `thinking` is enabled, a final `assistant` message must start with a thinking block (preceeding the "
+    "lastmost set of `tool_use` and `tool_result` blocks). We recommend you include thinking blocks from previous "
+    "turns. To avoid this requirement, disable `thinking`. Please consult our documentation at "
+    "https://docs.claude.com/en/docs/build-with-claude/extended-thinking"
+)
+
+
+def _check_thinking(body: dict[str, Any], turns: list[CombinedTurn], server: ServerState) -> None:
+    """A thinking model's rules: no forced tool use, signatures intact, the tool loop's turn opens with thinking."""
+    enabled = _thinking(body) not in (None, "disabled")
+    if enabled and _forces_tool(body):
+        raise InvalidRequest("Thinking may not be enabled when tool_choice forces tool use.")
+    for index, message in enumerate(body["messages"]):
+        for position, block in enumerate(as_blocks(message.get("content"))):
+            if block.get("type") == "thinking" and not signed(server.key, block["thinking"], block["signature"]):
+                raise InvalidRequest(f"messages.{index}.content.{position}: Invalid `signature` in `thinking` block")
+    if not reasons(body) or len(turns) < 2 or turns[-1].role != "user" or not _leading_result_ids(turns[-1]):
+        return
+    # The request continues a tool loop: the assistant turn that made the calls must open with its thinking.
+    # Thinking enabled by the request demands it always; the model's own default only where it did think.
+    assistant = turns[-2]
+    first = assistant.blocks[0].get("type") if assistant.blocks else None
+    uses = [block.get("id", "") for block in assistant.blocks if block.get("type") == "tool_use"]
+    thought_first = any(server.store.reasoning_for(use) for use in uses)
+    if first not in ("thinking", "redacted_thinking") and (enabled or thought_first):
+        raise InvalidRequest(
+            f"messages.{assistant.index}.content.0.type: Expected `thinking` or `redacted_thinking`, "
+            f"but found `{first}`. {_THINKING_FIRST}"
+        )
