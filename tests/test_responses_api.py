@@ -249,3 +249,50 @@ def test_an_output_without_its_call_in_history_names_the_entry():
     llm, _ = offline("responses", two_rounds())
     with pytest.raises(ValueError, match=r"history\[1\] answers tool call 'call_9'"):
         llm.run("Again?", history=history)
+
+
+# -- reasoning models -----------------------------------------------------------------------------
+
+
+def reasoning_offline(api: str, *policies):
+    from conductor.offline import LatencyModel, OfflineModel
+
+    model = OfflineModel(seed=0, latency=LatencyModel.instant(), policies=list(policies), reasoning=True)
+    return cd.connect("offline", api=api, offline_model=model), model
+
+
+@pytest.mark.parametrize("driver", ["run", "stream"])
+def test_a_reasoning_model_gets_its_reasoning_back_with_its_calls(driver):
+    llm, model = reasoning_offline("responses", two_rounds())
+    assert llm.model == "conductor-offline-reasoning"
+    if driver == "run":
+        result = llm.run("Weather?", tools=[get_weather], max_rounds=2)
+    else:
+        result = [e for e in llm.stream("Weather?", tools=[get_weather], max_rounds=2) if e.type == "done"][0].result
+    assert result.answer == "北京 5°C, 上海 18°C." and all(r.status == 200 for r in model.requests)
+    assert all(r.body["include"] == ["reasoning.encrypted_content"] for r in model.requests)
+    last = model.requests[-1].body["input"]
+    kinds = [i.get("type") for i in last if i.get("type") in ("reasoning", "function_call")]
+    assert kinds == ["reasoning", "function_call", "reasoning", "function_call"]
+    assert all(i.get("encrypted_content") for i in last if i.get("type") == "reasoning")
+    assert sum(c.usage.reasoning_tokens for c in result.trace.model_calls) > 0
+
+
+def test_a_reasoning_model_on_chat_completions_answers_tools_with_the_real_400():
+    import openai
+
+    llm, _ = reasoning_offline("chat", two_rounds())
+    with pytest.raises(openai.BadRequestError, match="Function tools with reasoning_effort are not supported"):
+        llm.run("Weather?", tools=[get_weather])
+    assert llm.run("Weather?", tools=[get_weather], reasoning_effort="none").answer == "北京 5°C, 上海 18°C."
+
+
+def test_reasoning_from_history_is_left_out_and_the_run_goes_on():
+    first_llm, _ = reasoning_offline("responses", two_rounds())
+    first = first_llm.run("Weather?", tools=[get_weather], max_rounds=2)
+    assert any(i.get("type") == "reasoning" for i in first.messages)
+    for api in APIS:
+        llm, model = offline(api, scripted("Still 5°C."))
+        assert llm.run("Still?", tools=[get_weather], history=first.messages).answer == "Still 5°C."
+        body = json.dumps(model.requests[-1].body)
+        assert "encrypted_content" not in body and model.requests[-1].status == 200

@@ -15,6 +15,7 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from .apis import API_NAMES
 from .runner import CELL_TIMEOUT, PROVIDERS, CourseError, find_root, parse_value, refresh_notebooks, run_course
 
 USAGE_ERROR = 2  # argparse's own exit code for bad input
@@ -26,6 +27,7 @@ def _run_course(args: argparse.Namespace) -> int:
     report = run_course(
         root,
         provider=args.provider,
+        api=args.api,
         only=args.only or (),
         out_dir=args.out,
         parameters={name: parse_value(value) for name, value in args.parameter or ()},
@@ -43,6 +45,9 @@ def add_course(subparsers: argparse._SubParsersAction) -> None:
         "to --out, print a summary table, exit 1 when a notebook fails.",
     )
     parser.add_argument("--provider", choices=PROVIDERS, help="set each notebook's `provider` parameter")
+    parser.add_argument(
+        "--api", choices=API_NAMES, help="set each notebook's `api` parameter (default: the provider's own)"
+    )
     parser.add_argument(
         "--only",
         action="append",

@@ -26,6 +26,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, TextIO
 
+from .apis import API_ALIASES, API_NAMES
 from .providers import PROVIDERS  # the one list of providers (importing it loads no SDK)
 
 NOTEBOOK_DIRS: tuple[str, ...] = ("notebooks", "demos")
@@ -208,21 +209,24 @@ def plan_parameters(
     notebooks: Sequence[Notebook],
     parameters: Mapping[str, Any],
     provider: str | None = None,
+    api: str | None = None,
 ) -> dict[str, dict[str, Any]]:
     """The parameters each notebook receives, keyed by notebook name.
 
-    ``provider`` becomes the ``provider`` parameter. A parameter goes only to the
-    notebooks that define it; one that no selected notebook defines is an error.
+    ``provider`` and ``api`` become the ``provider`` and ``api`` parameters. A parameter
+    goes only to the notebooks that define it; one that no selected notebook defines is an error.
     """
     requested = dict(parameters)
-    if provider is not None:
-        if requested.get("provider", provider) != provider:
-            raise CourseError(
-                f"--provider {provider} and -p provider {requested['provider']} disagree: pass one of them"
-            )
-        requested["provider"] = provider
+    for name, value in (("provider", provider), ("api", api)):
+        if value is None:
+            continue
+        if requested.get(name, value) != value:
+            raise CourseError(f"--{name} {value} and -p {name} {requested[name]} disagree: pass one of them")
+        requested[name] = value
     if "provider" in requested and requested["provider"] not in PROVIDERS:
         raise CourseError(f"unknown provider {requested['provider']!r}; choose one of: {', '.join(PROVIDERS)}")
+    if requested.get("api") is not None and requested["api"] not in (*API_NAMES, *API_ALIASES):
+        raise CourseError(f"unknown api {requested['api']!r}; choose one of: {', '.join(API_NAMES)}")
     for name in requested:
         if not any(name in nb.parameters for nb in notebooks):
             raise CourseError(
@@ -325,6 +329,7 @@ def run_course(
     root: Path,
     *,
     provider: str | None = None,
+    api: str | None = None,
     only: Sequence[str] = (),
     out_dir: Path | None = None,
     parameters: Mapping[str, Any] | None = None,
@@ -343,7 +348,7 @@ def run_course(
     notebooks = select_notebooks(discover_notebooks(root), only)
     if not notebooks:
         raise CourseError(f"no notebooks found in {', '.join(f'{root / d}/' for d in NOTEBOOK_DIRS)}")
-    plan = plan_parameters(notebooks, parameters or {}, provider)
+    plan = plan_parameters(notebooks, parameters or {}, provider, api)
     report = CourseReport()
     for number, notebook in enumerate(notebooks, start=1):
         print(f"[{number}/{len(notebooks)}] {notebook.name} ...", file=stream, flush=True)

@@ -94,6 +94,8 @@ class Plan:
     budget_tokens: int | None = None
     approval: str = "policy"  # "policy": approve= decides; "pause": the run pauses and is resumed
     approve_share: float = 0.5  # the share of dangerous calls the approver allows
+    reasoning: bool = False  # the primary is a reasoning model (Responses or Messages; its reasoning must
+    # go back to it with its calls, and never to the backup)
 
 
 @dataclass
@@ -228,6 +230,7 @@ def plan(index: int, seed: int) -> Plan:
         budget_tokens=rng.choice((300, 1_000, 3_000)) if rng.random() < 0.3 else None,
         approval=rng.choice(("policy", "pause")),
         approve_share=rng.choice((0.0, 0.5, 1.0)),
+        reasoning=rng.random() < 0.3,
     )
 
 
@@ -358,13 +361,13 @@ class _Worker:
         self._llms: dict[tuple[Any, ...], Any] = {}
         self.tools = _StatefulTools()
 
-    def _offline(self, api: str, asynchronous: bool, gullible: bool, role: str) -> Any:
+    def _offline(self, api: str, asynchronous: bool, gullible: bool, role: str, reasoning: bool = False) -> Any:
         from . import connect
         from .offline import LatencyModel, OfflineModel
 
-        key = ("offline", api, asynchronous, gullible, role)
+        key = ("offline", api, asynchronous, gullible, role, reasoning)
         if key not in self._llms:
-            model = OfflineModel(seed=self.seed, latency=LatencyModel.instant(), gullible=gullible)
+            model = OfflineModel(seed=self.seed, latency=LatencyModel.instant(), gullible=gullible, reasoning=reasoning)
             # No SDK retries: the soak's faults would make them sleep 0.5 s and more each time;
             # retries of rate limits and failover are exercised through cd.fallback instead.
             self._llms[key] = connect("offline", api=api, asynchronous=asynchronous, offline_model=model, max_retries=0)
@@ -375,11 +378,13 @@ class _Worker:
         from . import fallback
 
         gullible = plan_.scenario == "injection"
-        primary = self._offline(plan_.api, plan_.asynchronous, gullible, "primary")
+        # A reasoning model answers function tools on Chat Completions with a 400: not a model to soak there.
+        reasoning = plan_.reasoning and plan_.api != "chat"
+        primary = self._offline(plan_.api, plan_.asynchronous, gullible, "primary", reasoning)
         if plan_.fallback_api is None:
             return primary, [primary.offline]
         backup = self._offline(plan_.fallback_api, plan_.asynchronous, gullible, "backup")
-        key = ("fallback", plan_.api, plan_.fallback_api, plan_.asynchronous, gullible)
+        key = ("fallback", plan_.api, plan_.fallback_api, plan_.asynchronous, gullible, reasoning)
         if key not in self._llms:
             self._llms[key] = fallback(primary, backup)
         return self._llms[key], [primary.offline, backup.offline]
