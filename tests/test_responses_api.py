@@ -296,3 +296,58 @@ def test_reasoning_from_history_is_left_out_and_the_run_goes_on():
         assert llm.run("Still?", tools=[get_weather], history=first.messages).answer == "Still 5°C."
         body = json.dumps(model.requests[-1].body)
         assert "encrypted_content" not in body and model.requests[-1].status == 200
+
+
+# -- what the real API accepted ---------------------------------------------------------------------
+# The fields of each input item, tool and request parameter that real /v1/responses tool conversations
+# were sent with and accepted (publicly recorded traffic: a function call answered by call_id; a
+# reasoning model's items sent back with their ids and encrypted content). What llm.run sends must
+# use nothing else, on every driver.
+
+ACCEPTED_ITEM_FIELDS = {
+    "message": {"type", "id", "role", "status", "content"},
+    "function_call": {"type", "id", "call_id", "name", "arguments", "status"},
+    "function_call_output": {"type", "call_id", "output"},
+    "reasoning": {"type", "id", "summary", "encrypted_content"},
+}
+ACCEPTED_TEXT_PART_FIELDS = {"type", "text", "annotations", "logprobs"}
+ACCEPTED_TOOL_FIELDS = {"type", "name", "description", "parameters", "strict"}
+ACCEPTED_REQUEST_FIELDS = {
+    "model", "input", "instructions", "tools", "tool_choice", "parallel_tool_calls", "store", "include",
+    "max_output_tokens", "previous_response_id", "stream", "reasoning",
+}
+
+
+def _check_accepted_shapes(body: dict) -> None:
+    assert set(body) <= ACCEPTED_REQUEST_FIELDS, set(body) - ACCEPTED_REQUEST_FIELDS
+    for tool in body.get("tools", ()):
+        assert set(tool) <= ACCEPTED_TOOL_FIELDS and tool["type"] == "function"
+    for item in body["input"]:
+        if "type" not in item:  # a plain message as people write it
+            assert set(item) == {"role", "content"} and isinstance(item["content"], str)
+            continue
+        assert set(item) <= ACCEPTED_ITEM_FIELDS[item["type"]], (item["type"], set(item))
+        for part in item.get("content") or ():
+            assert set(part) <= ACCEPTED_TEXT_PART_FIELDS and part["type"] == "output_text"
+
+
+@pytest.mark.parametrize("driver", ["run", "stream", "server_state"])
+@pytest.mark.parametrize("reasoning", [False, True])
+def test_requests_use_only_shapes_the_real_api_accepted(driver, reasoning):
+    if reasoning:
+        llm, model = reasoning_offline("responses", scripted(("Checking.", [("get_weather", {"city": "北京"})]), "5°C."))
+    else:
+        llm, model = offline("responses", scripted(("Checking.", [("get_weather", {"city": "北京"})]), "5°C."))
+    if driver == "stream":
+        list(llm.stream("Weather?", tools=[get_weather]))
+    else:
+        llm.run("Weather?", tools=[get_weather], server_state=driver == "server_state")
+    assert len(model.requests) == 2 and all(r.status == 200 for r in model.requests)
+    for request in model.requests:
+        _check_accepted_shapes(request.body)
+    kinds = [i.get("type", "message") for i in model.requests[-1].body["input"]]
+    if driver == "server_state":
+        assert kinds == ["function_call_output"]
+    else:
+        assert kinds == ["message", *(["reasoning"] if reasoning else []), "message", "function_call",
+                         "function_call_output"]
