@@ -11,7 +11,8 @@ Every tool call the model asks for is screened here before anything runs, in thi
    resets the tool's count of invalid calls.
 4. **repeats**: the ``max_repeats``-th call of one tool with the same arguments is
    not run, and the model is told it is repeating itself; one more and the run ends
-   (``stopped_by="loop"``).
+   (``stopped_by="loop"``). Repeats count across turns: identical calls in one turn
+   ("roll four dice") are the model asking for several results at once, not a loop.
 5. **approval**: a tool with ``requires_approval`` (``True``, or a predicate on the
    arguments) runs only once a person said yes: ``approve=`` decides at once
    (headless), or the run pauses (``stopped_by="approval"``) until
@@ -189,8 +190,9 @@ class Guards:
     def screen(self, calls: Sequence[ToolCall], registry: ToolRegistry, origin: float) -> Screened:
         """Decide, call by call, what runs now, what is answered without running, and what waits."""
         screened = Screened()
+        this_turn: dict[tuple[str, str], _Verdict] = {}  # repeats count across turns, not within one
         for position, call in enumerate(calls):
-            verdict = self._verdict(call, registry)
+            verdict = self._verdict(call, registry, this_turn)
             if verdict.why == "approval":
                 verdict = self._approval(call)
             if verdict.why == "pending":
@@ -203,7 +205,7 @@ class Guards:
                 screened.run.append(position)
         return screened
 
-    def _verdict(self, call: ToolCall, registry: ToolRegistry) -> _Verdict:
+    def _verdict(self, call: ToolCall, registry: ToolRegistry, this_turn: dict[tuple[str, str], _Verdict]) -> _Verdict:
         """Checks 1-4 of the module docstring, and whether check 5 (approval) applies."""
         if self.allowed_tools is not None and call.name not in self.allowed_tools:
             allowed = ", ".join(sorted(self.allowed_tools)) or "(none)"
@@ -228,7 +230,7 @@ class Guards:
         except ToolArgumentsError as exc:
             return _Verdict("invalid", self._invalid(tool, str(exc)))
         self.invalid[tool.name] = 0  # a valid call resets the budget
-        repeated = self._repeat(call)
+        repeated = self._repeat(call, this_turn)
         if repeated.why is not None:
             return repeated
         return _Verdict("approval") if tool.needs_approval(arguments) else _Verdict()
@@ -247,10 +249,18 @@ class Guards:
             )
         return f"{message}. Fix the arguments and call again ({count} of {budget} invalid calls allowed in a row)."
 
-    def _repeat(self, call: ToolCall) -> _Verdict:
+    def _repeat(self, call: ToolCall, this_turn: dict[tuple[str, str], _Verdict]) -> _Verdict:
+        """A loop is the same call again in a later turn: identical calls of one turn ("roll four dice")
+        count once, and share the first one's verdict."""
         if self.max_repeats is None:
             return _Verdict()
         key = _same_call_key(call)
+        if key in this_turn:
+            return this_turn[key]
+        this_turn[key] = self._count_repeat(call, key)
+        return this_turn[key]
+
+    def _count_repeat(self, call: ToolCall, key: tuple[str, str]) -> _Verdict:
         self.repeats[key] += 1
         count = self.repeats[key]
         if count < self.max_repeats:

@@ -515,6 +515,9 @@ def _check_options(options: dict[str, Any], api: ApiName, server_state: bool) ->
 
 def _check_tools(tools: Iterable[Tool | Callable[..., Any]]) -> list[Tool | Callable[..., Any]]:
     """The tools as a list; a wire-format schema dict is refused (it has no code to run)."""
+    if isinstance(tools, (Tool, dict, str)) or callable(tools):
+        name = getattr(tools, "name", None) or getattr(tools, "__name__", None) or type(tools).__name__
+        raise ValueError(f"tools= takes a list of tools: pass tools=[{name}], not tools={name}")
     tools = list(tools)
     for item in tools:
         if isinstance(item, dict):

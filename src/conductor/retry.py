@@ -6,7 +6,8 @@ carry it out for one call and report every attempt:
 
 1. The primary tool is tried up to ``Retry.attempts`` times. Only *transient*
    failures are retried: :class:`TransientError`, ``TimeoutError`` (a timed-out
-   attempt included), ``ConnectionError`` and what ``Retry.retry_on`` adds.
+   attempt included), ``ConnectionError``, the transport errors of httpx, requests
+   and aiohttp (:data:`TRANSPORT_ERRORS`) and what ``Retry.retry_on`` adds.
    Anything else (a city that does not exist, a bad value) is the model's to
    hear at once: retrying it would fail the same way.
 2. Before each retry the policy waits a backoff from :mod:`conductor.backoff`
@@ -52,6 +53,7 @@ import math
 import multiprocessing
 import os
 import random
+import sys
 import threading
 import time
 from collections.abc import Awaitable, Callable, Iterator, Sequence
@@ -98,6 +100,23 @@ class RunDeadlineExceeded(Exception):
 
 
 RETRIED_BY_DEFAULT: tuple[type[BaseException], ...] = (TransientError, TimeoutError, ConnectionError)
+# The HTTP libraries' own transport errors (a refused connection, a read timeout) do not subclass the
+# builtins above; they are retried too. Named, not imported: a tool that raised one has loaded it.
+TRANSPORT_ERRORS = {
+    "httpx": ("TransportError",),
+    "httpx2": ("TransportError",),
+    "requests.exceptions": ("ConnectionError", "Timeout"),
+    "aiohttp": ("ClientConnectionError",),
+}
+
+
+def transport_errors() -> tuple[type[BaseException], ...]:
+    """The transport error classes of the HTTP libraries loaded in this process."""
+    found = []
+    for module_name, names in TRANSPORT_ERRORS.items():
+        module = sys.modules.get(module_name)
+        found += [c for c in (getattr(module, n, None) for n in names) if isinstance(c, type)]
+    return tuple(found)
 
 
 # -- clocks ------------------------------------------------------------------------------
@@ -242,7 +261,7 @@ class Retry:
 
     def retries(self, error: BaseException) -> bool:
         """True when ``error`` is transient for this policy."""
-        return isinstance(error, RETRIED_BY_DEFAULT + self.retry_on)
+        return isinstance(error, RETRIED_BY_DEFAULT + self.retry_on) or isinstance(error, transport_errors())
 
 
 NO_RETRY = Retry(attempts=1)

@@ -87,7 +87,8 @@ def render_output(value: Any, *, tool: str | None = None) -> str:
     """Turn whatever a tool returned into the text sent back to the model.
 
     Strings go as they are, ``None`` as an empty string, everything else as JSON
-    through pydantic (models, dataclasses, enums, sets, datetimes and bytes included),
+    through pydantic (models, dataclasses, enums, sets, datetimes and bytes included;
+    numpy scalars and arrays and pandas Series and DataFrames too, see :func:`_data_value`),
     with non-ASCII kept readable and NaN / infinity as the strings ``"NaN"`` /
     ``"Infinity"`` (bare ``NaN`` is not JSON). Raises :class:`ToolOutputError`, a
     message for the model naming ``tool``, when the value cannot be sent.
@@ -103,12 +104,31 @@ def render_output(value: Any, *, tool: str | None = None) -> str:
             value.close()  # never awaited on purpose: no "coroutine was never awaited" warning
         raise _unsendable(value, tool, "it is computed lazily, after the call")
     try:
-        return pydantic_core.to_json(value, inf_nan_mode="strings").decode()
+        return pydantic_core.to_json(value, inf_nan_mode="strings", fallback=_data_value).decode()
     except pydantic_core.PydanticSerializationError:
         try:  # bytes that are not UTF-8 text can still go, as base64
-            return pydantic_core.to_json(value, inf_nan_mode="strings", bytes_mode="base64").decode()
+            return pydantic_core.to_json(
+                value, inf_nan_mode="strings", bytes_mode="base64", fallback=_data_value
+            ).decode()
         except pydantic_core.PydanticSerializationError as exc:
             raise _unsendable(value, tool, str(exc).splitlines()[0]) from exc
+
+
+def _data_value(value: Any) -> Any:
+    """numpy and pandas values as plain Python, for pydantic to write as JSON (also nested in dicts).
+
+    Told apart by their methods, so neither library is imported here: a numpy scalar or array
+    (``tolist``), a pandas DataFrame (``to_dict(orient="records")``: one object per row, as a
+    person reads a table) or Series (``to_dict``: index -> value). Anything else is refused as
+    pydantic refuses it.
+    """
+    if hasattr(value, "to_dict") and hasattr(value, "columns"):
+        return value.to_dict(orient="records")
+    if hasattr(value, "to_dict") and hasattr(value, "index"):  # before numpy's test: a Series has tolist too
+        return value.to_dict()
+    if hasattr(value, "dtype") and hasattr(value, "tolist"):
+        return value.tolist()
+    raise pydantic_core.PydanticSerializationError(f"Unable to serialize unknown type: {type(value)}")
 
 
 # -- definition --------------------------------------------------------------------------

@@ -1,0 +1,136 @@
+"""What production code relies on beyond the lessons: loops counted across turns, tool outputs of data
+libraries, tool lists passed as lists."""
+
+from __future__ import annotations
+
+import pytest
+from scripted import offline, scripted
+from wire import APIS, results_by_id
+
+import conductor as cd
+
+
+@pytest.fixture
+def dice():
+    rolled: list[int] = []
+
+    @cd.tool
+    def roll_die(sides: int) -> dict:
+        """Roll one die with the given number of sides."""
+        rolled.append(sides)
+        return {"sides": sides, "value": (len(rolled) * 7) % sides + 1}
+
+    return roll_die, rolled
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_identical_calls_in_one_turn_are_not_a_loop(api, dice):
+    tool, rolled = dice
+    four = [("roll_die", {"sides": 6})] * 4
+    llm, model = offline(api, scripted(four, "Rolled 4 dice."))
+    result = llm.run("Roll four dice", tools=[tool], max_rounds=2, max_repeats=3)
+    assert rolled == [6, 6, 6, 6] and [c.blocked for c in result.tool_calls] == [None] * 4
+    assert result.stopped_by is None and result.answer == "Rolled 4 dice."
+    assert len(results_by_id(model.requests[-1].body)) == 4
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_the_same_turn_again_in_later_turns_is_a_loop(api, dice):
+    tool, rolled = dice
+    llm, _ = offline(api, scripted([("roll_die", {"sides": 6})] * 2))
+    result = llm.run("Roll two dice", tools=[tool], max_rounds=10, max_repeats=3)
+    # Turns 1 and 2 run both calls; turn 3 repeats them a third time: not run; turn 4 ends the run.
+    assert rolled == [6] * 4
+    assert [c.blocked for c in result.tool_calls] == [None] * 4 + ["loop"] * 4
+    assert result.stopped_by == "loop"
+
+
+# -- tool outputs from numpy and pandas ---------------------------------------------------------
+
+
+def test_numpy_scalars_and_arrays_reach_the_model_as_json():
+    np = pytest.importorskip("numpy")
+    from conductor.tools import render_output
+
+    assert render_output(np.float64(21.5)) == "21.5" and render_output(np.int64(3)) == "3"
+    assert render_output(np.bool_(True)) == "true"
+    assert render_output(np.array([[1, 2], [3, np.nan]])) == '[[1.0,2.0],[3.0,"NaN"]]'
+    assert render_output({"mean": np.float32(0.5), "counts": np.arange(3)}) == '{"mean":0.5,"counts":[0,1,2]}'
+
+
+def test_pandas_series_and_dataframes_reach_the_model_as_json():
+    pd = pytest.importorskip("pandas")
+    from conductor.tools import render_output
+
+    assert render_output(pd.Series([5, 18], index=["北京", "上海"])) == '{"北京":5,"上海":18}'
+    frame = pd.DataFrame({"city": ["北京", "上海"], "temperature": [5, 18]})
+    assert render_output(frame) == '[{"city":"北京","temperature":5},{"city":"上海","temperature":18}]'
+    nested = {"table": frame, "warmest": frame.temperature.max(), "when": pd.Timestamp("2026-01-01")}
+    assert render_output(nested) == (
+        '{"table":[{"city":"北京","temperature":5},{"city":"上海","temperature":18}],"warmest":18,'
+        '"when":"2026-01-01T00:00:00"}'
+    )
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_a_tool_returning_a_dataframe_is_answered_with_its_rows(api):
+    pd = pytest.importorskip("pandas")
+
+    @cd.tool
+    def forecast(city: str):
+        """Tomorrow's forecast for a city, hour by hour."""
+        return pd.DataFrame({"hour": [9, 12], "temperature": [4.5, 7.0]})
+
+    llm, model = offline(api, scripted([("forecast", {"city": "北京"})], "Done."))
+    result = llm.run("Forecast for 北京?", tools=[forecast])
+    assert not result.tool_calls[0].is_error
+    assert list(results_by_id(model.requests[-1].body).values()) == [
+        '[{"hour":9,"temperature":4.5},{"hour":12,"temperature":7.0}]']
+
+
+def test_a_value_no_converter_knows_is_still_an_error_result():
+    from conductor.tools import ToolOutputError, render_output
+
+    class Opaque:
+        pass
+
+    with pytest.raises(ToolOutputError, match="cannot be sent"):
+        render_output({"x": Opaque()})
+
+
+def test_a_single_tool_instead_of_a_list_says_to_pass_a_list(dice):
+    tool, rolled = dice
+    llm, model = offline("responses", scripted("Hi."))
+    with pytest.raises(ValueError, match=r"tools= takes a list of tools: pass tools=\[roll_die\], not tools=roll_die"):
+        llm.run("Roll", tools=tool)
+    assert not model.requests and not rolled
+
+
+@pytest.mark.parametrize("library", ["requests", "httpx", "httpx2"])
+def test_retry_retries_the_http_libraries_transport_errors_by_default(library):
+    module = pytest.importorskip(library)
+    if library == "requests":
+        error = module.exceptions.ConnectionError("Connection refused")
+    else:
+        error = module.ConnectError("Connection refused")
+    assert not isinstance(error, (ConnectionError, TimeoutError))  # what made them slip through
+    attempts = []
+
+    @cd.tool(retry=cd.Retry(attempts=3, base=0.001, cap=0.001))
+    def fetch_rate(currency: str) -> dict:
+        """The exchange rate of a currency to EUR."""
+        attempts.append(currency)
+        if len(attempts) < 3:
+            raise error
+        return {"currency": currency, "rate": 1.08}
+
+    llm, _ = offline("responses", scripted([("fetch_rate", {"currency": "USD"})], "1.08."))
+    record = llm.run("USD rate?", tools=[fetch_rate]).tool_calls[0]
+    assert len(attempts) == 3 and not record.is_error and len(record.attempts) == 3
+
+
+def test_an_http_error_status_is_not_retried():
+    httpx2 = pytest.importorskip("httpx2")
+    request = httpx2.Request("GET", "http://rates.invalid/usd")
+    error = httpx2.HTTPStatusError("404 Not Found", request=request, response=httpx2.Response(404, request=request))
+    assert not cd.Retry().retries(error)
