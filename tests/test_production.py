@@ -134,3 +134,70 @@ def test_an_http_error_status_is_not_retried():
     request = httpx2.Request("GET", "http://rates.invalid/usd")
     error = httpx2.HTTPStatusError("404 Not Found", request=request, response=httpx2.Response(404, request=request))
     assert not cd.Retry().retries(error)
+
+
+# -- requests the real APIs accept ------------------------------------------------------------------
+
+
+def test_max_tokens_zero_gets_each_apis_real_400():
+    import anthropic
+    import openai
+
+    texts = {
+        "chat": "Invalid 'max_completion_tokens': integer below minimum value. Expected a value >= 1, but got 0",
+        "responses": "Invalid 'max_output_tokens': integer below minimum value. Expected a value >= 16, but got 0",
+        "messages": "max_tokens: Input should be greater than or equal to 1",
+    }
+    for api, text in texts.items():
+        llm, model = offline(api, scripted("Hi."))
+        with pytest.raises((openai.BadRequestError, anthropic.BadRequestError), match=text):
+            llm.run("Hi", max_tokens=0)
+        assert model.requests[-1].body.get("max_tokens", 0) == 0 or api != "messages"
+
+
+def test_whitespace_only_text_never_reaches_anthropic():
+    history = [
+        {"role": "user", "content": "Weather in 北京?"},
+        {"role": "assistant", "content": "  ", "tool_calls": [
+            {"id": "call_1", "type": "function", "function": {"name": "roll_die", "arguments": '{"sides": 6}'}}]},
+        {"role": "tool", "tool_call_id": "call_1", "content": " \n"},
+        {"role": "user", "content": "   "},
+        {"role": "assistant", "content": "\n"},
+    ]
+
+    @cd.tool
+    def roll_die(sides: int) -> dict:
+        """Roll one die."""
+        return {"value": 3}
+
+    llm, model = offline("messages", scripted("Done."))
+    assert llm.run("Again?", tools=[roll_die], history=history).answer == "Done."
+    assert model.requests[-1].status == 200
+
+
+def test_call_ids_outside_anthropics_pattern_are_mapped_the_same_way_for_call_and_result():
+    history = [
+        {"role": "user", "content": "Roll"},
+        {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "functions.roll_die:0", "type": "function", "function": {"name": "roll_die", "arguments": '{"sides": 6}'}},
+            {"id": "functions.roll_die:1", "type": "function", "function": {"name": "roll_die", "arguments": '{"sides": 8}'}},
+        ]},
+        {"role": "tool", "tool_call_id": "functions.roll_die:0", "content": "3"},
+        {"role": "tool", "tool_call_id": "functions.roll_die:1", "content": "5"},
+    ]
+
+    @cd.tool
+    def roll_die(sides: int) -> dict:
+        """Roll one die."""
+        return {"value": 3}
+
+    llm, model = offline("messages", scripted("3 and 5."))
+    result = llm.run("Again?", tools=[roll_die], history=history)
+    body = model.requests[-1].body
+    assert model.requests[-1].status == 200 and result.answer == "3 and 5."
+    uses = [b["id"] for m in body["messages"] if isinstance(m["content"], list) for b in m["content"] if b["type"] == "tool_use"]
+    answers = list(results_by_id(body))
+    assert uses == answers and len(set(uses)) == 2 and all(":" not in i and "." not in i for i in uses)
+    # The run itself keeps the ids as the other server wrote them: history in, history out.
+    assert [c.id for m in result.conversation if isinstance(m, cd.types.Turn) for c in m.tool_calls][:2] == [
+        "functions.roll_die:0", "functions.roll_die:1"]

@@ -9,7 +9,9 @@ dumping the response (``caller`` on tool_use blocks is a response-only field).
 
 from __future__ import annotations
 
+import hashlib
 import json
+import re
 from collections.abc import AsyncIterator, Iterator, Sequence
 from typing import Any
 
@@ -27,6 +29,22 @@ ANTHROPIC_STOP = {
     "pause_turn": StopReason.PAUSE_TURN,
 }
 _ASSISTANT_BLOCKS = ("tool_use", "thinking", "redacted_thinking")  # blocks only this API's history has
+_TOOL_USE_ID = re.compile(r"^[a-zA-Z0-9_-]+$")  # what the API accepts as a tool_use id
+_UNSAFE = re.compile(r"[^a-zA-Z0-9_-]")
+
+
+def safe_id(call_id: str) -> str:
+    """A call id as the Messages API accepts it (``^[a-zA-Z0-9_-]+$``).
+
+    Some OpenAI-compatible servers write ids such as ``functions.get_weather:0``; a run
+    that carries one into a Messages request (``history=``, a fallback mid-run) sends
+    this form instead, the same for the call and its result. The hash of the original
+    keeps two ids apart that differ only in their unsafe characters.
+    """
+    if _TOOL_USE_ID.match(call_id):
+        return call_id
+    digest = hashlib.sha256(call_id.encode()).hexdigest()[:8]
+    return f"{_UNSAFE.sub('_', call_id)}_{digest}"
 
 
 def _tool_input(call: ToolCall) -> dict[str, Any]:
@@ -68,14 +86,16 @@ class MessagesApi:
                     into.append({"role": "assistant", "content": blocks})
                 continue
             if isinstance(message, ToolResult):
-                block: dict[str, Any] = {"type": "tool_result", "tool_use_id": message.call_id}
-                if message.content:
+                block: dict[str, Any] = {"type": "tool_result", "tool_use_id": safe_id(message.call_id)}
+                if message.content.strip():  # the API rejects a whitespace-only text
                     block["content"] = message.content
                 if message.is_error:
                     block["is_error"] = True
                 content: str | list[dict[str, Any]] = [block]
-            else:
+            elif message.text.strip():
                 content = message.text
+            else:  # a whitespace-only message (from history=): the API rejects it, and it says nothing
+                continue
             if into and into[-1]["role"] == "user":
                 # Replaced, not changed in place: earlier requests may still hold the old dict.
                 into[-1] = {"role": "user", "content": [*self._blocks(into[-1]["content"]), *self._blocks(content)]}
@@ -96,9 +116,11 @@ class MessagesApi:
             else {"type": "thinking", "thinking": r.thinking, "signature": r.signature}
             for r in (turn.reasoning if own else ())
         ]
-        # The API rejects empty text blocks.
-        blocks += [{"type": "text", "text": text} for text in turn.text_blocks if text]
-        blocks += [{"type": "tool_use", "id": c.id, "name": c.name, "input": _tool_input(c)} for c in turn.tool_calls]
+        # The API rejects empty and whitespace-only text blocks.
+        blocks += [{"type": "text", "text": text} for text in turn.text_blocks if text.strip()]
+        blocks += [
+            {"type": "tool_use", "id": safe_id(c.id), "name": c.name, "input": _tool_input(c)} for c in turn.tool_calls
+        ]
         return blocks
 
     def request(
@@ -112,7 +134,7 @@ class MessagesApi:
         kwargs: dict[str, Any] = {
             "model": settings.model,
             "messages": list(messages),
-            "max_tokens": settings.max_tokens or ANTHROPIC_MAX_TOKENS,
+            "max_tokens": ANTHROPIC_MAX_TOKENS if settings.max_tokens is None else settings.max_tokens,
             **settings.options,
         }
         if settings.system:

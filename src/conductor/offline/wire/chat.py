@@ -342,6 +342,7 @@ def check(body: dict[str, Any], server: ServerState) -> None:
         raise InvalidRequest("you must provide a model parameter")
     _check_messages_present(body)
     _check_tools(body)
+    _check_output_limit(body)
     if server.reasoning and body.get("tools") and reasons(body):
         # gpt-5.x reasons by default, so leaving reasoning_effort out does not help: only "none" does.
         raise InvalidRequest(
@@ -350,6 +351,17 @@ def check(body: dict[str, Any], server: ServerState) -> None:
             param="reasoning_effort",
         )
     _check_tool_messages(body["messages"])
+
+
+def _check_output_limit(body: dict[str, Any]) -> None:
+    for param in ("max_completion_tokens", "max_tokens"):
+        limit = body.get(param)
+        if isinstance(limit, int) and limit < 1:
+            raise InvalidRequest(
+                f"Invalid '{param}': integer below minimum value. Expected a value >= 1, but got {limit} instead.",
+                param=param,
+                code="integer_below_min_value",
+            )
 
 
 def _check_messages_present(body: dict[str, Any]) -> None:

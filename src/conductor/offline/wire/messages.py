@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, Literal
@@ -377,6 +378,8 @@ def check(body: dict[str, Any], server: ServerState) -> None:
     for required in ("max_tokens", "messages", "model"):
         if required not in body:
             raise InvalidRequest(f"{required}: Field required")
+    if isinstance(body["max_tokens"], int) and body["max_tokens"] < 1:
+        raise InvalidRequest("max_tokens: Input should be greater than or equal to 1")
     messages = body["messages"]
     if not messages:
         raise InvalidRequest("messages: at least one message is required")
@@ -449,6 +452,25 @@ def _check_blocks(messages: list[dict[str, Any]]) -> None:
             for name in required.get(block.get("type"), ()):
                 if name not in block:
                     raise InvalidRequest(f"messages.{index}.content.{position}.{block['type']}.{name}: Field required")
+            _check_block_values(index, position, block)
+
+
+_TOOL_USE_ID = re.compile(r"^[a-zA-Z0-9_-]+$")
+
+
+def _check_block_values(index: int, position: int, block: dict[str, Any]) -> None:
+    """Whitespace-only text, and tool-use ids outside the API's pattern (some compatible servers write them)."""
+    kind = block.get("type")
+    texts = [block.get("text")] if kind == "text" else []
+    if kind == "tool_result" and isinstance(block.get("content"), str):
+        texts.append(block["content"])
+    if any(isinstance(t, str) and not t.strip() for t in texts):
+        raise InvalidRequest(f"messages.{index}: text content blocks must contain non-whitespace text")
+    field = {"tool_use": "id", "tool_result": "tool_use_id"}.get(kind or "")
+    if field and isinstance(block.get(field), str) and not _TOOL_USE_ID.match(block[field]):
+        raise InvalidRequest(
+            f"messages.{index}.content.{position}.{kind}.{field}: String should match pattern '^[a-zA-Z0-9_-]+$'"
+        )
 
 
 def _check_tool_pairs(turns: list[CombinedTurn]) -> None:
