@@ -3,7 +3,12 @@ libraries, tool lists passed as lists."""
 
 from __future__ import annotations
 
+import sys
+from typing import Annotated, TypedDict
+
 import pytest
+import typing_extensions
+from pydantic import Field
 from scripted import offline, scripted
 from wire import APIS, results_by_id
 
@@ -201,3 +206,109 @@ def test_call_ids_outside_anthropics_pattern_are_mapped_the_same_way_for_call_an
     # The run itself keeps the ids as the other server wrote them: history in, history out.
     assert [c.id for m in result.conversation if isinstance(m, cd.types.Turn) for c in m.tool_calls][:2] == [
         "functions.roll_die:0", "functions.roll_die:1"]
+
+
+# -- tool definitions keep what the learner wrote ----------------------------------------------------
+
+
+def test_a_field_description_in_annotated_is_kept_beside_docstring_lines():
+    @cd.tool
+    def forecast(city: Annotated[str, Field(description="The city, in English")], days: int = 1) -> dict:
+        """Forecast for a city.
+
+        Args:
+            days: how many days ahead
+        """
+        return {}
+
+    assert forecast.parameters["properties"]["city"]["description"] == "The city, in English"
+    assert forecast.parameters["properties"]["days"]["description"] == "how many days ahead"
+    assert forecast.parameters["required"] == ["city"]
+
+
+def test_a_field_as_default_keeps_its_description_and_a_required_parameter_stays_required():
+    @cd.tool
+    def forecast(city: str = Field(description="The city"), days: int = Field(default=2, description="Days")) -> dict:
+        """Forecast for a city."""
+        return {"city": city, "days": days}
+
+    props = forecast.parameters["properties"]
+    assert forecast.parameters["required"] == ["city"]
+    assert (props["city"]["description"], props["days"]["description"], props["days"]["default"]) == (
+        "The city", "Days", 2)
+    assert forecast.validate({"city": "Oslo"}) == {"city": "Oslo", "days": 2}
+    with pytest.raises(cd.tools.ToolArgumentsError, match="city"):
+        forecast.validate({})
+
+
+def test_the_description_is_the_whole_summary():
+    @cd.tool
+    def search(query: str) -> list:
+        """Search the course catalogue.
+
+        Returns at most five lessons, best first. Use the exact lesson title when the
+        user names one.
+
+        Args:
+            query: what to look for
+        """
+        return []
+
+    assert search.description == (
+        "Search the course catalogue.\n\nReturns at most five lessons, best first. Use the exact lesson title "
+        "when the user names one."
+    )
+
+
+def test_a_method_decorated_in_its_class_gets_advice_that_works():
+    with pytest.raises(cd.tools.ToolDefinitionError, match=r"cd.tool\(bank.transfer\)"):
+        class Bank:
+            @cd.tool
+            def transfer(self, to: str, amount: float) -> dict:
+                """Send money."""
+                return {}
+
+    class Bank:
+        def __init__(self) -> None:
+            self.sent: list[float] = []
+
+        def transfer(self, to: str, amount: float) -> dict:
+            """Send money."""
+            self.sent.append(amount)
+            return {"to": to, "amount": amount}
+
+    bank = Bank()
+    transfer = cd.tool(bank.transfer)  # what the advice says
+    assert list(transfer.parameters["properties"]) == ["to", "amount"]
+    llm, _ = offline("responses", scripted([("transfer", {"to": "DE89", "amount": 20})], "Sent."))
+    assert llm.run("Send 20 to DE89", tools=[transfer]).answer == "Sent." and bank.sent == [20]
+
+
+class Person(typing_extensions.TypedDict):
+    name: str
+    age: int
+
+
+class Plain(TypedDict):  # typing's own: pydantic reads it only from Python 3.12
+    name: str
+
+
+def test_a_typeddict_parameter_works_from_typing_extensions_and_is_a_clear_error_from_typing():
+    @cd.tool
+    def register(person: Person) -> dict:
+        """Register a person."""
+        return dict(person)
+
+    assert register.parameters["properties"]["person"]["required"] == ["name", "age"]
+    assert register.validate({"person": {"name": "Li", "age": 30}}) == {"person": {"name": "Li", "age": 30}}
+
+    if sys.version_info >= (3, 12):  # pydantic reads typing.TypedDict from 3.12 on
+        assert cd.tool(enrol_plain).parameters["properties"]["person"]["required"] == ["name"]
+    else:
+        with pytest.raises(cd.tools.ToolDefinitionError, match="typing_extensions.TypedDict"):
+            cd.tool(enrol_plain)
+
+
+def enrol_plain(person: Plain) -> dict:
+    """Enrol a person."""
+    return {}

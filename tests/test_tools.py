@@ -41,7 +41,7 @@ def forecast(
 ) -> dict:
     """Get the weather forecast for a city.
 
-    A second paragraph the model does not need.
+    A second paragraph, which the model reads too.
 
     Args:
         city: City name, e.g. 北京.
@@ -54,7 +54,7 @@ def forecast(
 
 def test_schema_from_hints_and_docstring():
     schema = forecast.parameters
-    assert forecast.description == "Get the weather forecast for a city."
+    assert forecast.description == "Get the weather forecast for a city.\n\nA second paragraph, which the model reads too."
     assert schema["type"] == "object"
     assert schema["required"] == ["city"], "parameters with defaults are optional"
     props = schema["properties"]

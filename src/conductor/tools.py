@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, get_type_hints
 import docstring_parser
 import pydantic
 import pydantic_core
+from pydantic.fields import FieldInfo
 
 from .types import ToolSpec, loads_json
 
@@ -43,7 +44,10 @@ __all__ = [
 logger = logging.getLogger(__name__)
 
 _NAME_RE = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")  # the rule both APIs apply to tool names
-_SUPPORTED_TYPES = "Use str, int, float, bool, Literal, Enum, list, dict, a pydantic model or a dataclass"
+_SUPPORTED_TYPES = (
+    "Use str, int, float, bool, Literal, Enum, list, dict, a pydantic model, a dataclass or a TypedDict "
+    "(on Python 3.11, typing_extensions.TypedDict: pydantic reads typing.TypedDict only from 3.12)"
+)
 _MESSAGE_CHARS = 200  # one validation problem, as the model reads it; an argument can be long
 _MISSING: Any = object()  # tells ``tool(None)`` (a mistake) from ``@tool()`` (the decorator form)
 
@@ -154,8 +158,9 @@ def _docstring(func: Callable[..., Any]) -> str:
 def _parse_docstring(doc: str, name: str) -> tuple[str, dict[str, str]]:
     """(description, {param: description}) from a Google, NumPy or Sphinx docstring.
 
-    The description is the docstring's first paragraph: later paragraphs are for
-    people reading the code, and every word sent to the model is paid for.
+    The description is the whole summary, every paragraph before the parameter
+    section: what the learner wrote there is what the model should read (when to
+    call the tool, what it returns, its limits). Line breaks inside a paragraph go.
     """
     try:
         parsed = docstring_parser.parse(doc)
@@ -164,7 +169,8 @@ def _parse_docstring(doc: str, name: str) -> tuple[str, dict[str, str]]:
             f"tool {name!r}: the docstring cannot be read ({exc}); fix its parameter section "
             f"(Google `Args:`, NumPy `Parameters`, or Sphinx `:param x:`) or pass description="
         ) from exc
-    description = " ".join((parsed.description or "").split("\n\n")[0].split())
+    paragraphs = (" ".join(p.split()) for p in (parsed.description or "").split("\n\n"))
+    description = "\n\n".join(p for p in paragraphs if p)
     params = {p.arg_name: " ".join(p.description.split()) for p in parsed.params if p.description}
     return description, params
 
@@ -327,6 +333,24 @@ def _schema_validator(parameters: Any, func: Callable[..., Any], name: str) -> j
     return cls(parameters, format_checker=cls.FORMAT_CHECKER)
 
 
+def _field(param: inspect.Parameter, doc: str | None) -> Any:
+    """The pydantic field of one parameter, keeping what the learner wrote.
+
+    A ``pydantic.Field(...)`` given as the default is the field itself (its default, or
+    none: required; its description); a docstring line fills a description it lacks. A
+    description inside ``Annotated[..., Field(description=...)]`` is kept because no
+    description is set over it here unless the docstring has one.
+    """
+    described = {"description": doc} if doc else {}
+    if isinstance(param.default, FieldInfo):
+        field = copy.copy(param.default)
+        if field.description is None and doc:
+            field.description = doc
+        return field
+    default = ... if param.default is param.empty else param.default
+    return pydantic.Field(default=default, **described)
+
+
 def _check_requires_approval(rule: Any, name: str) -> bool | Callable[[dict[str, Any]], bool]:
     if isinstance(rule, bool) or callable(rule):
         return rule
@@ -429,21 +453,23 @@ class Tool:
         except NameError as exc:
             raise ToolDefinitionError(f"tool {self.name!r}: a type hint cannot be resolved ({exc})") from exc
         fields: dict[str, Any] = {}
-        for param in params:
+        for position, param in enumerate(params):
             if param.name not in hints:
+                if position == 0 and param.name in ("self", "cls"):
+                    raise ToolDefinitionError(
+                        f"tool {self.name!r} is a method: decorated in the class body, it would ask the model "
+                        f"for {param.name!r}. Leave it undecorated and make the tool from the method of an "
+                        f"instance: `bank = Bank(); transfer = cd.tool(bank.{self.name})`"
+                    )
                 raise ToolDefinitionError(
                     f"tool {self.name!r}: parameter {param.name!r} has no type hint; add one, "
                     f"e.g. `{param.name}: str`, so the model knows what to send"
                 )
-            default = ... if param.default is param.empty else param.default
-            fields[param.name] = (
-                hints[param.name],
-                pydantic.Field(default=default, description=param_docs.get(param.name)),
-            )
+            fields[param.name] = (hints[param.name], _field(param, param_docs.get(param.name)))
         config = pydantic.ConfigDict(extra="forbid", arbitrary_types_allowed=False)
         try:
             return pydantic.create_model(f"{self.name}_arguments", __config__=config, **fields)
-        except (pydantic.PydanticSchemaGenerationError, TypeError) as exc:
+        except (pydantic.PydanticSchemaGenerationError, pydantic.PydanticUserError, TypeError) as exc:
             raise ToolDefinitionError(
                 f"tool {self.name!r}: a parameter type is not supported ({str(exc).splitlines()[0]}). "
                 f"{_SUPPORTED_TYPES}"
