@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -10,17 +11,22 @@ from hypothesis import strategies as st
 
 import conductor as cd
 from conductor import scenarios as sc
+from conductor.apis import RequestSettings, api_for
 from conductor.budget import Budget, Ledger, RunLimits, Spend, estimate_input_tokens
 from conductor.offline import LatencyModel, OfflineModel
-from conductor.types import CostSplit
+from conductor.tools import ToolRegistry
+from conductor.types import CostSplit, UserMessage
+from scripted import offline as offline_scripted
+from scripted import scripted
+from wire import APIS
 
 CHAIN = "北京今天天气怎么样?应该穿什么衣服?"  # "Beijing's weather today? What should I wear?"
 QUESTIONS = (CHAIN, "What is (2 + 3) * 4?", "Weather in Shanghai and Guangzhou? Which is warmer?",
              "What does lesson 1 of the tool orchestration course cover?")
 
 
-def offline(**options) -> cd.LLM:
-    return cd.connect("offline", offline_model=OfflineModel(latency=LatencyModel.instant(), **options))
+def offline(api: str = "responses", **options) -> cd.LLM:
+    return cd.connect("offline", api=api, offline_model=OfflineModel(latency=LatencyModel.instant(), **options))
 
 
 def priced(llm: cd.LLM, input_per_m: float, output_per_m: float) -> cd.LLM:
@@ -56,6 +62,7 @@ def test_a_ledger_never_spends_past_its_budget(limit: float, steps: list[tuple[f
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
+    api=st.sampled_from(APIS),
     question=st.sampled_from(QUESTIONS),
     usd=st.floats(0, 0.004),
     tokens=st.integers(0, 9000),
@@ -64,9 +71,9 @@ def test_a_ledger_never_spends_past_its_budget(limit: float, steps: list[tuple[f
     output_price=st.floats(0.1, 20),
 )
 def test_a_run_never_crosses_its_budget(
-    question: str, usd: float, tokens: int, max_tokens: int, input_price: float, output_price: float
+    api: str, question: str, usd: float, tokens: int, max_tokens: int, input_price: float, output_price: float
 ) -> None:
-    llm = priced(offline(), input_price, output_price)
+    llm = priced(offline(api), input_price, output_price)
     result = llm.run(question, tools=sc.ALL_TOOLS, max_tokens=max_tokens, budget=Budget(usd=usd, tokens=tokens))
     assert result.cost <= usd + 1e-12
     assert result.usage.input_tokens + result.usage.output_tokens <= tokens
@@ -74,14 +81,45 @@ def test_a_run_never_crosses_its_budget(
         assert "budget" in result.answer or result.answer in [r.text for r in result.rounds]
 
 
+def estimates_before_each_request() -> tuple[RunLimits, list[int]]:
+    """Limits that record the input estimate the budget check makes just before each request goes out."""
+    estimates: list[int] = []
+    limits = RunLimits(before_send=lambda conversation, request: estimates.append(
+        estimate_input_tokens(conversation, request)))
+    return limits, estimates
+
+
 @pytest.mark.parametrize("question", QUESTIONS)
-@pytest.mark.parametrize("api", ["openai", "anthropic"])
+@pytest.mark.parametrize("api", APIS)
 def test_the_input_estimate_is_never_below_what_the_model_counts(question: str, api: str) -> None:
     model = OfflineModel(latency=LatencyModel.instant())
     llm = cd.connect("offline", api=api, offline_model=model)
-    result = llm.run(question, tools=sc.ALL_TOOLS, system="You are a helpful course assistant.")
-    for request, call in zip(model.requests, result.trace.model_calls):
-        assert estimate_input_tokens(request.body) >= call.usage.input_tokens
+    limits, estimates = estimates_before_each_request()
+    result = llm.run(question, tools=sc.ALL_TOOLS, system="You are a helpful course assistant.", limits=limits)
+    calls = result.trace.model_calls
+    assert len(estimates) == len(calls) == len(model.requests) >= 1
+    for estimate, call in zip(estimates, calls):
+        assert estimate >= call.usage.input_tokens
+
+
+@cd.tool
+def chapter(number: int) -> str:
+    """The text of one chapter of the course notes."""
+    return f"Chapter {number}. " + "Tools are functions the model may ask to call. " * 60
+
+
+def test_with_server_state_the_estimate_covers_what_the_server_already_holds() -> None:
+    """A chained request carries only the new items, yet the model bills the whole conversation."""
+    llm, model = offline_scripted("responses", scripted([("chapter", {"number": 1})], [("chapter", {"number": 2})],
+                                                        "Both chapters read."))
+    limits, estimates = estimates_before_each_request()
+    result = llm.run("Read chapters 1 and 2.", tools=[chapter], max_rounds=2, limits=limits, server_state=True)
+    assert result.answer == "Both chapters read." and len(model.requests) == 3
+    last = model.requests[-1].body
+    assert [i["type"] for i in last["input"]] == ["function_call_output"]  # only the second chapter was sent
+    assert "Chapter 1." not in json.dumps(last)
+    for estimate, call in zip(estimates, result.trace.model_calls, strict=True):
+        assert estimate >= call.usage.input_tokens
 
 
 def test_a_budget_too_small_for_one_request_sends_nothing() -> None:
@@ -105,11 +143,13 @@ def test_stopping_after_a_round_reports_what_the_tools_returned() -> None:
     assert result.cost <= budget.usd
 
 
-def test_a_request_without_max_tokens_gets_a_ceiling_when_budgeted() -> None:
+@pytest.mark.parametrize(("api", "field"), [("responses", "max_output_tokens"), ("chat", "max_completion_tokens"),
+                                            ("messages", "max_tokens")])
+def test_a_request_without_max_tokens_gets_a_ceiling_when_budgeted(api: str, field: str) -> None:
     model = OfflineModel(latency=LatencyModel.instant())
-    llm = cd.connect("offline", offline_model=model)
+    llm = cd.connect("offline", api=api, offline_model=model)
     llm.run("What is 2+2?", tools=[sc.calculate], budget=Budget(tokens=50_000))
-    assert all(r.body["max_completion_tokens"] == 4096 for r in model.requests)
+    assert model.requests and all(r.body[field] == 4096 for r in model.requests)
 
 
 def test_runs_sharing_a_ledger_never_cross_it_together() -> None:
@@ -162,16 +202,21 @@ def test_the_first_requests_worst_case_is_what_the_check_uses() -> None:
 
 
 class _Run:
-    """What RunLimits.check reads of a conversation."""
+    """What RunLimits.check reads of a conversation: a one-question conversation on ``api``."""
 
-    def __init__(self, price) -> None:
+    def __init__(self, price, api: str, text: str) -> None:
         self.origin = 0.0
         self.model_calls: list = []
         self.price = price
+        self.adapter = api_for(api)
+        self.settings = RequestSettings("m", ToolRegistry([]))
+        self.messages: list[dict] = []
+        self.adapter.render([UserMessage(text)], self.messages, model="m")
 
 
 @settings(max_examples=100, deadline=None)
 @given(
+    api=st.sampled_from(APIS),
     usd=st.floats(0, 0.05),
     tokens=st.integers(0, 60_000),
     prices=st.tuples(st.floats(0, 20), st.floats(0, 80)),
@@ -181,19 +226,20 @@ class _Run:
     ),
 )
 def test_random_usage_and_prices_never_cross_the_budget(
-    usd: float, tokens: int, prices: tuple[float, float], requests: list[tuple[str, int, float, float]]
+    api: str, usd: float, tokens: int, prices: tuple[float, float], requests: list[tuple[str, int, float, float]]
 ) -> None:
     """Any request the check lets through, answered with any usage a real API can bill, stays within budget."""
     price = lambda u: CostSplit(input=u.input_tokens * prices[0] / 1e6, output=u.output_tokens * prices[1] / 1e6)
     ledger = Ledger(Budget(usd=usd, tokens=tokens))
     limits = RunLimits([ledger])
-    run = _Run(price)
     for text, max_tokens, input_share, output_share in requests:
-        request = {"messages": [{"role": "user", "content": text}], "max_tokens": max_tokens}
+        run = _Run(price, api, text)
+        settings_ = RequestSettings("m", ToolRegistry([]), max_tokens=max_tokens)
+        request = run.adapter.request(settings_, run.messages, tools_allowed=True)
         if limits.check(run, request) is not None:
             continue
         # The API bills at most the real input (never above the estimate) and at most max_tokens of output.
-        usage = cd.Usage(input_tokens=int(estimate_input_tokens(request) * input_share),
+        usage = cd.Usage(input_tokens=int(estimate_input_tokens(run, request) * input_share),
                          output_tokens=int(max_tokens * output_share))
         limits.settle(usage, price(usage).total)
         assert ledger.spent.usd <= usd + 1e-12 and ledger.spent.tokens <= tokens

@@ -312,3 +312,41 @@ def test_a_typeddict_parameter_works_from_typing_extensions_and_is_a_clear_error
 def enrol_plain(person: Plain) -> dict:
     """Enrol a person."""
     return {}
+
+
+# -- budgets -----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("api", ["responses", "chat"])
+def test_a_budgets_output_cap_leaves_room_for_a_reasoning_models_reasoning(api):
+    from conductor.budget import DEFAULT_OUTPUT_CEILING, REASONING_OUTPUT_CEILING
+    from conductor.offline import LatencyModel, OfflineModel
+
+    plain = cd.connect("offline", api=api, offline_model=OfflineModel(latency=LatencyModel.instant()))
+    plain.run("Hi", budget=cd.Budget(tokens=100_000))
+    reasoner = cd.connect("offline", api=api, offline_model=OfflineModel(latency=LatencyModel.instant(), reasoning=True))
+    reasoner.run("Hi", budget=cd.Budget(tokens=100_000))
+    key = "max_output_tokens" if api == "responses" else "max_completion_tokens"
+    assert plain.offline.requests[0].body[key] == DEFAULT_OUTPUT_CEILING
+    assert reasoner.offline.requests[0].body[key] == REASONING_OUTPUT_CEILING
+    # A cap the learner set is never changed.
+    reasoner.run("Hi", budget=cd.Budget(tokens=100_000), max_tokens=500)
+    assert reasoner.offline.requests[-1].body[key] == 500
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_a_tool_call_cut_off_by_max_tokens_is_not_run(api, dice):
+    from scripted import RawServer, raw_response
+
+    tool, rolled = dice
+    body = raw_response(api, "Rolling", [("call_1", "roll_die", {"sides": 6})])
+    if api == "responses":
+        body.update(status="incomplete", incomplete_details={"reason": "max_output_tokens"})
+    elif api == "chat":
+        body["choices"][0]["finish_reason"] = "length"
+    else:
+        body["stop_reason"] = "max_tokens"
+    server = RawServer(api, [body])
+    llm = cd.connect(server.client(), model="m", api=api)
+    result = llm.run("Roll a die", tools=[tool], max_tokens=20)
+    assert rolled == [] and result.truncated and result.tool_calls == [] and len(server.bodies) == 1

@@ -46,6 +46,7 @@ __all__ = [
     "first_request_worst_case",
     "stopped_answer",
     "DEFAULT_OUTPUT_CEILING",
+    "REASONING_OUTPUT_CEILING",
     "INPUT_MARGIN",
 ]
 
@@ -54,6 +55,9 @@ logger = logging.getLogger(__name__)
 DEFAULT_OUTPUT_CEILING = 4096
 """``max_tokens`` set on a budgeted request that has none (OpenAI needs none): without a ceiling
 the output, and so the worst case, has no bound."""
+REASONING_OUTPUT_CEILING = 25_000
+"""The same for a reasoning model, whose hidden reasoning counts as output: OpenAI's advice is to
+leave at least 25,000 tokens for reasoning and the answer, or the answer is cut off mid-thought."""
 
 INPUT_MARGIN = 1.25
 """The input estimate (4 characters a token, 1 per CJK character, over the request's JSON) times
@@ -191,8 +195,12 @@ def estimate_input_tokens(conversation: Conversation, request: dict[str, Any]) -
 
 
 def output_ceiling(conversation: Conversation, request: dict[str, Any]) -> int:
-    """The most output tokens a request may generate; sets :data:`DEFAULT_OUTPUT_CEILING` when it has none."""
-    return conversation.adapter.output_limit(request, DEFAULT_OUTPUT_CEILING)
+    """The most output tokens a request may generate; when it has no limit, sets :data:`DEFAULT_OUTPUT_CEILING`
+    (:data:`REASONING_OUTPUT_CEILING` for a model known to reason)."""
+    from .apis.responses import is_reasoning_model
+
+    reasons = is_reasoning_model(conversation.settings.model)
+    return conversation.adapter.output_limit(request, REASONING_OUTPUT_CEILING if reasons else DEFAULT_OUTPUT_CEILING)
 
 
 def worst_case(conversation: Conversation, request: dict[str, Any], price: Callable[[Usage], CostSplit]) -> Spend:

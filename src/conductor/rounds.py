@@ -423,8 +423,16 @@ class Conversation:
             provider=self.provider,
         )
         self.model_calls.append(call)
-        if not turn.tool_calls or not self.tools_allowed or not len(self.tools):
-            if turn.tool_calls:
+        # A turn cut off by max_tokens may hold a call whose arguments were cut too: never run it.
+        cut = turn.stop_reason is StopReason.MAX_TOKENS and bool(turn.tool_calls)
+        if not turn.tool_calls or cut or not self.tools_allowed or not len(self.tools):
+            if cut:
+                logger.warning(
+                    "the answer was cut off by max_tokens with %d tool call(s) in it; they were not run (their "
+                    "arguments may be incomplete): raise max_tokens",
+                    len(turn.tool_calls),
+                )
+            elif turn.tool_calls:
                 logger.warning(
                     "the model asked for %d tool call(s) when tool use was not allowed; they were not run",
                     len(turn.tool_calls),

@@ -117,6 +117,18 @@ class StreamIncomplete(Exception):
     """A stream that ended cleanly but too early (the model had not finished)."""
 
 
+class StreamFailed(Exception):
+    """The API reported a failure inside an open stream (an ``error`` event, a failed response).
+
+    The SDKs raise their own error for this on Chat Completions and Messages; on Responses the
+    event only arrives as data, so this carries its message and code the same way.
+    """
+
+    def __init__(self, message: str, code: str | None = None) -> None:
+        super().__init__(message if code is None else f"{message} (code {code})")
+        self.code = code
+
+
 # --- history ---------------------------------------------------------------------------------
 
 

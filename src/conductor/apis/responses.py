@@ -24,7 +24,17 @@ from collections.abc import AsyncIterator, Iterator, Sequence
 from typing import Any
 
 from ..types import Message, StopReason, SystemMessage, ToolCall, ToolResult, Turn, Usage, UserMessage
-from .base import OPENED, ApiName, Finished, Opened, RequestSettings, StreamIncomplete, ToolChoice, plain_text
+from .base import (
+    OPENED,
+    ApiName,
+    Finished,
+    Opened,
+    RequestSettings,
+    StreamFailed,
+    StreamIncomplete,
+    ToolChoice,
+    plain_text,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -372,9 +382,11 @@ def _event(event: Any, final: Any) -> tuple[str | None, Any]:
         return None, event.response
     if kind == "response.failed":
         error = getattr(event.response, "error", None)
-        raise RuntimeError(f"the response failed: {getattr(error, 'message', None) or 'no reason given'}")
+        raise StreamFailed(
+            f"the response failed: {getattr(error, 'message', None) or 'no reason given'}", getattr(error, "code", None)
+        )
     if kind == "error":
-        raise RuntimeError(f"the stream sent an error: {getattr(event, 'message', event)}")
+        raise StreamFailed(f"the stream sent an error: {getattr(event, 'message', event)}", getattr(event, "code", None))
     return None, final
 
 
