@@ -350,3 +350,43 @@ def test_a_tool_call_cut_off_by_max_tokens_is_not_run(api, dice):
     llm = cd.connect(server.client(), model="m", api=api)
     result = llm.run("Roll a die", tools=[tool], max_tokens=20)
     assert rolled == [] and result.truncated and result.tool_calls == [] and len(server.bodies) == 1
+
+
+# -- a call the model was told did not run never runs later ----------------------------------------
+
+
+def test_a_call_timed_out_while_waiting_for_the_rate_limit_never_runs():
+    import threading
+    import time
+
+    from conductor import scenarios as sc
+    from conductor.ratelimit import FakeClock, RateLimit
+
+    class SlowWaits(FakeClock):
+        """Fake minutes, but each wait takes a real 0.3 s: longer than the tool's timeout."""
+
+        def sleep(self, seconds: float) -> None:
+            time.sleep(0.3)
+            super().sleep(seconds)
+
+    charged: list[float] = []
+    done = threading.Event()
+
+    @cd.tool(timeout=0.1)
+    def charge_card(amount: float) -> dict:
+        """Charge the customer's card."""
+        charged.append(amount)
+        done.set()
+        return {"charged": amount}
+
+    llm, _ = offline("responses", scripted([("charge_card", {"amount": 5})], "Charged."))
+    orch = cd.Orchestrator(llm, tools=[charge_card], clock=SlowWaits(), deadline=None,
+                           rate_limit=RateLimit(tool_calls_per_minute=1, max_wait=120))
+    first = orch.run("Charge 5", user="alice")
+    assert charged == [5] and not first.tool_calls[0].is_error
+    done.clear()
+    second = orch.run("Charge 5 again", user="alice")
+    record = second.tool_calls[0]
+    assert record.is_error and "timed out" in record.output
+    time.sleep(0.6)  # the abandoned thread has long finished its wait
+    assert charged == [5], "a call reported as timed out ran afterwards"

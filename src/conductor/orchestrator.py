@@ -27,6 +27,7 @@ import logging
 import math
 import os
 import re
+import sys
 import threading
 import time
 from collections import Counter
@@ -218,11 +219,29 @@ class _Run:
             def limited(**arguments: Any) -> Any:  # type: ignore[misc]
                 run._started(original.name, arguments)
                 limiters.tool_call(run.user)
+                if _given_up():
+                    # The wait outlasted the call's timeout (or the run's deadline): the model has been
+                    # told the call did not finish, so it must not start now, unseen.
+                    raise CallGivenUp(f"{original.name} was given up while it waited for the rate limit; not run")
                 return func(**arguments)
 
         wrapped = copy.copy(original)
         wrapped.func = limited
         return wrapped
+
+
+class CallGivenUp(Exception):
+    """A call whose time ran out while it waited for the user's rate limit: it never started."""
+
+
+def _given_up() -> bool:
+    """Has the call running in this thread been given up (its timeout or the run's deadline passed)?
+
+    Only a call under a timeout can be given up, and timeouts live in conductor.retry: when that
+    module is not loaded, nothing is timed, and it is not imported just to ask.
+    """
+    retry = sys.modules.get("conductor.retry")
+    return retry is not None and retry.cancelled()
 
 
 async def _await(awaitable: Awaitable[Any]) -> Any:
