@@ -390,3 +390,37 @@ def test_a_call_timed_out_while_waiting_for_the_rate_limit_never_runs():
     assert record.is_error and "timed out" in record.output
     time.sleep(0.6)  # the abandoned thread has long finished its wait
     assert charged == [5], "a call reported as timed out ran afterwards"
+
+
+# -- system= as the API's own blocks ------------------------------------------------------------------
+
+CACHED_SYSTEM = [
+    {"type": "text", "text": "You are a weather assistant."},
+    {"type": "text", "text": "Answer in one sentence.", "cache_control": {"type": "ephemeral"}},
+]
+
+
+def test_system_blocks_reach_anthropic_as_blocks_with_their_cache_control(dice):
+    tool, _ = dice
+    llm, model = offline("messages", scripted([("roll_die", {"sides": 6})], "Done."))
+    llm.run("Roll", tools=[tool], system=CACHED_SYSTEM)
+    assert all(r.body["system"] == CACHED_SYSTEM and r.status == 200 for r in model.requests)
+
+
+@pytest.mark.parametrize("api", ["responses", "chat"])
+def test_system_blocks_are_sent_as_their_text_where_the_api_takes_text(api):
+    llm, model = offline(api, scripted("Done."))
+    llm.run("Hi", system=CACHED_SYSTEM)
+    body = model.requests[0].body
+    expected = "You are a weather assistant.\n\nAnswer in one sentence."
+    if api == "responses":
+        assert body["instructions"] == expected
+    else:
+        assert body["messages"][0] == {"role": "system", "content": expected}
+
+
+def test_system_in_another_shape_is_a_clear_error():
+    llm, model = offline("messages", scripted("Done."))
+    with pytest.raises(ValueError, match="system= takes text, or a list of text blocks"):
+        llm.run("Hi", system=[{"type": "image"}])
+    assert not model.requests

@@ -17,6 +17,7 @@ from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequenc
 from typing import TYPE_CHECKING, Any
 
 from .apis import ApiName, RequestSettings, api_for, api_name, tool_choice_from
+from .apis.base import check_system
 from .budget import Budget, Ledger, RunLimits
 from .execution import DEFAULT_MAX_WORKERS, aexecute, execute
 from .guards import DEFAULT_MAX_REPEATS, Approver, Decision, Guards, check_allowed_tools
@@ -137,7 +138,7 @@ class LLM:
         question: str,
         tools: Iterable[Tool | Callable[..., Any]],
         max_rounds: int,
-        system: str | None,
+        system: str | list[dict[str, Any]] | None,
         history: Sequence[Any] | None,
         max_tokens: int | None,
         parallel_tool_calls: bool | None,
@@ -163,7 +164,7 @@ class LLM:
         if parallel_tool_calls is None:
             parallel_tool_calls = one_call
         settings = RequestSettings(
-            self.model, registry, system, max_tokens, parallel_tool_calls, options, tool_choice=choice,
+            self.model, registry, check_system(system), max_tokens, parallel_tool_calls, options, tool_choice=choice,
             server_state=server_state,
         )
         conversation = Conversation(
@@ -194,7 +195,7 @@ class LLM:
         *,
         tools: Iterable[Tool | Callable[..., Any]] = (),
         max_rounds: int = 2,
-        system: str | None = None,
+        system: str | list[dict[str, Any]] | None = None,
         history: Sequence[Any] | None = None,
         parallel: bool = False,
         max_workers: int = DEFAULT_MAX_WORKERS,
@@ -254,7 +255,7 @@ class LLM:
         *,
         tools: Iterable[Tool | Callable[..., Any]] = (),
         max_rounds: int = 2,
-        system: str | None = None,
+        system: str | list[dict[str, Any]] | None = None,
         history: Sequence[Any] | None = None,
         parallel: bool = True,
         max_workers: int = DEFAULT_MAX_WORKERS,
@@ -308,7 +309,7 @@ class LLM:
         *,
         tools: Iterable[Tool | Callable[..., Any]] = (),
         max_rounds: int = 2,
-        system: str | None = None,
+        system: str | list[dict[str, Any]] | None = None,
         history: Sequence[Any] | None = None,
         parallel: bool = False,
         max_workers: int = DEFAULT_MAX_WORKERS,
@@ -348,7 +349,7 @@ class LLM:
         *,
         tools: Iterable[Tool | Callable[..., Any]] = (),
         max_rounds: int = 2,
-        system: str | None = None,
+        system: str | list[dict[str, Any]] | None = None,
         history: Sequence[Any] | None = None,
         parallel: bool = True,
         max_workers: int = DEFAULT_MAX_WORKERS,

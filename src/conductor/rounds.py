@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import display
 from .apis import history_to_neutral
+from .apis.base import system_text
 from .budget import RunLimits, stopped_answer
 from .guards import Decision, Guards, PendingCall, Screened, provenance
 from .trace import ModelCall, Round, ToolCallRecord, Trace
@@ -316,11 +317,15 @@ class Conversation:
         self.adapter = adapter
         self.price = price
         neutral = history_to_neutral(history)
-        if settings.system and SystemMessage(settings.system) not in neutral:
-            neutral.insert(0, SystemMessage(settings.system))
+        given = system_text(settings.system)
+        if given and SystemMessage(given) not in neutral:
+            neutral.insert(0, SystemMessage(given))
         # Anthropic takes instructions as one parameter: every system message of the history, in order.
         system = "\n\n".join(m.text for m in neutral if isinstance(m, SystemMessage))
-        self.settings = replace(settings, system=system or None)
+        # Blocks given as system= stay blocks (their cache_control marks Anthropic's prompt cache)
+        # unless the history brought more instructions, which then join them as text.
+        blocks = isinstance(settings.system, list) and system == given
+        self.settings = replace(settings, system=settings.system if blocks else system or None)
         neutral.append(UserMessage(question))
         self.neutral: list[Message] = neutral
         self.call_ids = {c.id for m in neutral if isinstance(m, Turn) for c in m.tool_calls}

@@ -44,7 +44,7 @@ class RequestSettings:
 
     model: str
     tools: ToolRegistry
-    system: str | None = None
+    system: str | list[dict[str, Any]] | None = None  # text, or Messages text blocks (cache_control kept)
     max_tokens: int | None = None
     parallel_tool_calls: bool | None = None  # None: the API's default (parallel calls allowed)
     options: dict[str, Any] = field(default_factory=dict)  # passed to the SDK's create call as is
@@ -83,6 +83,28 @@ def tool_choice_from(value: Any, tools: ToolRegistry) -> tuple[ToolChoice, bool 
             f"tool_choice names {choice.name!r}, which is not among the tools offered: {', '.join(tools.names)}"
         )
     return choice, parallel
+
+
+def system_text(system: str | list[dict[str, Any]] | None) -> str:
+    """The text of ``system=``: a string, or the text of each of its text blocks, joined."""
+    if system is None or isinstance(system, str):
+        return system or ""
+    return "\n\n".join(block["text"] for block in system)
+
+
+def check_system(system: Any) -> str | list[dict[str, Any]] | None:
+    """``system=`` as given, or an error naming the two forms it takes."""
+    if system is None or isinstance(system, str):
+        return system
+    if isinstance(system, list) and system and all(
+        isinstance(b, dict) and b.get("type") == "text" and isinstance(b.get("text"), str) for b in system
+    ):
+        return system
+    raise ValueError(
+        "system= takes text, or a list of text blocks as Anthropic's Messages API does "
+        "([{'type': 'text', 'text': '...', 'cache_control': {'type': 'ephemeral'}}]) to mark a prompt cache; "
+        f"got {system!r:.80}"
+    )
 
 
 def map_stop(native: str | None, table: dict[str, StopReason]) -> StopReason:

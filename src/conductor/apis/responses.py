@@ -34,6 +34,7 @@ from .base import (
     StreamIncomplete,
     ToolChoice,
     plain_text,
+    system_text,
 )
 
 logger = logging.getLogger(__name__)
@@ -118,7 +119,7 @@ class ResponsesApi:
             if is_reasoning_model(settings.model) and "include" not in settings.options:
                 kwargs["include"] = [ENCRYPTED_REASONING]
         if settings.system:
-            kwargs["instructions"] = settings.system
+            kwargs["instructions"] = system_text(settings.system)
         if settings.max_tokens is not None:
             kwargs["max_output_tokens"] = settings.max_tokens
         if len(settings.tools):
