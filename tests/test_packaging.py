@@ -249,7 +249,7 @@ def test_every_package_data_pattern_matches_a_file() -> None:
         assert not empty, f"package-data patterns of {package} that match no file: {empty}"
 
 
-@pytest.mark.parametrize("path", LESSONS, ids=lambda path: path.stem)
+@pytest.mark.parametrize("path", [p for p in LESSONS if p.stem[:2].isdigit()], ids=lambda path: path.stem)
 def test_lesson_holds_its_exercises_exactly_as_the_package_writes_them(path: Path) -> None:
     """The task and stub cells are ``q.prompt`` and ``q.stub`` verbatim, so a check always judges the stub it ships with."""
     import importlib

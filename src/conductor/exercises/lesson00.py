@@ -22,7 +22,7 @@ __all__ = ["SETUP", "EXERCISES", "q1", "q2", "q3"]
 SETUP = "from conductor.exercises import ____, lesson00 as ex"
 """The notebook cell that comes before the exercises."""
 
-# -- exercise 1: a tool schema both APIs accept ----------------------------------------------------
+# -- exercise 1: a tool schema all three APIs accept -----------------------------------------------
 
 UNITS = {"fahrenheit", "kelvin"}
 
@@ -51,7 +51,7 @@ def _judge_convert_temperature(convert_temperature: Any) -> str:
             "the tool has no description: write a docstring. Its first line tells the model what "
             "the tool does and when to call it."
         )
-    schema = tool.openai_schema()["function"]["parameters"]
+    schema = tool.responses_schema()["parameters"]  # the same parameters go to every API
     properties = schema["properties"]
     if properties.get("celsius", {}).get("type") != "number":
         raise Wrong("the first parameter should be `celsius: float`, so its schema type is \"number\".")
@@ -78,7 +78,7 @@ def _judge_convert_temperature(convert_temperature: Any) -> str:
     if calls[0].is_error:
         raise Wrong(f"the model's call failed: {calls[0].output}")
     return (
-        "both APIs get a schema that requires only celsius and lists the two units; "
+        "all three APIs get a schema that requires only celsius and lists the two units; "
         f"the model called {calls[0].name}({json.dumps(calls[0].arguments)}) -> {calls[0].output}."
     )
 
@@ -121,8 +121,8 @@ q1 = Exercise(
 Write `convert_temperature`, which converts a temperature in °C to `"fahrenheit"` or
 `"kelvin"`: a `celsius` number, and a `unit` that can only be one of the two (a `Literal`) with
 `"fahrenheit"` as its default. Give it a docstring: the model reads it. The check turns the
-function into a tool with `cd.tool`, reads the schema both APIs get, tries two conversions, and
-offers the tool to a fresh offline model.""",
+function into a tool with `cd.tool`, reads the schema of its parameters (the same on all three
+APIs), tries two conversions, and offers the tool to a fresh offline model.""",
     stub='''\
 from typing import Literal
 
@@ -278,84 +278,114 @@ ex.q2.check()''',
     ),
 )
 
-# -- exercise 3: a tool call by hand ---------------------------------------------------------------
+# -- exercise 3: a tool call by hand, on the Responses API -----------------------------------------
 
 HAND_QUESTION = "Is it warmer in Beijing or Shanghai?"
 
 
 def answer_by_hand(llm, question):
     """Run every get_weather call the model asks for, send the results back; return the answer."""
-    tools = [get_weather.openai_schema()]
-    messages = [{"role": "user", "content": question}]
-    response = llm.client.chat.completions.create(model=llm.model, messages=messages, tools=tools)
-    message = response.choices[0].message
-    turn = message.model_dump(include={"role", "content", "tool_calls"}, exclude_none=True)
-    messages.append(turn)
-    for call in message.tool_calls or []:
-        result = get_weather(**json.loads(call.function.arguments))
-        output = json.dumps(result, ensure_ascii=False)
-        messages.append({"role": "tool", "tool_call_id": call.id, "content": output})
-    final = llm.client.chat.completions.create(model=llm.model, messages=messages, tools=tools)
-    return final.choices[0].message.content
+    tools = [get_weather.responses_schema()]
+    items = [{"role": "user", "content": question}]
+    response = llm.client.responses.create(model=llm.model, input=items, tools=tools)
+    items += response.output  # the model's output items go back as they came
+    calls = [item for item in response.output if item.type == "function_call"]
+    for call in calls:
+        output = json.dumps(get_weather(**json.loads(call.arguments)), ensure_ascii=False)
+        items.append({"type": "function_call_output", "call_id": call.call_id, "output": output})
+    final = llm.client.responses.create(model=llm.model, input=items, tools=tools)
+    return final.output_text
 
 
 def _issued_ids(first_request: dict[str, Any]) -> list[str]:
     """The call ids the model gave in answer to ``first_request``: the offline model is deterministic,
     so the same body, sent as is to a fresh one, gets the same ids back."""
-    from openai.types.chat import ChatCompletion
+    from openai.types.responses import Response
 
-    response = offline_llm().client.post("/chat/completions", body=first_request, cast_to=ChatCompletion)
-    return [call.id for call in response.choices[0].message.tool_calls or []]
+    response = offline_llm("responses").client.post("/responses", body=first_request, cast_to=Response)
+    return [item.call_id for item in response.output if item.type == "function_call"]
+
+
+# What the Responses API answers to the usual mistakes of a hand-written round trip, and the fix for each.
+_API_FIXES = {
+    "Missing required parameter: 'tools[0].name'": (
+        "the tools are in the Chat Completions shape (wrapped in \"function\"); the Responses API takes "
+        "them flat: tools=[get_weather.responses_schema()]."
+    ),
+    "No tool call found for function call output": (
+        "the API found a function_call_output whose function_call is not in the request: add the "
+        "model's output items to input (items += response.output) before the function_call_output items."
+    ),
+    "No tool output found for function call": (
+        "a function_call was left without its function_call_output: answer every call_id, each once "
+        "(loop over the function_call items of response.output)."
+    ),
+}
+
+
+def _call_answer_by_hand(answer_by_hand: Any, llm: Any) -> Any:
+    import openai
+
+    try:
+        return learner_call("answer_by_hand(llm, question)", answer_by_hand, llm, HAND_QUESTION)
+    except Wrong as wrong:
+        cause = wrong.__cause__
+        if isinstance(cause, openai.BadRequestError):
+            for text, fix in _API_FIXES.items():
+                if text in str(cause):
+                    raise Wrong(f"{wrong} In other words, {fix}") from cause
+        raise
 
 
 def _judge_answer_by_hand(answer_by_hand: Any) -> str:
-    llm = offline_llm()
-    answer = learner_call("answer_by_hand(llm, question)", answer_by_hand, llm, HAND_QUESTION)
+    llm = offline_llm("responses")
+    answer = _call_answer_by_hand(answer_by_hand, llm)
     requests = llm.offline.requests
     if len(requests) < 2:
         raise Wrong(
             f"the model received {len(requests)} request(s): after running the calls, send the "
-            "conversation with the tool results back in a second request."
+            "conversation with the function_call_output items back in a second request."
         )
     if len(requests) > 2:
         raise Wrong(f"the model received {len(requests)} requests; two are enough: ask, then send the results.")
-    if not requests[0].body.get("tools"):
-        raise Wrong("the first request offers no tools: pass tools=[get_weather.openai_schema()].")
-    issued = _issued_ids(requests[0].body)
-    messages = requests[1].body["messages"]
-    turn = next((i for i, m in enumerate(messages) if m.get("role") == "assistant" and m.get("tool_calls")), None)
-    if turn is None:
+    if requests[0].path != "/v1/responses" or not requests[0].body.get("tools"):
         raise Wrong(
-            "the second request holds no assistant message with tool_calls: append the model's turn "
-            "(message.model_dump(include={\"role\", \"content\", \"tool_calls\"}, exclude_none=True)) "
-            "before the tool messages."
+            "the first request should go to the Responses API with tools: "
+            "llm.client.responses.create(..., tools=[get_weather.responses_schema()])."
         )
-    sent_back = [c["id"] for c in messages[turn]["tool_calls"]]
+    issued = _issued_ids(requests[0].body)
+    items = requests[1].body.get("input")
+    if not isinstance(items, list):
+        raise Wrong("the second request should send the conversation as a list of input items, like the first.")
+    calls = [i for i in items if isinstance(i, dict) and i.get("type") == "function_call"]
+    sent_back = [i.get("call_id") for i in calls]
     if sent_back != issued:
-        raise Wrong(f"the assistant turn you sent back has call ids {sent_back}, but the model issued {issued}.")
-    answers = [m for m in messages[turn + 1 :] if m.get("role") == "tool"]
-    answered = [m.get("tool_call_id") for m in answers]
+        raise Wrong(
+            f"the second request sends back function_call items with call ids {sent_back}, but the model "
+            f"issued {issued}: add the model's output items to input (items += response.output)."
+        )
+    answers = [i for i in items if isinstance(i, dict) and i.get("type") == "function_call_output"]
+    answered = [i.get("call_id") for i in answers]
     if answered != issued:
         raise Wrong(
-            f"the tool messages answer ids {answered}, but the model issued {issued}: answer every "
-            "call, each once, in call order (loop over message.tool_calls)."
+            f"the function_call_output items answer call ids {answered}, but the model issued {issued}: "
+            "answer every call_id, each once, in call order (loop over the function_call items)."
         )
-    arguments = {c["id"]: json.loads(c["function"]["arguments"]) for c in messages[turn]["tool_calls"]}
-    for m in answers:
-        expected = get_weather(**arguments[m["tool_call_id"]])
-        if _parsed(m.get("content")) != expected:
+    arguments = {i["call_id"]: json.loads(i["arguments"]) for i in calls}
+    for item in answers:
+        expected = get_weather(**arguments[item["call_id"]])
+        if _parsed(item.get("output")) != expected:
             raise Wrong(
-                f"the tool message for {m['tool_call_id']} holds {m.get('content')!r}; send get_weather's "
-                "result as JSON: json.dumps(get_weather(**arguments), ensure_ascii=False)."
+                f"the function_call_output for {item['call_id']} holds {item.get('output')!r}; send "
+                "get_weather's result as JSON: json.dumps(get_weather(**arguments), ensure_ascii=False)."
             )
     if not isinstance(answer, str) or not answer.strip():
         raise Wrong(
-            f"your function returned {answer!r}; return the text of the second response: "
-            "final.choices[0].message.content."
+            f"your function returned {answer!r}; return the text of the second response: final.output_text."
         )
     return (
-        f"2 requests; the second sent back the model's turn and answered its {len(issued)} call ids in "
-        f"call order with get_weather's results. Answer: {answer}"
+        f"2 requests; the second sent back the model's {len(issued)} function_call items and answered "
+        f"each call_id in call order with get_weather's result. Answer: {answer}"
     )
 
 
@@ -369,31 +399,32 @@ def _parsed(content: Any) -> Any:
 def _first_call_only() -> tuple[Any, ...]:
     def answer_by_hand(llm, question):
         """Answer only the first call of the turn."""
-        tools = [get_weather.openai_schema()]
-        messages = [{"role": "user", "content": question}]
-        message = llm.client.chat.completions.create(model=llm.model, messages=messages, tools=tools)
-        message = message.choices[0].message
-        messages.append(message.model_dump(include={"role", "content", "tool_calls"}, exclude_none=True))
-        call = message.tool_calls[0]
-        result = get_weather(**json.loads(call.function.arguments))
-        messages.append({"role": "tool", "tool_call_id": call.id, "content": json.dumps(result)})
-        final = llm.client.chat.completions.create(model=llm.model, messages=messages, tools=tools)
-        return final.choices[0].message.content
+        tools = [get_weather.responses_schema()]
+        items = [{"role": "user", "content": question}]
+        response = llm.client.responses.create(model=llm.model, input=items, tools=tools)
+        items += response.output
+        call = next(item for item in response.output if item.type == "function_call")
+        result = get_weather(**json.loads(call.arguments))
+        items.append({"type": "function_call_output", "call_id": call.call_id, "output": json.dumps(result)})
+        final = llm.client.responses.create(model=llm.model, input=items, tools=tools)
+        return final.output_text
 
     return (answer_by_hand,)
 
 
-def _turn_not_sent_back() -> tuple[Any, ...]:
+def _calls_not_sent_back() -> tuple[Any, ...]:
     def answer_by_hand(llm, question):
-        """Send the tool messages without the assistant turn that asked for them."""
-        tools = [get_weather.openai_schema()]
-        messages = [{"role": "user", "content": question}]
-        message = llm.client.chat.completions.create(model=llm.model, messages=messages, tools=tools)
-        for call in message.choices[0].message.tool_calls:
-            result = get_weather(**json.loads(call.function.arguments))
-            messages.append({"role": "tool", "tool_call_id": call.id, "content": json.dumps(result)})
-        final = llm.client.chat.completions.create(model=llm.model, messages=messages, tools=tools)
-        return final.choices[0].message.content
+        """Send the function_call_output items without the function_call items they answer."""
+        tools = [get_weather.responses_schema()]
+        items = [{"role": "user", "content": question}]
+        response = llm.client.responses.create(model=llm.model, input=items, tools=tools)
+        for item in response.output:
+            if item.type == "function_call":
+                result = get_weather(**json.loads(item.arguments))
+                output = json.dumps(result)
+                items.append({"type": "function_call_output", "call_id": item.call_id, "output": output})
+        final = llm.client.responses.create(model=llm.model, input=items, tools=tools)
+        return final.output_text
 
     return (answer_by_hand,)
 
@@ -401,32 +432,44 @@ def _turn_not_sent_back() -> tuple[Any, ...]:
 def _made_up_results() -> tuple[Any, ...]:
     def answer_by_hand(llm, question):
         """Answer every call id, but with text the tool never returned."""
-        tools = [get_weather.openai_schema()]
-        messages = [{"role": "user", "content": question}]
-        message = llm.client.chat.completions.create(model=llm.model, messages=messages, tools=tools)
-        message = message.choices[0].message
-        messages.append(message.model_dump(include={"role", "content", "tool_calls"}, exclude_none=True))
-        for call in message.tool_calls:
-            messages.append({"role": "tool", "tool_call_id": call.id, "content": "sunny"})
-        final = llm.client.chat.completions.create(model=llm.model, messages=messages, tools=tools)
-        return final.choices[0].message.content
+        tools = [get_weather.responses_schema()]
+        items = [{"role": "user", "content": question}]
+        response = llm.client.responses.create(model=llm.model, input=items, tools=tools)
+        items += response.output
+        for item in response.output:
+            if item.type == "function_call":
+                items.append({"type": "function_call_output", "call_id": item.call_id, "output": "sunny"})
+        final = llm.client.responses.create(model=llm.model, input=items, tools=tools)
+        return final.output_text
 
     return (answer_by_hand,)
 
 
 def _returns_first_response() -> tuple[Any, ...]:
     def answer_by_hand(llm, question):
-        """Do the round trip, then return the first response's content (None beside tool calls)."""
+        """Do the round trip, then return the first response's text (empty beside function calls)."""
+        tools = [get_weather.responses_schema()]
+        items = [{"role": "user", "content": question}]
+        first = llm.client.responses.create(model=llm.model, input=items, tools=tools)
+        items += first.output
+        for item in first.output:
+            if item.type == "function_call":
+                result = get_weather(**json.loads(item.arguments))
+                output = json.dumps(result)
+                items.append({"type": "function_call_output", "call_id": item.call_id, "output": output})
+        llm.client.responses.create(model=llm.model, input=items, tools=tools)
+        return first.output_text
+
+    return (answer_by_hand,)
+
+
+def _chat_completions_tools() -> tuple[Any, ...]:
+    def answer_by_hand(llm, question):
+        """Offer the tool in the Chat Completions shape, which the Responses API rejects."""
         tools = [get_weather.openai_schema()]
-        messages = [{"role": "user", "content": question}]
-        first = llm.client.chat.completions.create(model=llm.model, messages=messages, tools=tools)
-        message = first.choices[0].message
-        messages.append(message.model_dump(include={"role", "content", "tool_calls"}, exclude_none=True))
-        for call in message.tool_calls:
-            result = get_weather(**json.loads(call.function.arguments))
-            messages.append({"role": "tool", "tool_call_id": call.id, "content": json.dumps(result)})
-        llm.client.chat.completions.create(model=llm.model, messages=messages, tools=tools)
-        return first.choices[0].message.content
+        items = [{"role": "user", "content": question}]
+        response = llm.client.responses.create(model=llm.model, input=items, tools=tools)
+        return response.output_text
 
     return (answer_by_hand,)
 
@@ -435,11 +478,11 @@ q3 = Exercise(
     number=3,
     title="A tool call by hand",
     task=f"""\
-Complete `answer_by_hand(llm, question)` on the OpenAI SDK (`llm.client`): after the first
-request, append the model's turn, run `get_weather` for **every** call it asked for and append one
-`tool` message per call id, then send the conversation again and return the answer's text. The
-check calls it with a fresh offline model and the question
-"{HAND_QUESTION}",
+Complete `answer_by_hand(llm, question)` on the Responses API (`llm.client.responses`), as in
+the lesson: after the first request, add the model's output items to `items`, run `get_weather`
+for **every** `function_call` item and append one `function_call_output` per `call_id`, then send
+`items` again and return the answer's text. The check calls it with a fresh offline model and the
+question "{HAND_QUESTION}",
 which makes the model ask for two calls in one turn, then reads the requests the model received.""",
     stub='''\
 import json
@@ -449,31 +492,29 @@ from conductor.scenarios import get_weather
 
 def answer_by_hand(llm, question):
     """Run every get_weather call the model asks for, send the results back; return the answer."""
-    tools = [get_weather.openai_schema()]
-    messages = [{"role": "user", "content": question}]
-    response = llm.client.chat.completions.create(model=llm.model, messages=messages, tools=tools)
-    message = response.choices[0].message
-    ____  # 1. append the model's turn (with its tool_calls) to messages
-    ____  # 2. for every call: run get_weather, append a tool message answering call.id
-    ____  # 3. send messages again; return the answer's text
+    tools = [get_weather.responses_schema()]
+    items = [{"role": "user", "content": question}]
+    response = llm.client.responses.create(model=llm.model, input=items, tools=tools)
+    ____  # 1. add the model's output items (its function_call items among them) to items
+    ____  # 2. for every function_call item: run get_weather, append a function_call_output
+    ____  # 3. send items again; return the answer's text
 
 
 ex.q3.check()''',
-    hint_text="The model's turn goes back as message.model_dump(include={\"role\", \"content\", "
-    '"tool_calls"}, exclude_none=True). Loop over message.tool_calls; the arguments are JSON text: '
-    "json.loads(call.function.arguments). A tool message is {\"role\": \"tool\", \"tool_call_id\": "
-    'call.id, "content": json.dumps(result, ensure_ascii=False)}.',
+    hint_text="The model's output items go back as they came: items += response.output. Loop over them and "
+    'keep those with item.type == "function_call"; the arguments are JSON text: json.loads(item.arguments). '
+    'A result is {"type": "function_call_output", "call_id": item.call_id, "output": json.dumps(result, '
+    "ensure_ascii=False)}. The second response's text is final.output_text.",
     names=("answer_by_hand",),
     judge=_judge_answer_by_hand,
     reference=lambda: (answer_by_hand,),
     solution_parts=("import json\n\nfrom conductor.scenarios import get_weather", answer_by_hand),
     wrong_answers=(
-        WrongAnswer("answers only tool_calls[0]", _first_call_only, fix="tool_call_id"),
-        WrongAnswer("the model's turn is not sent back", _turn_not_sent_back, fix="tool_calls"),
+        WrongAnswer("answers only the first function_call", _first_call_only, fix="answer every call_id"),
+        WrongAnswer("the model's items are not sent back", _calls_not_sent_back, fix="items += response.output"),
         WrongAnswer("made-up tool results", _made_up_results, fix="json.dumps(get_weather(**arguments)"),
-        WrongAnswer(
-            "returns the first response's content", _returns_first_response, fix="final.choices[0].message.content"
-        ),
+        WrongAnswer("returns the first response's text", _returns_first_response, fix="final.output_text"),
+        WrongAnswer("Chat Completions tools on Responses", _chat_completions_tools, fix="responses_schema()"),
     ),
 )
 
