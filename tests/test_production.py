@@ -424,3 +424,44 @@ def test_system_in_another_shape_is_a_clear_error():
     with pytest.raises(ValueError, match="system= takes text, or a list of text blocks"):
         llm.run("Hi", system=[{"type": "image"}])
     assert not model.requests
+
+
+# -- the stand-in and the SDKs' own helpers ---------------------------------------------------------
+
+
+def test_anthropics_tool_runner_works_on_the_stand_in_after_it_declines_threads():
+    from anthropic import beta_tool
+
+    llm, model = offline("messages")
+
+    @beta_tool
+    def get_weather(city: str) -> str:
+        """Get today's weather for a city."""
+        return '{"city": "%s", "temperature": 5}' % city
+
+    runner = llm.client.beta.messages.tool_runner(
+        model=llm.model, max_tokens=1024, messages=[{"role": "user", "content": "北京今天天气怎么样?"}],
+        tools=[get_weather], max_iterations=3)
+    reply = runner.until_done()
+    assert reply.stop_reason == "end_turn" and "5" in "".join(b.text for b in reply.content if b.type == "text")
+    first = model.requests[0]
+    assert first.status == 400 and "thread" in first.body  # declined with thread_unsupported_request
+    assert all(r.status == 200 and "thread" not in r.body for r in model.requests[1:])
+
+
+def test_a_tool_result_holding_bare_strings_gets_a_400_not_a_500():
+    import anthropic
+
+    llm, model = offline("messages", scripted([("roll_die", {"sides": 6})], "Done."))
+    tools = [{"name": "roll_die", "description": "Roll.", "input_schema": {"type": "object", "properties": {}}}]
+    first = llm.client.messages.create(model=llm.model, max_tokens=100, tools=tools,
+                                       messages=[{"role": "user", "content": "Roll"}])
+    call = next(b for b in first.content if b.type == "tool_use")
+    messages = [
+        {"role": "user", "content": "Roll"},
+        {"role": "assistant", "content": [{"type": "tool_use", "id": call.id, "name": call.name, "input": {}}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": call.id, "content": ["value", "sides"]}]},
+    ]
+    with pytest.raises(anthropic.BadRequestError, match="Input should be a valid dictionary"):
+        llm.client.messages.create(model=llm.model, max_tokens=100, tools=tools, messages=messages)
+    assert model.requests[-1].status == 400

@@ -1,5 +1,9 @@
 """Lesson 01's exercises: a new tool the model uses, the round loop by hand, reading a run's trace.
 
+Exercises 1 and 3 are judged on each wire API in turn (Responses, Chat Completions, Messages):
+the learner's tool and report must not depend on the one the lesson runs on. Exercise 2 writes the
+loop on the Anthropic SDK.
+
 In the notebook::
 
     from conductor.exercises import ____, lesson01 as ex
@@ -16,10 +20,28 @@ from conductor.scenarios import get_weather, suggest_clothing
 
 from .core import Exercise, Wrong, WrongAnswer, as_tool, learner_call, offline_llm
 
-__all__ = ["SETUP", "EXERCISES", "q1", "q2", "q3"]
+__all__ = ["SETUP", "EXERCISES", "APIS", "q1", "q2", "q3"]
 
 SETUP = "from conductor.exercises import ____, lesson01 as ex"
 """The notebook cell that comes before the exercises."""
+
+APIS = ("responses", "chat", "messages")
+"""The wire APIs exercises 1 and 3 are checked on, the lesson's default first."""
+API_NAMES = {"responses": "Responses", "chat": "Chat Completions", "messages": "Messages"}
+
+
+def results_sent(body: dict[str, Any]) -> list[Any]:
+    """The tool results a request body carried back, in order, on any of the three APIs."""
+    if "input" in body:  # Responses: function_call_output items
+        items = body["input"] if isinstance(body["input"], list) else []
+        return [item.get("output") for item in items if item.get("type") == "function_call_output"]
+    results: list[Any] = []
+    for message in body.get("messages", []):
+        if message.get("role") == "tool":  # Chat Completions: one tool message per call
+            results.append(message.get("content"))
+        elif message.get("role") == "user" and isinstance(message.get("content"), list):  # Messages: tool_result blocks
+            results += [block.get("content") for block in message["content"] if block.get("type") == "tool_result"]
+    return results
 
 # -- exercise 1: a new tool the model uses ---------------------------------------------------------
 
@@ -57,24 +79,24 @@ def _judge_convert(convert_temperature: Any, convert_question: Any) -> str:
             raise Wrong(f"convert_temperature({celsius}) gives {got} °F; it should be {expected} (°C × 9/5 + 32).")
     if not isinstance(convert_question, str) or not convert_question.strip():
         raise Wrong("`convert_question` should be the question (a string) to ask the model.")
-    llm = offline_llm()
-    run = llm.run(convert_question, tools=[tool], max_rounds=2)
-    names = [c.name for c in run.tool_calls]
-    if names != [tool.name]:
-        raise Wrong(
-            f"for {convert_question!r} the model called {names or 'no tool'}, where it should call "
-            "convert_temperature once: ask plainly for a conversion and give the number in °C, "
-            "e.g. 'Convert 30 °C to Fahrenheit.'"
-        )
-    call = run.tool_calls[0]
-    if call.is_error:
-        raise Wrong(f"the model's call failed: {call.output}")
-    results = [m for m in llm.offline.requests[-1].body["messages"] if m.get("role") == "tool"]
-    if [m["content"] for m in results] != [call.output]:
-        raise Wrong("the tool's result did not go back to the model.")
+    for api in APIS:
+        llm = offline_llm(api)
+        run = llm.run(convert_question, tools=[tool], max_rounds=2)
+        names = [c.name for c in run.tool_calls]
+        if names != [tool.name]:
+            raise Wrong(
+                f"for {convert_question!r} the model called {names or 'no tool'} (on the {API_NAMES[api]} API), "
+                "where it should call convert_temperature once: ask plainly for a conversion and give the number "
+                "in °C, e.g. 'Convert 30 °C to Fahrenheit.'"
+            )
+        call = run.tool_calls[0]
+        if call.is_error:
+            raise Wrong(f"the model's call failed (on the {API_NAMES[api]} API): {call.output}")
+        if results_sent(llm.offline.requests[-1].body) != [call.output]:
+            raise Wrong(f"the tool's result did not go back to the model (on the {API_NAMES[api]} API).")
     return (
-        f"the model called {call.name}({json.dumps(call.arguments)}) -> {call.output}, "
-        f"and answered in {run.api_calls} requests."
+        f"the model called {call.name}({json.dumps(call.arguments)}) -> {call.output} on each API "
+        f"({', '.join(API_NAMES[api] for api in APIS)}), and answered in {run.api_calls} requests."
     )
 
 
@@ -106,8 +128,8 @@ Write `convert_temperature(celsius: float) -> dict`, returning the temperature i
 `"fahrenheit"`, and `convert_question`, a question that makes the model call it. The offline
 model calls an offered tool when the question plainly names it (words of the tool's name or
 description) and takes the number from the question; a real model needs no such hint, but a clear
-name and docstring help it too. The check offers your tool to a fresh offline model and reads the
-run: one call, no error, its result sent back.""",
+name and docstring help it too. The check offers your tool to a fresh offline model on each of the
+three APIs and reads the run: one call, no error, its result sent back.""",
     stub='''\
 @cd.tool
 def convert_temperature(celsius: float) -> dict:
@@ -193,8 +215,8 @@ def _ids(messages: list[dict[str, Any]], role: str, block_type: str, key: str) -
 def _judge_one_limit(run_rounds: Any, limit: int) -> int:
     """Run the learner's loop with ``max_rounds=limit``; return the number of requests it made."""
     tools = [get_weather, suggest_clothing]
-    expected = offline_llm("anthropic").run(ROUNDS_QUESTION, tools=tools, max_rounds=limit).api_calls
-    llm = offline_llm("anthropic")
+    expected = offline_llm("messages").run(ROUNDS_QUESTION, tools=tools, max_rounds=limit).api_calls
+    llm = offline_llm("messages")
     doing = f"run_rounds(..., max_rounds={limit})"
     text = learner_call(doing, run_rounds, llm.client, llm.model, ROUNDS_QUESTION, tools, limit)
     sent = llm.offline.requests
@@ -399,8 +421,9 @@ def _expected_report(result: Any) -> list[tuple[int, list[str], int]]:
     return [(r.index, [c.name for c in r.tool_calls], r.model.usage.input_tokens) for r in result.rounds]
 
 
-def _judge_round_report(round_report: Any) -> str:
-    result = offline_llm().run(TRACE_QUESTION, tools=[get_weather, suggest_clothing], max_rounds=2)
+def _judge_report_on(round_report: Any, api: str) -> list[tuple[int, list[str], int]]:
+    """Compare the learner's report with the trace of a two-round run on ``api``; return the expected rows."""
+    result = offline_llm(api).run(TRACE_QUESTION, tools=[get_weather, suggest_clothing], max_rounds=2)
     expected = _expected_report(result)
     got = learner_call("round_report(result)", round_report, result)
     if not isinstance(got, list | tuple) or len(got) != len(expected):
@@ -419,13 +442,22 @@ def _judge_round_report(round_report: Any) -> str:
         if got_tokens != tokens:
             usage = result.rounds[index - 1].model.usage
             what = " (that is the output tokens)" if got_tokens == usage.output_tokens else ""
-            raise Wrong(f"round {index}'s request read {tokens} input tokens; your row says "
-                        f"{got_tokens!r}{what}: use r.model.usage.input_tokens.")
-    empty = learner_call("round_report on a run without tools", round_report, offline_llm().run("Hello"))
+            raise Wrong(f"round {index}'s request read {tokens} input tokens (on the {API_NAMES[api]} API); your "
+                        f"row says {got_tokens!r}{what}: use r.model.usage.input_tokens.")
+    return expected
+
+
+def _judge_round_report(round_report: Any) -> str:
+    reports = {api: _judge_report_on(round_report, api) for api in APIS}
+    empty = learner_call("round_report on a run without tools", round_report, offline_llm(APIS[0]).run("Hello"))
     if list(empty) != []:
         raise Wrong(f"a run without tool rounds should give an empty report, not {empty!r}.")
-    rows = "; ".join(f"round {i}: {', '.join(n)}, {t} input tokens" for i, n, t in expected)
-    return f"{rows}. Each request resends the conversation, so input tokens grow round by round."
+    rows = "; ".join(f"round {i}: {', '.join(n)}, {t} input tokens" for i, n, t in reports[APIS[0]])
+    return (
+        f"on the {API_NAMES[APIS[0]]} API, {rows}; your report matched the trace on "
+        f"{' and '.join(API_NAMES[a] for a in APIS[1:])} too. Each request resends the conversation, so input "
+        "tokens grow round by round."
+    )
 
 
 def _counts_from_zero() -> tuple[Any, ...]:
@@ -461,7 +493,7 @@ q3 = Exercise(
 with `r.index` (from 1), `r.tool_calls` (each with `.name`, `.arguments`, `.output`) and `r.model`,
 the model request that asked for those calls (`r.model.usage.input_tokens`, `.output_tokens`).
 Write `round_report(result)`: one `(round number, [tool names], input tokens)` per round. The check
-compares it with the trace of a two-round run on a fresh offline model.""",
+compares it with the trace of a two-round run on a fresh offline model, on each of the three APIs.""",
     stub='''\
 def round_report(result):
     """One (round number, tool names called, input tokens of the request that asked) per round."""

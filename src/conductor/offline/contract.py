@@ -11,6 +11,8 @@ holds its API's rules beside its parsing; this module holds what they share.
 
 from __future__ import annotations
 
+from typing import Any
+
 
 __all__ = ["InvalidRequest"]
 
@@ -19,10 +21,17 @@ class InvalidRequest(Exception):
     """A request the real API would reject: HTTP 400, or the status it uses (404 for an unknown item)."""
 
     def __init__(
-        self, message: str, *, param: str | None = None, code: str | None = None, status: int = 400
+        self,
+        message: str,
+        *,
+        param: str | None = None,
+        code: str | None = None,
+        status: int = 400,
+        details: dict[str, Any] | None = None,
     ) -> None:
         super().__init__(message)
         self.message = message
         self.param = param
         self.code = code
         self.status = status
+        self.details = details  # the error's machine-readable details, where the API sends some

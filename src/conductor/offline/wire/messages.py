@@ -275,7 +275,10 @@ def error_body(message: str, request_id: str, *, type_: str = "invalid_request_e
 
 def invalid_request(error: InvalidRequest, request_id: str) -> dict[str, Any]:
     """The 400 body for a request the contract rejects."""
-    return error_body(error.message, request_id)
+    body = error_body(error.message, request_id)
+    if error.details is not None:
+        body["error"]["details"] = error.details
+    return body
 
 
 def internal_error(message: str, request_id: str) -> dict[str, Any]:
@@ -378,6 +381,13 @@ def check(body: dict[str, Any], server: ServerState) -> None:
     for required in ("max_tokens", "messages", "model"):
         if required not in body:
             raise InvalidRequest(f"{required}: Field required")
+    if body.get("thread") is not None:
+        # Threads keep a conversation on Anthropic's side; the stand-in keeps none. The SDK's tool
+        # runner reads this error code and sends the whole conversation without `thread` instead.
+        raise InvalidRequest(
+            "The offline stand-in does not keep threads: send the full conversation without `thread`.",
+            details={"error_code": "thread_unsupported_request", "unsupported": []},
+        )
     if isinstance(body["max_tokens"], int) and body["max_tokens"] < 1:
         raise InvalidRequest("max_tokens: Input should be greater than or equal to 1")
     messages = body["messages"]
@@ -464,6 +474,13 @@ def _check_block_values(index: int, position: int, block: dict[str, Any]) -> Non
     texts = [block.get("text")] if kind == "text" else []
     if kind == "tool_result" and isinstance(block.get("content"), str):
         texts.append(block["content"])
+    if kind == "tool_result" and isinstance(block.get("content"), list):
+        for part, item in enumerate(block["content"]):
+            if not isinstance(item, dict):
+                raise InvalidRequest(
+                    f"messages.{index}.content.{position}.tool_result.content.{part}: Input should be a valid "
+                    "dictionary or object to extract fields from"
+                )
     if any(isinstance(t, str) and not t.strip() for t in texts):
         raise InvalidRequest(f"messages.{index}: text content blocks must contain non-whitespace text")
     field = {"tool_use": "id", "tool_result": "tool_use_id"}.get(kind or "")
