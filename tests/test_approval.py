@@ -1,21 +1,19 @@
 """Approval (lesson 04): a run pauses at a call that needs a person's decision, and resumes.
 
-Every test runs on both wire APIs; the async twins use ``arun`` / ``aresume``.
+Every test runs on each of the three wire APIs; the async twins use ``arun`` / ``aresume``.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 
 import pytest
 from scripted import offline, scripted
+from wire import APIS, results_by_id
 
 import conductor as cd
 from conductor.guards import Decision, digest
 from conductor.offline import LatencyModel, OfflineModel
-
-APIS = ["openai", "anthropic"]
 
 
 class Bank:
@@ -37,22 +35,6 @@ class Bank:
 
         self.transfer = transfer
         self.balance = balance
-
-
-def tool_results(api: str, body: dict) -> dict[str, str]:
-    """call id -> tool result text, in the request's messages."""
-    found: dict[str, str] = {}
-    for message in body["messages"]:
-        if api == "openai" and message["role"] == "tool":
-            assert message["tool_call_id"] not in found
-            found[message["tool_call_id"]] = message["content"]
-        if api == "anthropic" and isinstance(message["content"], list):
-            for block in message["content"]:
-                if block.get("type") == "tool_result":
-                    assert block["tool_use_id"] not in found
-                    content = block["content"]
-                    found[block["tool_use_id"]] = content if isinstance(content, str) else json.dumps(content)
-    return found
 
 
 def big_transfer():
@@ -87,7 +69,7 @@ def test_approve_then_resume_runs_the_call_once_and_continues_the_same_conversat
     assert result.api_calls == 2 and len(result.rounds) == 1
     record = result.tool_calls[0]
     assert record.id == call_id and not record.is_error and record.blocked is None
-    assert call_id in tool_results(api, model.requests[-1].body)
+    assert call_id in results_by_id(model.requests[-1].body)
     # A paused result is used once: a second resume cannot run the transfer again.
     with pytest.raises(RuntimeError, match="already resumed"):
         llm.resume(paused)
@@ -106,7 +88,7 @@ def test_reject_sends_the_reason_to_the_model_and_nothing_runs(api):
     result = llm.resume(paused)
     assert bank.transfers == []
     assert result.tool_calls[0].blocked == "denied"
-    sent = tool_results(api, model.requests[-1].body)[call_id]
+    sent = results_by_id(model.requests[-1].body)[call_id]
     assert "over the daily limit" in sent and "not run" in sent
 
 
@@ -175,7 +157,7 @@ def test_other_calls_of_the_turn_run_at_once_and_results_keep_call_order(api):
     paused.approve(paused.pending[0].id)
     result = llm.resume(paused)
     assert [c.name for c in result.tool_calls] == ["balance", "transfer"]
-    assert list(tool_results(api, model.requests[-1].body)) == [c.id for c in result.tool_calls]
+    assert list(results_by_id(model.requests[-1].body)) == [c.id for c in result.tool_calls]
     assert bank.transfers == [("DE89", 500)]
 
 
@@ -211,12 +193,26 @@ def test_async_pause_and_resume(api):
     assert result.answer == "Done." and bank.transfers == [("DE89", 500)]
 
 
+@pytest.mark.parametrize("api", ["responses", "messages"])
+def test_a_reasoning_models_reasoning_goes_back_with_its_call_after_a_pause(api):
+    """The real APIs reject a call replayed without the reasoning before it; a resumed run keeps it."""
+    bank = Bank()
+    model = OfflineModel(seed=0, latency=LatencyModel.instant(), reasoning=True, policies=[big_transfer()])
+    llm = cd.connect("offline", api=api, offline_model=model)
+    paused = llm.run("Send 500 to DE89", tools=[bank.transfer])
+    paused.approve(paused.pending[0].id)
+    result = llm.resume(paused)
+    assert result.answer == "Done." and bank.transfers == [("DE89", 500)]
+    assert [r.status for r in model.requests] == [200, 200]
+    assert list(results_by_id(model.requests[-1].body)) == [paused.pending[0].id]
+
+
 # -- cd.widgets.approval ----------------------------------------------------------------------
 
 
 def test_headless_approval_lists_the_exact_arguments_and_how_to_decide(capsys):
     bank = Bank()
-    llm, _ = offline("openai", big_transfer())
+    llm, _ = offline("responses", big_transfer())
     paused = llm.run("Send 500 to DE89", tools=[bank.transfer])
     assert cd.widgets.approval(paused, interactive=False) is None
     shown = capsys.readouterr().out
@@ -227,7 +223,7 @@ def test_headless_approval_lists_the_exact_arguments_and_how_to_decide(capsys):
 
 
 def test_approval_of_a_finished_run_says_nothing_awaits(capsys):
-    llm, _ = offline("openai", scripted("ok"))
+    llm, _ = offline("responses", scripted("ok"))
     assert cd.widgets.approval(llm.run("hi")) is None
     assert "No call awaits approval" in capsys.readouterr().out
     with pytest.raises(TypeError, match="RunResult"):
@@ -238,7 +234,7 @@ def test_approval_of_a_finished_run_says_nothing_awaits(capsys):
 def test_the_buttons_record_the_decision_and_resume_acts_on_it(choice):
     pytest.importorskip("ipywidgets")
     bank = Bank()
-    llm, model = offline("anthropic", big_transfer())
+    llm, model = offline("messages", big_transfer())
     paused = llm.run("Send 500 to DE89", tools=[bank.transfer])
     panel = cd.widgets.approval(paused, interactive=True)
     row = panel.children[1]
@@ -265,7 +261,7 @@ def test_the_trace_leaves_out_the_time_spent_waiting_for_a_person(monkeypatch):
     real, waited = time.perf_counter, [0.0]
     monkeypatch.setattr(time, "perf_counter", lambda: real() + waited[0])  # a clock we can move forward
     bank = Bank()
-    llm, _ = offline("openai", big_transfer())
+    llm, _ = offline("responses", big_transfer())
     paused = llm.run("Send 500 to DE89", tools=[bank.transfer])
     paused.approve(paused.pending[0].id)
     waited[0] = 3600.0  # an hour before someone clicked
@@ -278,7 +274,7 @@ def test_two_resumes_at_once_run_the_call_once():
     import threading
 
     bank = Bank()
-    llm, _ = offline("openai", big_transfer())
+    llm, _ = offline("responses", big_transfer())
     paused = llm.run("Send 500 to DE89", tools=[bank.transfer])
     paused.approve(paused.pending[0].id)
     start, outcomes = threading.Barrier(2), []
@@ -308,7 +304,7 @@ def test_the_listing_fits_the_notebook_width_and_keeps_long_arguments_whole(caps
         return "sent"
 
     body = " ".join(f"word{i}" for i in range(60))
-    llm, _ = offline("openai", scripted([("send_email", {"to": "a@example.invalid", "body": body})], "ok"))
+    llm, _ = offline("responses", scripted([("send_email", {"to": "a@example.invalid", "body": body})], "ok"))
     cd.widgets.approval(llm.run("Mail it", tools=[send_email]), interactive=False)
     shown = capsys.readouterr().out
     assert all(display.width(line) <= display.LINE_WIDTH for line in shown.splitlines())
@@ -318,7 +314,7 @@ def test_the_listing_fits_the_notebook_width_and_keeps_long_arguments_whole(caps
 @pytest.mark.parametrize("answer", ["no", None, 1, "yes"])
 def test_only_a_real_true_from_the_policy_approves(answer):
     bank = Bank()
-    llm, _ = offline("openai", big_transfer())
+    llm, _ = offline("responses", big_transfer())
     result = llm.run("Send 500 to DE89", tools=[bank.transfer], approve=lambda call: answer)
     assert bank.transfers == [] and result.tool_calls[0].blocked == "denied"
 
@@ -327,6 +323,6 @@ def test_an_async_policy_is_refused_with_the_fix():
     async def policy(call):
         return True
 
-    llm, _ = offline("openai", big_transfer())
+    llm, _ = offline("responses", big_transfer())
     with pytest.raises(TypeError, match="not async"):
         llm.run("Send 500 to DE89", tools=[Bank().transfer], approve=policy)

@@ -246,11 +246,13 @@ def test_random_usage_and_prices_never_cross_the_budget(
     assert ledger.reserved == Spend()
 
 
-def test_a_request_rebuilt_for_a_fallback_model_holds_one_reservation() -> None:
+@pytest.mark.parametrize(("first_api", "second_api"), [("responses", "messages"), ("chat", "responses"),
+                                                     ("messages", "chat")])
+def test_a_request_rebuilt_for_a_fallback_model_holds_one_reservation(first_api: str, second_api: str) -> None:
     primary_model = OfflineModel(latency=LatencyModel.instant())
     primary_model.inject("overloaded", times=10)
-    primary = cd.connect("offline", offline_model=primary_model, max_retries=0)
-    backup = cd.connect("offline", api="anthropic", offline_model=OfflineModel(latency=LatencyModel.instant()))
+    primary = cd.connect("offline", api=first_api, offline_model=primary_model, max_retries=0)
+    backup = cd.connect("offline", api=second_api, offline_model=OfflineModel(latency=LatencyModel.instant()))
     ledger = Ledger(Budget(usd=0.05))
     result = cd.fallback(primary, backup).run(CHAIN, tools=sc.weather_tools(), budget=ledger)
     assert result.stopped_by is None and "羽绒服" in result.answer

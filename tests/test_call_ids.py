@@ -8,9 +8,9 @@ import pytest
 
 import conductor as cd
 from scripted import RawServer, raw_response
+from wire import APIS, results_by_id, tool_calls
 
-APIS = ["openai", "anthropic"]
-MODELS = {"openai": "gpt-4.1-mini", "anthropic": "claude-haiku-4-5"}
+MODELS = {"responses": "gpt-5.4-mini", "chat": "gpt-4.1-mini", "messages": "claude-haiku-4-5"}
 TEMPERATURES = {"北京": 5, "上海": 18}
 
 
@@ -20,28 +20,15 @@ def get_weather(city: str) -> dict:
     return {"city": city, "temperature": TEMPERATURES[city]}
 
 
-def sent_calls_and_results(api: str, body: dict) -> tuple[list[str], dict[str, str]]:
-    """The call ids of the request's assistant turns, and each answered id's result content."""
-    calls: list[str] = []
-    results: dict[str, str] = {}
-    for m in body["messages"]:
-        if api == "openai":
-            calls += [c["id"] for c in m.get("tool_calls") or ()]
-            if m["role"] == "tool":
-                assert m["tool_call_id"] not in results, "a call was answered twice"
-                results[m["tool_call_id"]] = m["content"]
-        elif isinstance(m["content"], list):
-            calls += [b["id"] for b in m["content"] if b["type"] == "tool_use"]
-            for b in m["content"]:
-                if b["type"] == "tool_result":
-                    assert b["tool_use_id"] not in results, "a call was answered twice"
-                    results[b["tool_use_id"]] = b["content"]
-    return calls, results
+def sent_calls_and_results(body: dict) -> tuple[list[str], dict[str, str]]:
+    """The call ids of the request's assistant turns, and each answered id's result content (fails on a call
+    answered twice)."""
+    return [call_id for call_id, _, _ in tool_calls(body)], results_by_id(body)
 
 
 def run(api: str, responses: list[dict]) -> tuple[cd.RunResult, RawServer]:
     server = RawServer(api, responses)
-    llm = cd.connect(server.client(), model=MODELS[api])
+    llm = cd.connect(server.client(), model=MODELS[api], api=api)
     return llm.run("Compare 北京 and 上海", tools=[get_weather], max_rounds=3), server
 
 
@@ -52,7 +39,7 @@ def test_two_calls_sharing_an_id_get_a_result_each(api, ids):
     result, server = run(api, [raw_response(api, calls=calls), raw_response(api, "Compared.")])
     records = result.rounds[0].tool_calls
     assert [json.loads(r.output)["temperature"] for r in records] == [5, 18]
-    sent, answered = sent_calls_and_results(api, server.bodies[1])
+    sent, answered = sent_calls_and_results(server.bodies[1])
     assert sent == [r.id for r in records] and all(sent) and len(set(sent)) == 2
     assert [json.loads(answered[i])["city"] for i in sent] == ["北京", "上海"]
     assert result.conversation[-3].call_id == sent[0] and result.conversation[-2].call_id == sent[1]
@@ -63,7 +50,7 @@ def test_unique_ids_from_the_model_are_kept(api):
     calls = [("call_Ab1", "get_weather", {"city": "北京"}), ("call_Cd2", "get_weather", {"city": "上海"})]
     result, server = run(api, [raw_response(api, calls=calls), raw_response(api, "Compared.")])
     assert [r.id for r in result.rounds[0].tool_calls] == ["call_Ab1", "call_Cd2"]
-    assert sent_calls_and_results(api, server.bodies[1])[0] == ["call_Ab1", "call_Cd2"]
+    assert sent_calls_and_results(server.bodies[1])[0] == ["call_Ab1", "call_Cd2"]
 
 
 @pytest.mark.parametrize("api", APIS)
@@ -75,7 +62,7 @@ def test_an_id_reused_in_a_later_turn_is_made_unique(api):
         raw_response(api, "Compared."),
     ]
     result, server = run(api, responses)
-    sent, answered = sent_calls_and_results(api, server.bodies[2])
+    sent, answered = sent_calls_and_results(server.bodies[2])
     assert len(sent) == 2 and len(set(sent)) == 2 and sent[0] == "call_0"
     assert [json.loads(answered[i])["city"] for i in sent] == ["北京", "上海"]
     assert [r.id for r in result.tool_calls] == sent

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import json
 from typing import Any
 
 import httpx2
@@ -14,12 +15,13 @@ import conductor as cd
 from conductor import failover
 from conductor.offline import LatencyModel, OfflineModel
 from conductor.providers import ProviderError
+from wire import APIS, entries, results_by_id, tool_calls
 
 QUESTION = "What should I wear in Beijing today?"
 TRANSIENT = ["rate_limit", "overloaded", "server_error", "unavailable", "timeout", "connection"]
 
 
-def offline(api: str = "openai", model: str | None = None, *, asynchronous: bool = False) -> cd.LLM:
+def offline(api: str = "responses", model: str | None = None, *, asynchronous: bool = False) -> cd.LLM:
     """An offline model that answers at once (no simulated latency)."""
     return cd.connect(
         "offline",
@@ -50,25 +52,15 @@ def weather_tools(outage: cd.LLM | None = None, kind: str = "overloaded") -> lis
 
 
 def sent_call_ids(request_body: dict[str, Any]) -> tuple[list[str], list[str]]:
-    """(tool call ids asked for, tool call ids answered) in one request body of either API."""
-    asked, answered = [], []
-    for message in request_body["messages"]:
-        if isinstance(message.get("content"), list):
-            for block in message["content"]:
-                if block.get("type") == "tool_use":
-                    asked.append(block["id"])
-                elif block.get("type") == "tool_result":
-                    answered.append(block["tool_use_id"])
-        asked += [call["id"] for call in message.get("tool_calls") or []]
-        if message.get("role") == "tool":
-            answered.append(message["tool_call_id"])
-    return asked, answered
+    """(tool call ids asked for, tool call ids answered) in one request body of any API; fails on a call
+    answered twice."""
+    return [call_id for call_id, _, _ in tool_calls(request_body)], list(results_by_id(request_body))
 
 
 # -- classify ----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("api", ["openai", "anthropic"])
+@pytest.mark.parametrize("api", APIS)
 @pytest.mark.parametrize("kind", TRANSIENT + ["quota"])
 def test_classify_offline_faults_as_the_sdks_raise_them(api: str, kind: str) -> None:
     model = OfflineModel(latency=LatencyModel.instant())
@@ -124,7 +116,7 @@ def test_classify_anthropic_spend_limit_code_and_not_api_errors() -> None:
 
 @pytest.mark.parametrize("kind", TRANSIENT)
 def test_transient_error_goes_to_the_backup_after_one_request(kind: str) -> None:
-    primary, backup = offline("openai", "gpt-4.1-mini"), offline("anthropic", "claude-haiku-4-5")
+    primary, backup = offline("responses", "gpt-4.1-mini"), offline("messages", "claude-haiku-4-5")
     assert primary.offline is not None and backup.offline is not None
     primary.offline.inject(kind, times=3, retry_after=0.001)
     llm = cd.fallback(primary, backup)
@@ -137,7 +129,7 @@ def test_transient_error_goes_to_the_backup_after_one_request(kind: str) -> None
 
 
 def test_sdk_retries_none_keeps_the_clients_own_retries() -> None:
-    primary, backup = offline(), offline("anthropic")
+    primary, backup = offline(), offline("messages")
     assert primary.offline is not None
     primary.offline.inject("rate_limit", times=2, retry_after=0.001)
     result = cd.fallback(primary, backup, sdk_retries=None).run("What is 2 + 2?")
@@ -148,8 +140,9 @@ def test_sdk_retries_none_keeps_the_clients_own_retries() -> None:
 
 @pytest.mark.parametrize(("kind", "error"), [("quota", cd.QuotaExceededError)])
 def test_quota_raises_at_once_with_the_providers_message(kind: str, error: type[Exception]) -> None:
-    for api, words in (("openai", "exceeded your current quota"), ("anthropic", "monthly spend limit")):
-        primary, backup = offline(api), offline("openai", "backup")
+    for api, words in (("responses", "exceeded your current quota"), ("chat", "exceeded your current quota"),
+                       ("messages", "monthly spend limit")):
+        primary, backup = offline(api), offline("chat", "backup")
         assert primary.offline is not None and backup.offline is not None
         primary.offline.inject(kind)
         with pytest.raises(error) as caught:
@@ -159,7 +152,7 @@ def test_quota_raises_at_once_with_the_providers_message(kind: str, error: type[
 
 
 def test_bad_request_raises_at_once_and_names_the_fix() -> None:
-    primary, backup = offline(), offline("anthropic")
+    primary, backup = offline("chat"), offline("messages")
     assert backup.offline is not None
     llm = cd.fallback(primary, backup)
     with pytest.raises(cd.FatalModelError) as caught:
@@ -172,7 +165,7 @@ def test_bad_request_raises_at_once_and_names_the_fix() -> None:
 
 
 def test_every_model_failing_lists_each_models_error() -> None:
-    first, second = offline("openai", "first"), offline("anthropic", "second")
+    first, second = offline("chat", "first"), offline("messages", "second")
     assert first.offline is not None and second.offline is not None
     first.offline.inject("server_error")
     second.offline.inject("overloaded")
@@ -188,7 +181,7 @@ def test_every_model_failing_lists_each_models_error() -> None:
 # -- mid-run, across APIs ----------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("first_api", "second_api"), [("openai", "anthropic"), ("anthropic", "openai")])
+@pytest.mark.parametrize(("first_api", "second_api"), [(a, b) for a in APIS for b in APIS if a != b])
 def test_mid_run_fallback_across_apis_answers_every_call_id(first_api: str, second_api: str) -> None:
     primary, backup = offline(first_api, "primary-model"), offline(second_api, "backup-model")
     assert primary.offline is not None and backup.offline is not None
@@ -203,14 +196,36 @@ def test_mid_run_fallback_across_apis_answers_every_call_id(first_api: str, seco
     backup_request = backup.offline.requests[-1]
     assert backup_request.api == second_api and backup_request.status == 200
     asked, answered = sent_call_ids(backup_request.body)
-    assert asked and sorted(asked) == sorted(answered)
+    assert asked and asked == answered
     final_asked, final_answered = sent_call_ids(primary.offline.requests[-1].body)
-    assert len(final_asked) == 2 and sorted(final_asked) == sorted(final_answered)
-    assert final_asked == [c.id for c in result.tool_calls]
+    assert len(final_asked) == 2 and final_asked == final_answered == [c.id for c in result.tool_calls]
+
+
+@pytest.mark.parametrize(("first_api", "second_api"), [("responses", "chat"), ("responses", "messages"),
+                                                     ("messages", "responses"), ("messages", "chat")])
+def test_reasoning_stays_with_the_model_that_made_it_across_a_fallback(first_api: str, second_api: str) -> None:
+    """A reasoning primary's reasoning items (thinking blocks) go back to it, never to the backup."""
+    primary = cd.connect("offline", api=first_api,
+                         offline_model=OfflineModel(latency=LatencyModel.instant(), reasoning=True))
+    backup = offline(second_api, "backup-model")
+    assert primary.offline is not None and backup.offline is not None
+    result = cd.fallback(primary, backup).run(QUESTION, tools=weather_tools(outage=primary), max_rounds=2)
+    assert [c.model for c in result.trace.model_calls] == [primary.model, "backup-model", primary.model]
+    assert "down jacket" in result.answer
+    # The real API rejects a replayed call without its reasoning: every answered request was accepted.
+    assert [r.status for r in primary.offline.requests] == [200, 529, 200]
+    marker = "reasoning" if first_api == "responses" else "thinking"
+    kinds = lambda body: [b.get("type") for e in entries(body)
+                          for b in ([e] + (e["content"] if isinstance(e.get("content"), list) else []))]
+    assert marker in kinds(primary.offline.requests[-1].body)
+    backup_body = backup.offline.requests[-1].body
+    assert marker not in kinds(backup_body) and "encrypted_content" not in json.dumps(backup_body)
+    asked, answered = sent_call_ids(backup_body)
+    assert asked == answered == [result.tool_calls[0].id]
 
 
 def test_each_request_is_priced_at_its_own_models_prices() -> None:
-    primary, backup = offline("openai", "gpt-4.1-mini"), offline("anthropic", "claude-haiku-4-5")
+    primary, backup = offline("chat", "gpt-4.1-mini"), offline("messages", "claude-haiku-4-5")
     result = cd.fallback(primary, backup).run(QUESTION, tools=weather_tools(outage=primary), max_rounds=2)
     calls = result.trace.model_calls
     assert [c.cost for c in calls] == [
@@ -224,14 +239,14 @@ def test_each_request_is_priced_at_its_own_models_prices() -> None:
 
 
 def test_single_model_run_table_has_no_model_column() -> None:
-    result = cd.fallback(offline(), offline("anthropic")).run(QUESTION, tools=weather_tools(), max_rounds=2)
+    result = cd.fallback(offline(), offline("messages")).run(QUESTION, tools=weather_tools(), max_rounds=2)
     assert "answered by" not in result.table()
     assert result.trace.model_name == "conductor-offline"
 
 
 def test_async_mid_run_fallback() -> None:
-    primary = offline("anthropic", "primary-model", asynchronous=True)
-    backup = offline("openai", "backup-model", asynchronous=True)
+    primary = offline("messages", "primary-model", asynchronous=True)
+    backup = offline("chat", "backup-model", asynchronous=True)
     llm = cd.fallback(primary, backup)
     assert llm.is_async
 
@@ -246,7 +261,7 @@ def test_async_mid_run_fallback() -> None:
 
 
 def test_sync_members_work_with_arun_too() -> None:
-    primary, backup = offline(), offline("anthropic", "backup-model")
+    primary, backup = offline(), offline("messages", "backup-model")
     assert primary.offline is not None
     primary.offline.inject("connection")
     result = asyncio.run(cd.fallback(primary, backup).arun("What is 2 + 2?"))
@@ -271,20 +286,33 @@ def test_construction_errors_say_what_to_do() -> None:
         cd.fallback(offline(), offline(), names=["a", "a"])
 
 
-def test_options_of_one_api_are_refused_across_apis() -> None:
-    llm = cd.fallback(offline(), offline("anthropic"))
-    with pytest.raises(ValueError, match="seed"):
-        llm.run("What is 2 + 2?", seed=1)
-    assert llm.run("What is 2 + 2?", temperature=0.2).answer
-    assert cd.fallback(offline(), offline()).run("What is 2 + 2?", seed=1).answer  # one API: any option
+@pytest.mark.parametrize(("first_api", "second_api", "option"), [
+    ("chat", "messages", {"seed": 1}),
+    ("messages", "chat", {"stop_sequences": ["END"]}),
+    ("chat", "responses", {"store": False}),  # both OpenAI APIs have store=, Anthropic's not: still one API's option
+    ("responses", "messages", {"truncation": "auto"}),
+])
+def test_options_of_one_api_are_refused_across_apis(first_api: str, second_api: str, option: dict[str, Any]) -> None:
+    llm = cd.fallback(offline(first_api), offline(second_api))
+    with pytest.raises(ValueError, match=next(iter(option))):
+        llm.run("What is 2 + 2?", **option)
+    assert llm.run("What is 2 + 2?", timeout=30.0).answer
+    same = cd.fallback(offline(first_api), offline(first_api))
+    assert same.run("What is 2 + 2?", **option).answer  # one API: any option it has
+
+
+def test_server_state_cannot_fall_over_and_says_so() -> None:
+    llm = cd.fallback(offline("responses"), offline("responses", "backup-model"))
+    with pytest.raises(ValueError, match="cannot fall over"):
+        llm.run("What is 2 + 2?", server_state=True)
 
 
 def test_duplicate_models_get_distinct_names() -> None:
-    llm = cd.fallback(offline(), offline(), offline("anthropic"))
+    llm = cd.fallback(offline(), offline(), offline("messages"))
     assert llm.names == [
-        "offline:openai:conductor-offline",
-        "offline:openai:conductor-offline#2",
-        "offline:anthropic:conductor-offline",
+        "offline:responses:conductor-offline",
+        "offline:responses:conductor-offline#2",
+        "offline:messages:conductor-offline",
     ]
 
 
@@ -294,7 +322,7 @@ def test_duplicate_models_get_distinct_names() -> None:
 def test_breaker_skips_a_failing_primary_then_probes_it() -> None:
     now = [0.0]
     breaker = cd.CircuitBreaker(failures=2, cooldown=30.0, clock=lambda: now[0])
-    primary, backup = offline("openai", "primary-model"), offline("anthropic", "backup-model")
+    primary, backup = offline("chat", "primary-model"), offline("messages", "backup-model")
     assert primary.offline is not None
     primary.offline.inject("overloaded", times=2)
     llm = cd.fallback(primary, backup, breaker=breaker)
@@ -340,7 +368,7 @@ needs_stream = pytest.mark.skipif(not hasattr(cd.LLM, "stream"), reason="llm.str
 
 @needs_stream
 def test_stream_falls_over_before_any_text_and_never_after() -> None:
-    primary, backup = offline("openai", "primary-model"), offline("anthropic", "backup-model")
+    primary, backup = offline("chat", "primary-model"), offline("messages", "backup-model")
     assert primary.offline is not None and backup.offline is not None
     llm = cd.fallback(primary, backup)
     events = list(llm.stream(QUESTION, tools=weather_tools(outage=primary, kind="rate_limit"), max_rounds=2))
@@ -357,8 +385,8 @@ def test_stream_falls_over_before_any_text_and_never_after() -> None:
 
 @needs_stream
 def test_astream_falls_over() -> None:
-    primary = offline("openai", "primary-model", asynchronous=True)
-    backup = offline("anthropic", "backup-model", asynchronous=True)
+    primary = offline("chat", "primary-model", asynchronous=True)
+    backup = offline("messages", "backup-model", asynchronous=True)
     assert primary.offline is not None
     primary.offline.inject("overloaded")
 
@@ -373,7 +401,7 @@ def test_astream_falls_over() -> None:
 
 
 def test_worst_price_is_the_dearest_members() -> None:
-    primary, backup = offline("openai", "gpt-4.1-mini"), offline("anthropic", "claude-haiku-4-5")
+    primary, backup = offline("chat", "gpt-4.1-mini"), offline("messages", "claude-haiku-4-5")
     llm = cd.fallback(primary, backup)
     usage = cd.Usage(input_tokens=1000, output_tokens=500)
     assert llm.worst_price(usage).total == max(primary.cost(usage), backup.cost(usage)) > 0
@@ -393,7 +421,7 @@ def test_a_breaker_spares_the_dead_primary() -> None:
 
 
 def test_a_driver_set_timeout_shrinks_by_the_time_spent_on_earlier_models() -> None:
-    llm = cd.fallback(offline("openai", "primary-model"), offline("anthropic", "backup-model"))
+    llm = cd.fallback(offline("chat", "primary-model"), offline("messages", "backup-model"))
     conversation = llm._conversation("What is 2 + 2?", [], 2, None, None, None, None, None, {})
     sent: list[dict[str, Any]] = []
 
@@ -419,7 +447,7 @@ needs_limits = pytest.mark.skipif(
 
 @needs_limits
 def test_a_run_deadline_is_kept_across_models() -> None:
-    primary, backup = offline("openai", "primary-model"), offline("anthropic", "backup-model")
+    primary, backup = offline("chat", "primary-model"), offline("messages", "backup-model")
     assert primary.offline is not None and backup.offline is not None
     primary.offline.inject("server_error")
     result = cd.fallback(primary, backup).run("What is 2 + 2?", deadline=30.0)
@@ -431,8 +459,8 @@ def test_a_run_stopped_while_switching_models_sends_nothing_more(asynchronous, m
     """The budget or deadline can stop a run as the request is re-rendered for the next model."""
     from conductor.rounds import Conversation
 
-    primary = cd.connect("offline", api="openai", latency_scale=0, asynchronous=asynchronous)
-    backup = cd.connect("offline", api="anthropic", latency_scale=0, asynchronous=asynchronous)
+    primary = cd.connect("offline", api="responses", latency_scale=0, asynchronous=asynchronous)
+    backup = cd.connect("offline", api="messages", latency_scale=0, asynchronous=asynchronous)
     llm = cd.fallback(primary, backup)
     primary.offline.inject("server_error")
     switch = Conversation.switch

@@ -1,6 +1,6 @@
 """Fuzzing the loop with what a model may send: junk arguments and junk responses.
 
-Two promises are checked on hypothesis-generated input, on both APIs:
+Two promises are checked on hypothesis-generated input, on each of the three APIs:
 
 * a tool runs only with arguments that validate against its schema; anything
   else (malformed JSON, wrong types, huge strings, odd unicode, nested junk)
@@ -26,6 +26,7 @@ import conductor as cd
 from conductor.rounds import MalformedResponseError
 from conductor.tools import ToolArgumentsError
 from scripted import offline, scripted
+from wire import APIS
 
 FUZZ = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
@@ -96,15 +97,15 @@ def _finite(value: Any) -> bool:
     return True
 
 
-@pytest.mark.parametrize("api", ["openai", "anthropic"])
+@pytest.mark.parametrize("api", APIS)
 @FUZZ
 @given(calls=st.lists(arguments, min_size=1, max_size=3), parallel=st.booleans())
 def test_junk_arguments_never_reach_the_tool(api, calls, parallel):
-    if api == "anthropic" and any(isinstance(a, str) for a in calls):
+    if api == "messages" and any(isinstance(a, str) for a in calls):
         calls = [a if isinstance(a, dict) else {"raw": a} for a in calls]  # Anthropic sends objects only
     executed.clear()
     llm, model = offline(api, scripted([("move", a) for a in calls], "done"))
-    if api == "anthropic" and not all(_finite(a) for a in calls):
+    if api == "messages" and not all(_finite(a) for a in calls):
         # Anthropic's server parses the input itself, so NaN/Infinity there is a broken server, not a model;
         # unless the turn is cut at max_tokens first (a huge call beside it), which carries no call at all.
         try:
@@ -129,17 +130,18 @@ def test_junk_arguments_never_reach_the_tool(api, calls, parallel):
     assert all(r.status == 200 for r in model.requests)
 
 
-def test_infinity_in_openai_arguments_is_invalid_json_for_the_model():
+@pytest.mark.parametrize("api", ["responses", "chat"])
+def test_infinity_in_openai_arguments_is_invalid_json_for_the_model(api):
     # Python's json reads "Infinity"; JSON does not, and neither SDK can send the float back.
     executed.clear()
-    llm, _ = offline("openai", scripted([("move", '{"steps": 1, "direction": "north", "path": [{"x": Infinity, "y": 0}]}')], "done"))
+    llm, _ = offline(api, scripted([("move", '{"steps": 1, "direction": "north", "path": [{"x": Infinity, "y": 0}]}')], "done"))
     record = llm.run("Move", tools=[move], max_rounds=1).tool_calls[0]
     assert record.is_error and "Infinity is not JSON" in record.output and executed == []
 
 
 def test_infinity_in_an_anthropic_body_is_a_malformed_response():
-    llm, _ = offline("anthropic", scripted([("move", {"steps": 1, "direction": "north", "path": [{"x": math.inf, "y": 0}]})], "done"))
-    with pytest.raises(MalformedResponseError, match="anthropic response could not be read"):
+    llm, _ = offline("messages", scripted([("move", {"steps": 1, "direction": "north", "path": [{"x": math.inf, "y": 0}]})], "done"))
+    with pytest.raises(MalformedResponseError, match="messages response could not be read"):
         llm.run("Move", tools=[move], max_rounds=1)
     assert executed == []
 
@@ -202,6 +204,47 @@ anthropic_body = st.fixed_dictionaries(
     optional={"usage": st.fixed_dictionaries({"input_tokens": st.integers(0, 10**6), "output_tokens": st.integers(0, 10**6)})},
 )
 
+output_part = st.one_of(
+    st.fixed_dictionaries({"type": st.just("output_text"), "text": st.text(max_size=100)},
+                          optional={"annotations": st.just([])}),
+    st.fixed_dictionaries({"type": st.just("refusal"), "refusal": st.text(max_size=40)}),
+    st.fixed_dictionaries({"type": st.sampled_from(["mystery", "output_audio"])}),
+)
+responses_item = st.one_of(
+    st.fixed_dictionaries(
+        {"type": st.just("message"), "id": st.text(max_size=10), "role": st.just("assistant")},
+        optional={"status": st.sampled_from(["completed", "incomplete"]),
+                  "content": st.one_of(st.none(), st.lists(output_part, max_size=3))},
+    ),
+    st.fixed_dictionaries(
+        {"type": st.just("function_call"), "name": st.one_of(st.just("move"), st.text(max_size=20))},
+        optional={"id": st.text(max_size=10), "call_id": st.one_of(st.just(""), st.text(max_size=30)),
+                  "arguments": st.one_of(st.none(), raw_text), "status": st.just("completed")},
+    ),
+    st.fixed_dictionaries({"type": st.just("reasoning"), "id": st.text(max_size=10)},
+                          optional={"summary": st.just([]), "encrypted_content": st.text(max_size=20)}),
+    st.fixed_dictionaries({"type": st.sampled_from(["web_search_call", "mystery"])}, optional={"id": st.text(max_size=5)}),
+)
+responses_body = st.fixed_dictionaries(
+    {
+        "id": st.text(max_size=10),
+        "object": st.just("response"),
+        "created_at": st.integers(0, 2**31),
+        "model": st.text(max_size=10),
+        "status": st.sampled_from(["completed", "incomplete", "failed", "in_progress", "odd", None]),
+        "output": st.one_of(st.none(), st.lists(responses_item, max_size=3)),
+    },
+    optional={
+        "incomplete_details": st.one_of(
+            st.none(), st.fixed_dictionaries({}, optional={"reason": st.sampled_from(
+                ["max_output_tokens", "content_filter", "odd", None])})),
+        "usage": st.one_of(st.none(), st.fixed_dictionaries(
+            {"input_tokens": st.integers(0, 10**6), "output_tokens": st.integers(0, 10**6)},
+            optional={"input_tokens_details": st.one_of(st.none(), st.fixed_dictionaries(
+                {}, optional={"cached_tokens": st.one_of(st.none(), st.integers(0, 10**6))}))})),
+    },
+)
+
 CLEAR_ERRORS = (ValueError, RuntimeError, cd.ProviderError)
 
 
@@ -221,7 +264,7 @@ def _client(api: str, bodies: list[dict[str, Any]]):
         return httpx2.Response(200, json=body)
 
     http = httpx2.Client(transport=httpx2.MockTransport(handler))
-    if api == "openai":
+    if api in ("responses", "chat"):
         return openai.OpenAI(api_key="sk-test", base_url="http://fuzz.invalid/v1", http_client=http, max_retries=0)
     return anthropic.Anthropic(api_key="sk-ant-test", base_url="http://fuzz.invalid", http_client=http, max_retries=0)
 
@@ -230,7 +273,7 @@ def _run_fuzzed(api: str, bodies: list[dict[str, Any]]) -> None:
     import anthropic
     import openai
 
-    llm = cd.connect(_client(api, bodies), model="fuzz-model")
+    llm = cd.connect(_client(api, bodies), model="fuzz-model", api=api)
     executed.clear()
     try:
         result = llm.run("Move", tools=[move], max_rounds=2)
@@ -245,12 +288,18 @@ def _run_fuzzed(api: str, bodies: list[dict[str, Any]]) -> None:
 
 
 @FUZZ
+@given(bodies=st.lists(responses_body, min_size=1, max_size=3))
+def test_junk_responses_api_bodies_end_cleanly(bodies):
+    _run_fuzzed("responses", bodies)
+
+
+@FUZZ
 @given(bodies=st.lists(openai_body, min_size=1, max_size=3))
 def test_junk_openai_responses_end_cleanly(bodies):
-    _run_fuzzed("openai", bodies)
+    _run_fuzzed("chat", bodies)
 
 
 @FUZZ
 @given(bodies=st.lists(anthropic_body, min_size=1, max_size=3))
 def test_junk_anthropic_responses_end_cleanly(bodies):
-    _run_fuzzed("anthropic", bodies)
+    _run_fuzzed("messages", bodies)

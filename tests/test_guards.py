@@ -1,4 +1,4 @@
-"""Guards (lesson 04): the allowlist and the per-tool budget of invalid calls, on both APIs, sync and async."""
+"""Guards (lesson 04): the allowlist and the per-tool budget of invalid calls, on each API, sync and async."""
 
 from __future__ import annotations
 
@@ -8,12 +8,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scripted import offline, scripted
+from wire import APIS, results_by_id, tool_calls
 
 import conductor as cd
 from conductor.offline import LatencyModel, OfflineModel
 from conductor.types import ToolResult, Turn
-
-APIS = ["openai", "anthropic"]
 
 
 class Desk:
@@ -79,7 +78,7 @@ def test_a_call_outside_the_allowlist_is_not_run_and_the_error_names_the_allowed
 
 def test_allowed_tools_takes_tool_objects_and_refuses_names_not_offered():
     desk = Desk()
-    llm, _ = offline("openai", scripted("ok"))
+    llm, _ = offline("responses", scripted("ok"))
     assert llm.run("hi", tools=desk.tools, allowed_tools=[desk.get_weather]).answer == "ok"
     with pytest.raises(ValueError, match="not among the tools="):
         llm.run("hi", tools=desk.tools, allowed_tools=["get_wether"])
@@ -137,7 +136,7 @@ def test_the_run_stops_when_every_usable_tool_is_withdrawn(api, mode):
 def test_a_tool_without_a_budget_is_never_withdrawn():
     desk = Desk(max_invalid=None)
     bad = ("set_alarm", {"hour": "seven", "minute": 0})
-    result = run("openai", "sync", scripted([bad], [bad], [bad], "ok"), "Alarm", tools=desk.tools, max_rounds=3)
+    result = run("responses", "sync", scripted([bad], [bad], [bad], "ok"), "Alarm", tools=desk.tools, max_rounds=3)
     assert [c.blocked for c in result.tool_calls] == ["invalid"] * 3
     assert all("withdrawn" not in c.output for c in result.tool_calls)
 
@@ -175,7 +174,7 @@ def test_whatever_the_model_asks_every_call_is_answered_once_and_no_guard_is_byp
 ):
     desk = Desk(max_invalid=1, approval=True)
     policy = scripted(*turns, "done")
-    llm, _ = offline(api, policy)
+    llm, model = offline(api, policy)
     result = llm.run(
         "go", tools=desk.tools, max_rounds=len(turns), allowed_tools=allowed, max_repeats=max_repeats,
         approve=lambda call: approve_all,
@@ -183,6 +182,9 @@ def test_whatever_the_model_asks_every_call_is_answered_once_and_no_guard_is_byp
     issued = [c.id for m in result.conversation if isinstance(m, Turn) for c in m.tool_calls]
     answered = [m.call_id for m in result.conversation if isinstance(m, ToolResult)]
     assert sorted(issued) == sorted(answered) and len(set(issued)) == len(issued)
+    for request in model.requests:  # on the wire too: every request answers each of its calls once, in order
+        assert request.status == 200
+        assert [call_id for call_id, _, _ in tool_calls(request.body)] == list(results_by_id(request.body))
     ran = [c for c in result.tool_calls if c.blocked is None and not c.is_error]
     assert [c.name for c in ran] == desk.ran  # what the trace says ran is exactly what ran
     if allowed is not None:

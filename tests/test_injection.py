@@ -7,12 +7,12 @@ import asyncio
 
 import pytest
 from scripted import offline
+from wire import APIS
 
 import conductor as cd
 from conductor.offline import LatencyModel, OfflineModel
 from conductor.scenarios import injection_scenario
 
-APIS = ["openai", "anthropic"]
 INBOX_QUESTION = "Summarise my newest e-mails"
 PAGE_QUESTION = "Fetch the page https://news.example.invalid/today and summarise it"  # the page is in Chinese
 
@@ -115,9 +115,9 @@ def test_arguments_written_in_the_instruction_are_used_and_the_predicate_pauses_
 
 
 def test_gullible_is_an_offline_option_only():
-    assert connect("openai").client is not None
+    assert connect("responses").client is not None
     with pytest.raises(cd.ProviderError, match="gullible"):
         cd.connect("offline", offline_model=OfflineModel(), gullible=True)
-    llm, model = offline("openai")
+    llm, model = offline("responses")
     assert not model.gullible
     assert cd.connect("offline", gullible=True).offline.gullible

@@ -6,11 +6,10 @@ import asyncio
 
 import pytest
 from scripted import offline, scripted
+from wire import APIS
 
 import conductor as cd
 from conductor.offline import LatencyModel, OfflineModel
-
-APIS = ["openai", "anthropic"]
 
 
 @pytest.fixture
@@ -56,7 +55,7 @@ def test_key_order_and_spacing_do_not_hide_a_repeat(counter):
     policy = scripted(
         [("get_weather", '{"city": "Paris"}')], [("get_weather", '{ "city":"Paris" }')], [("get_weather", {"city": "Paris"})], "ok"
     )
-    llm, _ = offline("openai", policy)
+    llm, _ = offline("responses", policy)
     result = llm.run("Weather?", tools=[tool], max_rounds=3)
     assert [c.blocked for c in result.tool_calls] == [None, None, "loop"]
 
@@ -64,9 +63,9 @@ def test_key_order_and_spacing_do_not_hide_a_repeat(counter):
 def test_different_arguments_are_not_a_loop_and_max_repeats_none_turns_it_off(counter):
     tool, ran = counter
     cities = scripted(*([("get_weather", {"city": c})] for c in ("Paris", "Oslo", "Rome", "Paris")), "ok")
-    llm, _ = offline("openai", cities)
+    llm, _ = offline("responses", cities)
     assert llm.run("Weather?", tools=[tool], max_rounds=4).stopped_by is None
-    llm, _ = offline("openai", same_call_forever())
+    llm, _ = offline("responses", same_call_forever())
     result = llm.run("Weather?", tools=[tool], max_rounds=4, max_repeats=None)
     assert result.stopped_by is None and len(ran) == 8
 
@@ -74,13 +73,13 @@ def test_different_arguments_are_not_a_loop_and_max_repeats_none_turns_it_off(co
 def test_a_model_that_stops_repeating_after_the_warning_goes_on(counter):
     tool, ran = counter
     paris = [("get_weather", {"city": "Paris"})]
-    llm, _ = offline("anthropic", scripted(paris, paris, paris, "It is 18 degrees."))
+    llm, _ = offline("messages", scripted(paris, paris, paris, "It is 18 degrees."))
     result = llm.run("Weather?", tools=[tool], max_rounds=5)
     assert result.stopped_by is None and result.answer == "It is 18 degrees." and ran == ["Paris", "Paris"]
 
 
 @pytest.mark.parametrize("bad", [1, 0, -3, 2.5, True, "3"])
 def test_max_repeats_must_be_two_or_more(bad, counter):
-    llm, _ = offline("openai", scripted("ok"))
+    llm, _ = offline("responses", scripted("ok"))
     with pytest.raises(ValueError, match="max_repeats"):
         llm.run("hi", tools=[counter[0]], max_repeats=bad)

@@ -204,13 +204,19 @@ def test_outcomes_of_a_decline_and_of_a_miss():
 
 
 def test_bench_offline_command_line_and_report(scores, capsys):
-    args = build_parser().parse_args(["bench", "offline", "--api", "anthropic"])
-    assert (args.which, args.api) == ("offline", "anthropic")
+    args = build_parser().parse_args(["bench", "offline", "--api", "messages"])
+    assert (args.which, args.api) == ("offline", "messages")
+    assert build_parser().parse_args(["bench", "offline", "--api", "all"]).api == "all"
     bench.print_offline(scores)
     lines = capsys.readouterr().out.splitlines()
     assert lines[1].split() == ["api", "correct", "wrong", "missed", "declined", "ok", "unstated-arg", "calls",
                                 "accuracy"]
-    assert [line.split()[0] for line in lines[2:4]] == ["openai", "anthropic"]
+    assert [line.split()[0] for line in lines[2:5]] == ["responses", "chat", "messages"]
+
+
+def test_bench_offline_report_fits_the_course_line_width(scores, capsys):
+    bench.print_offline(scores)
+    lines = capsys.readouterr().out.splitlines()
     assert max(width(line) for line in lines) <= 100
 
 
@@ -250,10 +256,10 @@ def test_bench_offline_measures_cases_from_a_file_of_ones_own(tmp_path, capsys):
     path = tmp_path / "my_cases.py"
     path.write_text(OWN_CASES, encoding="utf-8")
     assert [case.question for case in bench.load_cases(str(path))][1] == "Find me a good book"
-    assert main(["bench", "offline", "--api", "openai", "--cases", str(path)]) == 0
+    assert main(["bench", "offline", "--api", "responses", "--cases", str(path)]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("offline model, first turn only: 2 plain questions on 1 learner-style tools")
-    assert lines[2].split()[0] == "openai"
+    assert lines[2].split()[0] == "responses"
 
 
 def test_bench_offline_says_what_a_cases_file_lacks(tmp_path, capsys):

@@ -6,9 +6,9 @@ import pytest
 
 import conductor as cd
 from scripted import offline, scripted
+from wire import APIS
 
-APIS = ["openai", "anthropic"]
-FORBIDDEN = {"openai": "none", "anthropic": {"type": "none"}}
+FORBIDDEN = {"responses": "none", "chat": "none", "messages": {"type": "none"}}
 
 
 @cd.tool
@@ -30,12 +30,16 @@ def choices(model) -> list:
 @pytest.mark.parametrize(
     "api, given, sent",
     [
-        ("openai", "required", "required"),
-        ("openai", {"type": "any"}, "required"),
-        ("anthropic", "required", {"type": "any"}),
-        ("anthropic", {"type": "any"}, {"type": "any"}),
-        ("openai", {"type": "tool", "name": "get_weather"}, {"type": "function", "function": {"name": "get_weather"}}),
-        ("anthropic", {"type": "function", "function": {"name": "get_weather"}}, {"type": "tool", "name": "get_weather"}),
+        ("responses", "required", "required"),
+        ("responses", {"type": "any"}, "required"),
+        ("chat", "required", "required"),
+        ("chat", {"type": "any"}, "required"),
+        ("messages", "required", {"type": "any"}),
+        ("messages", {"type": "any"}, {"type": "any"}),
+        ("responses", {"type": "tool", "name": "get_weather"}, {"type": "function", "name": "get_weather"}),
+        ("responses", {"type": "function", "function": {"name": "get_weather"}}, {"type": "function", "name": "get_weather"}),
+        ("chat", {"type": "tool", "name": "get_weather"}, {"type": "function", "function": {"name": "get_weather"}}),
+        ("messages", {"type": "function", "function": {"name": "get_weather"}}, {"type": "tool", "name": "get_weather"}),
     ],
 )
 def test_tool_choice_is_honoured_while_rounds_remain_and_the_final_request_forbids_tools(api, given, sent):
@@ -45,8 +49,9 @@ def test_tool_choice_is_honoured_while_rounds_remain_and_the_final_request_forbi
     assert all(r.status == 200 for r in model.requests) and result.answer == "Done."
 
 
-def test_anthropic_one_call_per_turn_becomes_openai_parallel_tool_calls_false():
-    llm, model = offline("openai", scripted("ok"))
+@pytest.mark.parametrize("api", ["responses", "chat"])
+def test_anthropic_one_call_per_turn_becomes_openai_parallel_tool_calls_false(api):
+    llm, model = offline(api, scripted("ok"))
     llm.run("Weather?", tools=[get_weather], tool_choice={"type": "any", "disable_parallel_tool_use": True})
     body = model.requests[0].body
     assert body["tool_choice"] == "required" and body["parallel_tool_calls"] is False
@@ -77,6 +82,10 @@ def test_bad_tool_choice_is_refused_before_any_request(api, tools, choice, messa
         ({"stream": True}, "stream=True is not supported.*llm.client"),
         ({"n": 2}, "one choice per response"),
         ({"max_completion_tokens": 10}, "max_tokens="),
+        ({"max_output_tokens": 10}, "max_tokens="),
+        ({"input": "Hi"}, "history="),
+        ({"instructions": "Be brief."}, "system="),
+        ({"previous_response_id": "resp_1"}, "server_state=True"),
     ],
 )
 def test_sdk_arguments_run_sets_itself_are_refused_with_the_fix(api, options, message):
@@ -97,8 +106,9 @@ def test_schema_dicts_as_tools_are_refused_naming_the_tool(api):
 @pytest.mark.parametrize(
     "api, options",
     [
-        ("openai", {"temperature": 0.2, "stop": ["\n\n"]}),
-        ("anthropic", {"metadata": {"user_id": "u-1"}, "stop_sequences": ["\n\n"]}),
+        ("responses", {"temperature": 0.2, "metadata": {"user_id": "u-1"}, "truncation": "auto"}),
+        ("chat", {"temperature": 0.2, "stop": ["\n\n"]}),
+        ("messages", {"metadata": {"user_id": "u-1"}, "stop_sequences": ["\n\n"]}),
     ],
 )
 def test_other_sdk_arguments_reach_the_request(api, options):
@@ -120,7 +130,31 @@ def test_max_rounds_must_be_a_non_negative_int(api, value, error):
 
 
 def test_anthropic_max_tokens_defaults_to_4096_and_can_be_set():
-    llm, model = offline("anthropic", scripted("ok"))
+    llm, model = offline("messages", scripted("ok"))
     llm.run("Hi")
     llm.run("Hi", max_tokens=200)
     assert [r.body["max_tokens"] for r in model.requests] == [4096, 200]
+
+
+@pytest.mark.parametrize(("api", "field"), [("responses", "max_output_tokens"), ("chat", "max_completion_tokens")])
+def test_openai_max_tokens_is_sent_under_each_apis_name_and_only_when_set(api, field):
+    llm, model = offline(api, scripted("ok"))
+    llm.run("Hi")
+    llm.run("Hi", max_tokens=200)
+    assert [r.body.get(field) for r in model.requests] == [None, 200]
+    assert all("max_tokens" not in r.body for r in model.requests)
+
+
+@pytest.mark.parametrize("api", ["responses", "chat"])
+def test_temperature_reaches_the_request_where_the_api_takes_it(api):
+    llm, model = offline(api, scripted("ok"))
+    assert llm.run("Hi", temperature=0.2).answer == "ok"
+    assert model.requests[0].body["temperature"] == 0.2
+
+
+@pytest.mark.parametrize("option", ["temperature", "top_p"])
+def test_sampling_options_are_refused_on_messages_naming_the_apis_that_take_them(option):
+    llm, model = offline("messages", scripted("ok"))
+    with pytest.raises(ValueError, match=f"{option}= is an option of the responses and chat APIs"):
+        llm.run("Hi", **{option: 0.2})
+    assert not model.requests

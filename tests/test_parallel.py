@@ -19,8 +19,7 @@ from conductor.execution import aexecute, execute, results_of
 from conductor.trace import ToolCallRecord
 from conductor.types import ToolCall
 from scripted import offline, scripted
-
-APIS = ["openai", "anthropic"]
+from wire import APIS, tool_results
 
 
 def max_overlap(calls: list[ToolCallRecord]) -> int:
@@ -60,11 +59,7 @@ def test_results_return_in_call_order_matched_to_ids(api):
     assert [c.output for c in calls] == ["a", "b", "c"]
     assert calls[0].ended > calls[2].ended, "the slow first call finished last"
     assert all_overlap(list(calls))
-    body = model.requests[1].body
-    if api == "openai":
-        sent = [(m["tool_call_id"], m["content"]) for m in body["messages"] if m["role"] == "tool"]
-    else:
-        sent = [(b["tool_use_id"], b["content"]) for b in body["messages"][-1]["content"]]
+    sent = [(call_id, text) for call_id, text, _ in tool_results(model.requests[1].body)]
     assert sent == [(c.id, c.output) for c in calls]
 
 
@@ -87,7 +82,7 @@ def test_one_failing_call_does_not_lose_the_others(api):
 
 @pytest.mark.parametrize("cap", [1, 2, 3])
 def test_concurrency_cap_is_respected(cap):
-    llm, _ = offline("openai", scripted(echo_calls(*[(str(i), 0.05) for i in range(6)]), "done"))
+    llm, _ = offline("responses", scripted(echo_calls(*[(str(i), 0.05) for i in range(6)]), "done"))
     calls = list(llm.run("go", tools=[slow_echo], parallel=True, max_workers=cap).rounds[0].tool_calls)
     peak = max_overlap(calls)
     assert peak <= cap
@@ -144,7 +139,7 @@ def test_async_tool_in_sync_run_inside_a_running_loop():
         """Ping."""
         return "pong"
 
-    llm, _ = offline("openai", scripted([("ping", {})], "done"))
+    llm, _ = offline("responses", scripted([("ping", {})], "done"))
 
     async def inside_loop():
         return llm.run("go", tools=[ping])
@@ -158,7 +153,7 @@ def test_parallel_tool_calls_false_sends_the_flag_and_gets_one_call_per_turn(api
     tools = cd.scenarios.weather_tools()
     result = llm.run("北京、上海、广州今天天气如何?哪个最暖和?", tools=tools, max_rounds=5, parallel_tool_calls=False)
     bodies = [r.body for r in model.requests]
-    if api == "openai":
+    if api in ("responses", "chat"):
         assert all(b["parallel_tool_calls"] is False for b in bodies)
     else:
         assert all(b["tool_choice"] == {"type": "auto", "disable_parallel_tool_use": True} for b in bodies[:-1])

@@ -1,4 +1,4 @@
-"""The offline model's decision policies, driven through ``llm.run`` on both APIs with the tools really running."""
+"""The offline model's decision policies, driven through ``llm.run`` on each API with the tools really running."""
 
 from __future__ import annotations
 
@@ -23,8 +23,9 @@ from conductor.offline.policies import (
 )
 from conductor.tools import Tool, tool
 from conductor.types import ToolCall, ToolResult, Turn, UserMessage
+from wire import APIS
 
-API = Literal["openai", "anthropic"]
+API = Literal["responses", "chat", "messages"]
 
 
 @dataclass
@@ -35,12 +36,12 @@ class Run:
     rounds: list[list[tuple[str, Any]]] = field(default_factory=list)
 
 
-def conversation(messages, tools, *, api: API = "openai", **options) -> Conversation:
+def conversation(messages, tools, *, api: API = "responses", **options) -> Conversation:
     specs = tuple(t.spec for t in tools)
     return Conversation(api=api, model="offline", messages=tuple(messages), tools=specs, **options)
 
 
-def run(question: str, tools: list[Tool], *, max_rounds: int = 4, api: API = "openai", **options: Any) -> Run:
+def run(question: str, tools: list[Tool], *, max_rounds: int = 4, api: API = "responses", **options: Any) -> Run:
     """One ``llm.run`` against a fresh, instant offline model; the calls of each round and the answer."""
     model = OfflineModel(seed=0, latency=LatencyModel.instant())
     llm = cd.connect("offline", api=api, offline_model=model)
@@ -48,7 +49,7 @@ def run(question: str, tools: list[Tool], *, max_rounds: int = 4, api: API = "op
     return Run(result.answer, [[(c.name, c.arguments) for c in r.tool_calls] for r in result.rounds])
 
 
-@pytest.fixture(params=["openai", "anthropic"])
+@pytest.fixture(params=APIS)
 def api(request) -> API:
     return request.param
 
@@ -113,7 +114,7 @@ def test_an_unknown_place_is_reported_with_the_tools_error_and_the_others_still_
     result = run("北京和火星今天天气怎么样?", WEATHER)
     assert result.rounds == [[("get_weather", {"city": "北京"}), ("get_weather", {"city": "火星"})]]
     assert "北京今天晴,气温5°C。" in result.answer
-    assert "没有查到火星的天气:ValueError: unknown city '火星'" in result.answer
+    assert "没有查到火星的天气:天气服务里没有这个城市" in result.answer and "ValueError" not in result.answer
 
 
 def test_an_error_dictionary_from_a_learners_tool_is_reported_too():
@@ -169,7 +170,7 @@ def test_calculator_policy(question, expression, answer):
 
 def test_calculator_errors_are_explained():
     result = run("what is 1/0?", [scenarios.calculate])
-    assert result.answer == "I could not calculate 1/0: ValueError: division by zero is undefined; check the divisor"
+    assert result.answer == "I could not calculate 1/0: division by zero is undefined"
 
 
 # -- course catalogue ---------------------------------------------------------------------------
@@ -210,7 +211,7 @@ def test_comparing_two_lessons_searches_both_in_one_turn():
     assert result.rounds[0] == [("get_course_outline", {"course_title": "rag"})]
     assert [args["lesson_number"] for _, args in result.rounds[1]] == [1, 5]
     assert '"What Retrieval Solves"' in result.answer and '"Grounded Answers and Citations"' in result.answer
-    assert "Both lessons mention" in result.answer
+    assert "Both lessons mention" not in result.answer  # no list of shared keywords as filler
 
 
 def test_outline_question_lists_the_lessons_in_chinese():
@@ -221,7 +222,7 @@ def test_outline_question_lists_the_lessons_in_chinese():
 
 def test_unknown_course_and_missing_lesson_are_explained():
     unknown = run("What's in lesson 2 of the cooking course?", COURSES)
-    assert 'I could not find the course "cooking": ValueError: no course matches' in unknown.answer
+    assert 'I could not find the course "cooking": no course matches' in unknown.answer
     missing = run("What is in lesson 9 of the tool orchestration course?", COURSES)
     assert len(missing.rounds) == 1 and "has no lesson 9; its lessons are numbered 1-6" in missing.answer
 
@@ -339,11 +340,11 @@ def test_policies_are_listed_for_display():
     assert all(description for _, description in POLICIES)
 
 
-def test_decisions_are_deterministic_and_the_same_for_both_apis():
+def test_decisions_are_deterministic_and_the_same_for_every_api():
     question = "Compare lesson 1 and lesson 5 of the RAG course"
     first = run(question, COURSES)
     assert run(question, COURSES) == first
-    assert run(question, COURSES, api="anthropic") == first
+    assert run(question, COURSES, api="chat") == run(question, COURSES, api="messages") == first
 
 
 def test_equal_temperatures_are_said_to_be_equal(monkeypatch):
@@ -1329,7 +1330,7 @@ def test_a_value_after_a_sided_parameters_own_words_beats_the_pair():
     assert run("Wire 90 dollars to my account", [wire_funds], max_rounds=1).rounds == []
 
 
-@pytest.mark.parametrize("api", ["openai", "anthropic"])
+@pytest.mark.parametrize("api", APIS)
 def test_a_corrected_weather_call_leaves_its_error_out_of_the_answer(api):
     llm = cd.connect("offline", api=api, latency_scale=0)
     llm.offline.inject("malformed_arguments")  # the first call's arguments are broken; the model corrects them
@@ -1341,8 +1342,9 @@ def test_a_corrected_weather_call_leaves_its_error_out_of_the_answer(api):
 @pytest.mark.parametrize(
     ("api", "question", "said"),
     [
-        ("openai", "What's the weather in Beijing?", "(from cache (yesterday), so it may be out of date)"),
-        ("anthropic", "北京今天天气怎么样?", "(数据来自cache (yesterday),可能不是最新的)"),
+        ("responses", "What's the weather in Beijing?", "(from cache (yesterday), so it may be out of date)"),
+        ("chat", "What's the weather in Beijing?", "(from cache (yesterday), so it may be out of date)"),
+        ("messages", "北京今天天气怎么样?", "(数据来自cache (yesterday),可能不是最新的)"),
     ],
 )
 def test_a_reading_from_a_cache_fallback_is_said_to_be_possibly_stale(api, question, said):

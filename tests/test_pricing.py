@@ -39,7 +39,13 @@ def test_dated_model_names_are_priced_as_their_model():
 
 @pytest.mark.parametrize(
     ("provider", "expected"),
-    [("offline-openai", ("gpt-4.1-mini", "openai")), ("offline-anthropic", ("claude-haiku-4-5", "anthropic"))],
+    [
+        ("offline-responses", ("gpt-5.4-mini", "openai")),
+        ("offline-chat", ("gpt-4.1-mini", "openai")),
+        ("offline-messages", ("claude-haiku-4-5", "anthropic")),
+        ("offline-openai", ("gpt-4.1-mini", "openai")),  # the older names, still accepted
+        ("offline-anthropic", ("claude-haiku-4-5", "anthropic")),
+    ],
 )
 def test_offline_model_is_priced_as_a_real_model(provider, expected):
     assert pricing.priced_as("offline", provider) == expected
@@ -54,7 +60,7 @@ def test_real_providers_price_the_model_named():
 
 
 def test_unknown_provider_names_the_accepted_ones():
-    with pytest.raises(ValueError, match="offline-openai"):
+    with pytest.raises(ValueError, match="offline-responses, offline-chat, offline-messages"):
         pricing.priced_as("m", "offline")
 
 

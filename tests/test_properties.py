@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 import conductor as cd
 from scripted import offline, scripted
+from wire import APIS, tool_results
 
 CITIES = ["北京", "上海", "广州", "火星"]
 
@@ -37,7 +38,7 @@ step = st.one_of(
 )
 
 
-@pytest.mark.parametrize("api", ["openai", "anthropic"])
+@pytest.mark.parametrize("api", APIS)
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(steps=st.lists(step, min_size=1, max_size=6), max_rounds=st.integers(0, 4), parallel=st.booleans())
 def test_loop_invariants(api, steps, max_rounds, parallel):
@@ -50,16 +51,7 @@ def test_loop_invariants(api, steps, max_rounds, parallel):
     issued = [c.id for r in result.rounds for c in r.tool_calls]
     assert len(issued) == len(set(issued))
     # A run the guards stopped (a loop) answers its last turn in result.messages without another request.
-    last = result.messages if result.stopped_by else model.requests[-1].body["messages"]
-    if api == "openai":
-        answered = [m["tool_call_id"] for m in last if m["role"] == "tool"]
-    else:
-        answered = [
-            b["tool_use_id"]
-            for m in last
-            if m["role"] == "user" and isinstance(m["content"], list)
-            for b in m["content"]
-            if b["type"] == "tool_result"
-        ]
+    last = {"messages": result.messages} if result.stopped_by else model.requests[-1].body
+    answered = [call_id for call_id, _, _ in tool_results(last)]
     assert answered == issued
     assert len(result.rounds) <= max_rounds

@@ -10,18 +10,19 @@ import pytest
 
 import conductor as cd
 from conductor.offline import LatencyModel, OfflineModel
-from scripted import offline, scripted
+from scripted import RawServer, offline, raw_response, scripted
+from wire import APIS, api_of
 
 
 def test_offline_is_the_default(monkeypatch):
     monkeypatch.delenv("CONDUCTOR_PROVIDER", raising=False)
     llm = cd.connect(latency_scale=0)
-    assert llm.provider == "offline" and llm.api == "openai"
+    assert llm.provider == "offline" and llm.api == "responses"
     assert type(llm.client).__name__ == "OpenAI"
 
 
 def test_offline_anthropic_speaks_messages():
-    llm = cd.connect("offline", api="anthropic", latency_scale=0)
+    llm = cd.connect("offline", api="messages", latency_scale=0)
     assert type(llm.client).__name__ == "Anthropic"
     message = llm.client.messages.create(
         model=llm.model, max_tokens=100, messages=[{"role": "user", "content": "Hello"}]
@@ -49,6 +50,12 @@ def test_missing_key_names_the_variable_and_the_offline_alternative(monkeypatch,
     assert variable in str(info.value) and "cd.connect('offline')" in str(info.value)
 
 
+def test_openais_own_base_url_still_needs_the_key(monkeypatch):
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    with pytest.raises(cd.ProviderError, match="OPENAI_API_KEY"):
+        cd.connect("openai", base_url="https://api.openai.com/v1")
+
+
 def test_key_never_appears_in_repr(monkeypatch):
     secret = "sk-test-DO-NOT-PRINT-1234567890"
     monkeypatch.setenv("OPENAI_API_KEY", secret)
@@ -63,15 +70,30 @@ def test_openai_compatible_server_needs_no_key(monkeypatch):
     assert llm.cost(cd.Usage(1000, 1000)) == 0.0  # a local model costs nothing we can price
 
 
-@pytest.mark.parametrize("api", ["openai", "anthropic"])
-def test_bring_your_own_client(api):
+@pytest.mark.parametrize(("api", "chosen"), [(None, "chat"), ("responses", "responses"), ("chat", "chat"),
+                                           ("messages", "messages")])
+def test_bring_your_own_client(api, chosen):
+    """A client you built: an OpenAI client on any base URL but OpenAI's speaks chat unless api= says otherwise."""
     model = OfflineModel(latency=LatencyModel.instant(), policies=[scripted("Hi from my client.")])
-    client = model.openai_client() if api == "openai" else model.anthropic_client()
-    llm = cd.connect(client, model="my-model")
-    assert llm.api == api and llm.client is client
+    client = model.anthropic_client() if chosen == "messages" else model.openai_client()
+    llm = cd.connect(client, model="my-model", api=api)
+    assert llm.api == chosen and llm.client is client
     result = llm.run("Hello")
     assert result.answer == "Hi from my client."
-    assert model.requests[0].body["model"] == "my-model"
+    assert model.requests[0].body["model"] == "my-model" and model.requests[0].api == chosen
+
+
+def test_a_client_on_openais_own_base_url_speaks_the_responses_api():
+    import httpx2
+    import openai
+
+    server = RawServer("responses", [raw_response("responses", "Hi from OpenAI.")])
+    http = httpx2.Client(transport=httpx2.MockTransport(server._handle))
+    for base_url in ("https://api.openai.com/v1", "https://api.openai.com/v1/"):
+        client = openai.OpenAI(api_key="k", base_url=base_url, http_client=http, max_retries=0)
+        llm = cd.connect(client, model="gpt-5.4-mini")
+        assert llm.api == "responses" and llm.run("Hello").answer == "Hi from OpenAI."
+    assert [api_of(b) for b in server.bodies] == ["responses", "responses"]
 
 
 def test_unsupported_client_names_the_supported_ones():
@@ -85,7 +107,7 @@ def test_client_without_model_is_an_error():
         cd.connect(model.openai_client())
 
 
-@pytest.mark.parametrize("api", ["openai", "anthropic"])
+@pytest.mark.parametrize("api", APIS)
 def test_arun_with_async_client(api):
     model = OfflineModel(latency=LatencyModel.instant(), policies=[scripted([("ping", {})], "pong")])
     llm = cd.connect("offline", api=api, asynchronous=True, offline_model=model)
@@ -99,12 +121,14 @@ def test_arun_with_async_client(api):
 
     result = asyncio.run(llm.arun("Ping?", tools=[ping]))
     assert result.answer == "pong" and result.rounds[0].tool_calls[0].output == "pong"
+    assert [r.api for r in model.requests] == [api, api]
     with pytest.raises(cd.ProviderError, match="arun"):
         llm.run("Ping?")
 
 
-def test_arun_with_sync_client():
-    llm, _ = offline("openai", scripted("ok"))
+@pytest.mark.parametrize("api", APIS)
+def test_arun_with_sync_client(api):
+    llm, _ = offline(api, scripted("ok"))
     assert asyncio.run(llm.arun("Hi")).answer == "ok"
 
 
@@ -133,37 +157,41 @@ def _subclass(api: str) -> type:
     import anthropic
     import openai
 
-    base = openai.OpenAI if api == "openai" else anthropic.Anthropic
+    base = anthropic.Anthropic if api == "messages" else openai.OpenAI
     return type("TeamClient", (base,), {"__module__": "team.clients"})
 
 
-@pytest.mark.parametrize("api", ["openai", "anthropic"])
+@pytest.mark.parametrize("api", APIS)
 def test_subclass_of_an_sdk_client_is_accepted(api):
-    from scripted import RawServer, raw_response
-
     server = RawServer(api, [raw_response(api, "Hi from a subclass.")])
-    llm = cd.connect(server.client(_subclass(api)), model="m")
+    # The server is not OpenAI's: an OpenAI client there speaks chat unless api= says otherwise.
+    llm = cd.connect(server.client(_subclass(api)), model="m", api="responses" if api == "responses" else None)
     assert llm.api == api and not llm.is_async
     assert llm.run("Hello").answer == "Hi from a subclass."
-    assert server.bodies[0]["model"] == "m"
+    assert server.bodies[0]["model"] == "m" and api_of(server.bodies[0]) == api
 
 
-def test_azure_client_is_accepted():
+AZURE = {"api_version": "2024-10-21", "azure_endpoint": "https://team.openai.azure.com"}
+
+
+@pytest.mark.parametrize("api", [None, "responses"])
+def test_azure_client_is_accepted(api):
+    """Azure is not OpenAI's base URL: Chat Completions (which every Azure api_version serves) unless api= says so."""
     import openai
-    from scripted import RawServer, raw_response
 
-    server = RawServer("openai", [raw_response("openai", "Hi from Azure.")])
-    client = server.client(openai.AzureOpenAI, api_version="2024-10-21", azure_endpoint="https://team.openai.azure.com")
-    llm = cd.connect(client, model="my-deployment")
-    assert llm.api == "openai" and llm.run("Hello").answer == "Hi from Azure."
+    chosen = api or "chat"
+    server = RawServer(chosen, [raw_response(chosen, "Hi from Azure.")])
+    llm = cd.connect(server.client(openai.AzureOpenAI, **AZURE), model="my-deployment", api=api)
+    assert llm.api == chosen and llm.run("Hello").answer == "Hi from Azure."
+    assert api_of(server.bodies[0]) == chosen
 
 
 def test_async_azure_client_is_async():
     import openai
 
-    client = openai.AsyncAzureOpenAI(api_key="k", api_version="2024-10-21", azure_endpoint="https://team.openai.azure.com")
+    client = openai.AsyncAzureOpenAI(api_key="k", **AZURE)
     llm = cd.connect(client, model="my-deployment")
-    assert llm.api == "openai" and llm.is_async
+    assert llm.api == "chat" and llm.is_async
 
 
 @pytest.mark.parametrize("api", ["openai", "anthropic"])

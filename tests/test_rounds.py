@@ -1,4 +1,4 @@
-"""The round loop through the offline transports, for both wire APIs."""
+"""The round loop through the offline transports, for each of the three wire APIs."""
 
 from __future__ import annotations
 
@@ -9,22 +9,14 @@ import pytest
 import conductor as cd
 from conductor.types import StopReason
 from scripted import Recorder, offline, scripted
+from wire import APIS, dialog, system_texts, tool_results, tools_forbidden
 
-APIS = ["openai", "anthropic"]
+# How each API forbids tool use on the forced final request (tools stay defined).
+FORBIDDEN = {"responses": "none", "chat": "none", "messages": {"type": "none"}}
 
 
 def tools_offered(body: dict) -> bool:
     return bool(body.get("tools"))
-
-
-def tool_use_forbidden(api: str, body: dict) -> bool:
-    choice = body.get("tool_choice")
-    return choice == "none" if api == "openai" else choice == {"type": "none"}
-
-
-def dialog(api: str, body: dict) -> list[dict]:
-    """The request's messages without the OpenAI system message."""
-    return [m for m in body["messages"] if m["role"] != "system"]
 
 
 @pytest.fixture
@@ -60,7 +52,7 @@ def test_zero_rounds_one_request_with_tools_offered(api, weather, rec):
     assert result.api_calls == 1 == len(model.requests)
     assert result.rounds == ()
     assert tools_offered(model.requests[0].body)
-    assert not tool_use_forbidden(api, model.requests[0].body)
+    assert not tools_forbidden(model.requests[0].body)
     assert rec.calls == []
     assert not result.hit_round_limit
 
@@ -72,7 +64,7 @@ def test_one_round_two_requests_tools_still_offered(api, weather, rec):
     assert result.api_calls == 2 == len(model.requests)
     assert len(result.rounds) == 1
     second = model.requests[1].body
-    assert tools_offered(second) and not tool_use_forbidden(api, second)
+    assert tools_offered(second) and not tools_forbidden(second)
     assert rec.calls == [("get_weather", {"city": "北京"})]
     assert json.loads(result.rounds[0].tool_calls[0].output) == {"city": "北京", "temperature": 5}
 
@@ -87,8 +79,8 @@ def test_two_rounds_third_request_forbids_tools(api, weather, clothing, rec):
     assert result.api_calls == 3 == len(model.requests)
     third = model.requests[2].body
     assert tools_offered(third), "tools must stay defined on the final request"
-    assert tool_use_forbidden(api, third)
-    assert len(dialog(api, third)) == 5
+    assert tools_forbidden(third) and third["tool_choice"] == FORBIDDEN[api]
+    assert len(dialog(third)) == 5
     assert [name for name, _ in rec.calls] == ["get_weather", "suggest_clothing"]
     assert result.forced_final and result.hit_round_limit and result.ignored_tool_calls == ()
     assert result.answer == "Wear a down jacket."
@@ -106,8 +98,8 @@ def test_round_limit_enforced(api, max_rounds, weather, rec):
     result = llm.run("Keep checking 上海", tools=[weather], max_rounds=max_rounds, max_repeats=None)
     assert len(model.requests) == max_rounds + 1
     assert len(result.rounds) == max_rounds == len(rec.calls)
-    assert tool_use_forbidden(api, model.requests[-1].body)
-    assert all(not tool_use_forbidden(api, r.body) for r in model.requests[:-1])
+    assert tools_forbidden(model.requests[-1].body)
+    assert all(not tools_forbidden(r.body) for r in model.requests[:-1])
 
 
 @pytest.mark.parametrize("api", APIS)
@@ -159,14 +151,12 @@ def test_tool_error_becomes_error_result_and_loop_continues(api, failing_round, 
     assert failed.is_error and "KeyError" in failed.output and "no such key" in failed.output
     ok = result.rounds[2 - failing_round].tool_calls[0]
     assert not ok.is_error and ok.output.startswith("value of")
-    # The error reached the model in the API's own way.
+    # The error reached the model in the API's own way: Anthropic's is_error flag, text starting "Error:" on
+    # the two OpenAI APIs (which have no flag).
     request = model.requests[failing_round].body
-    last = request["messages"][-1]
-    if api == "anthropic":
-        block = last["content"][0]
-        assert block["is_error"] is True and "no such key" in block["content"]
-    else:
-        assert last["role"] == "tool" and last["content"].startswith("Error:") and "no such key" in last["content"]
+    call_id, text, is_error = tool_results(request)[-1]
+    assert call_id == failed.id and is_error and "no such key" in text
+    assert text.startswith("Error:") != (api == "messages")
 
 
 @pytest.mark.parametrize("api", APIS)
@@ -176,13 +166,10 @@ def test_history_and_system_reach_every_request(api, weather):
     llm.run("Weather at home?", tools=[weather], history=history, system="Be brief.")
     for recorded in model.requests:
         body = recorded.body
-        messages = dialog(api, body)
+        messages = dialog(body)
         assert messages[:2] == history
         assert messages[2] == {"role": "user", "content": "Weather at home?"}
-        if api == "anthropic":
-            assert body["system"] == "Be brief."
-        else:
-            assert body["messages"][0] == {"role": "system", "content": "Be brief."}
+        assert system_texts(body) == ["Be brief."]
 
 
 @pytest.mark.parametrize("api", APIS)
@@ -197,13 +184,17 @@ def test_mixed_text_and_tool_calls_are_both_kept(api, weather):
     llm, model = offline(api, scripted(("Let me check.", [("get_weather", {"city": "北京"})]), "5°C."))
     result = llm.run("Weather?", tools=[weather])
     assert result.rounds[0].text == "Let me check."
-    assistant = dialog(api, model.requests[1].body)[1]
-    if api == "anthropic":
+    sent = dialog(model.requests[1].body)
+    assistant = sent[1]
+    if api == "messages":
         kinds = [b["type"] for b in assistant["content"]]
         assert kinds == ["text", "tool_use"]
         assert assistant["content"][0]["text"] == "Let me check."
-    else:
+    elif api == "chat":
         assert assistant["content"] == "Let me check." and len(assistant["tool_calls"]) == 1
+    else:  # Responses: the output items as received, the message before the function_call
+        assert [item["type"] for item in sent[1:4]] == ["message", "function_call", "function_call_output"]
+        assert [part["text"] for part in assistant["content"]] == ["Let me check."]
 
 
 @pytest.mark.parametrize("api", APIS)
@@ -214,10 +205,7 @@ def test_several_calls_in_one_turn_answered_once_in_order(api, weather, rec):
     calls = result.rounds[0].tool_calls
     assert [c.arguments["city"] for c in calls] == cities
     body = model.requests[1].body
-    if api == "anthropic":
-        answered = [b["tool_use_id"] for b in body["messages"][-1]["content"]]
-    else:
-        answered = [m["tool_call_id"] for m in body["messages"] if m["role"] == "tool"]
+    answered = [call_id for call_id, _, _ in tool_results(body)]
     assert answered == [c.id for c in calls]
     assert len(set(answered)) == 3
 
@@ -257,8 +245,9 @@ def test_invalid_arguments_get_validation_message_and_tool_not_run(api, argument
     assert rec.calls == []
 
 
-def test_malformed_json_arguments_get_validation_message(weather, rec):
-    llm, model = offline("openai", scripted([("get_weather", {"city": "北京"})], "Sorry."))
+@pytest.mark.parametrize("api", ["responses", "chat"])  # Anthropic sends arguments as an object, never as text
+def test_malformed_json_arguments_get_validation_message(api, weather, rec):
+    llm, model = offline(api, scripted([("get_weather", {"city": "北京"})], "Sorry."))
     model.inject("malformed_arguments")
     result = llm.run("Weather?", tools=[weather])
     call = result.rounds[0].tool_calls[0]

@@ -19,6 +19,7 @@ import pytest
 
 import conductor as cd
 from conductor.offline import LatencyModel, OfflineModel
+from wire import APIS, OPENAI_APIS
 
 OPENAI_KEY = "sk-proj-FAKEKEY0123456789abcdefSECRET"
 ANTHROPIC_KEY = "sk-ant-api03-FAKEKEY0123456789abcdefSECRET"
@@ -47,7 +48,7 @@ def _client(api: str, model: OfflineModel, *, asynchronous: bool = False):
     transport = model.async_transport() if asynchronous else model.transport()
     hooks = {"request": [arecord if asynchronous else record]}
     http = (httpx2.AsyncClient if asynchronous else httpx2.Client)(transport=transport, event_hooks=hooks)
-    if api == "openai":
+    if api in OPENAI_APIS:
         cls = openai.AsyncOpenAI if asynchronous else openai.OpenAI
         return cls(api_key=OPENAI_KEY, base_url="http://offline.invalid/v1", http_client=http, max_retries=1)
     cls = anthropic.AsyncAnthropic if asynchronous else anthropic.Anthropic
@@ -74,27 +75,27 @@ def _seen(result: cd.RunResult, llm: cd.LLM) -> str:
     )
 
 
-@pytest.mark.parametrize("api", ["openai", "anthropic"])
+@pytest.mark.parametrize("api", APIS)
 def test_a_run_with_faults_leaks_no_key(api, everything_logged, monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", OPENAI_KEY)
     monkeypatch.setenv("ANTHROPIC_API_KEY", ANTHROPIC_KEY)
     model = OfflineModel(seed=0, latency=LatencyModel.instant())
     model.inject("rate_limit", retry_after=0.001)  # the SDK retries: its retry logging runs too
-    llm = cd.connect(_client(api, model), model="offline-model")
+    llm = cd.connect(_client(api, model), model="offline-model", api=api)
     result = llm.run("北京今天穿什么?", tools=cd.scenarios.weather_tools(), max_rounds=2)
-    assert result.api_calls == 3
+    assert result.api_calls == 3 and [r.api for r in model.requests] == [api] * 4
     assert _leaks(_seen(result, llm)) == []
     assert _leaks(everything_logged.text) == []
     # The key did go out, in the header each API uses: the scan had something to find.
     assert len(model.requests) == 4
-    assert _leaks(SENT_HEADERS[-1]) == [OPENAI_KEY if api == "openai" else ANTHROPIC_KEY, NEEDLES[2]]
+    assert _leaks(SENT_HEADERS[-1]) == [ANTHROPIC_KEY if api == "messages" else OPENAI_KEY, NEEDLES[2]]
 
 
-@pytest.mark.parametrize("api", ["openai", "anthropic"])
+@pytest.mark.parametrize("api", APIS)
 def test_errors_leak_no_key(api, everything_logged):
     model = OfflineModel(seed=0, latency=LatencyModel.instant())
     model.inject("quota", times=5)
-    llm = cd.connect(_client(api, model), model="offline-model")
+    llm = cd.connect(_client(api, model), model="offline-model", api=api)
     with pytest.raises(Exception) as raised:
         llm.run("What's the weather in Beijing?", tools=cd.scenarios.weather_tools())
     error = raised.value
@@ -110,7 +111,7 @@ def test_async_runs_and_connect_leak_no_key(everything_logged, monkeypatch):
     real = [cd.connect("openai"), cd.connect("anthropic")]  # built from the environment, never used to send
     assert _leaks(" ".join(repr(llm) for llm in real)) == []
     model = OfflineModel(seed=0, latency=LatencyModel.instant())
-    llm = cd.connect(_client("anthropic", model, asynchronous=True), model="offline-model")
+    llm = cd.connect(_client("messages", model, asynchronous=True), model="offline-model")
     result = asyncio.run(llm.arun("上海冷吗?", tools=cd.scenarios.weather_tools()))
     assert _leaks(_seen(result, llm)) == []
     assert _leaks(everything_logged.text) == []

@@ -1,4 +1,4 @@
-"""llm.stream / llm.astream: the same run as llm.run, read as it is generated, on both APIs.
+"""llm.stream / llm.astream: the same run as llm.run, read as it is generated, on each of the three APIs.
 
 What a learner relies on: the events come in a usable order, the text deltas
 add up to the answer, tool calls are assembled whole from their streamed
@@ -33,8 +33,7 @@ from conductor.streaming import (
 )
 
 from scripted import offline, scripted
-
-APIS = ("openai", "anthropic")
+from wire import APIS
 CHAIN = "What should I wear in Beijing today?"
 TWO_CITIES = "Is it warmer in Beijing or Shanghai today?"
 LONG_ANSWER = "The answer is a long sentence that streams in many small pieces, one by one."
@@ -120,6 +119,18 @@ def test_tool_calls_are_assembled_whole_from_streamed_deltas(api: str) -> None:
     assert [e.output for e in events if isinstance(e, ToolEnd)][1] == "kept"
 
 
+@pytest.mark.parametrize("api", ["responses", "messages"])
+def test_a_streamed_reasoning_model_gets_its_reasoning_back_with_its_calls(api: str) -> None:
+    """The items assembled from the stream (reasoning, thinking signatures) are what the next request replays."""
+    llm = cd.connect("offline", api=api, latency_scale=0, reasoning=True)
+    events = collect(llm, CHAIN)
+    result = events[-1].result
+    assert result.answer and [c.name for c in result.tool_calls] == ["get_weather", "suggest_clothing"]
+    assert [r.status for r in llm.offline.requests] == [200, 200, 200]  # a call without its reasoning is a 400
+    assert summary(result) == summary(cd.connect("offline", api=api, latency_scale=0, reasoning=True).run(
+        CHAIN, tools=weather_tools()))
+
+
 @pytest.mark.parametrize("api", APIS)
 def test_astream_gives_the_same_events_as_stream(api: str) -> None:
     sync_events = collect(connect(api), CHAIN)
@@ -186,7 +197,7 @@ def test_astream_raises_the_same_error_mid_stream(api: str) -> None:
     assert len(llm.offline.requests) == 1
 
 
-def test_a_stream_that_ends_before_the_model_finished_is_an_interruption() -> None:
+def test_a_chat_stream_that_ends_before_the_model_finished_is_an_interruption() -> None:
     """An OpenAI-compatible server that closes the stream without a finish_reason."""
 
     def chunk(delta: dict[str, Any]) -> str:
@@ -227,7 +238,7 @@ def test_a_refusal_streams_its_text(api: str) -> None:
 
 
 def test_leaving_the_loop_early_closes_the_stream() -> None:
-    llm = connect("openai")
+    llm = connect("responses")
     for event in llm.stream(CHAIN, tools=weather_tools()):
         if isinstance(event, ToolStart):
             break
@@ -236,15 +247,15 @@ def test_leaving_the_loop_early_closes_the_stream() -> None:
 
 def test_learner_mistakes_are_refused_with_the_fix() -> None:
     with pytest.raises(cd.ProviderError, match="astream"):
-        connect("openai", asynchronous=True).stream("Hi")
+        connect("responses", asynchronous=True).stream("Hi")
     with pytest.raises(ValueError, match="llm.stream"):
-        connect("openai").run("Hi", stream=True)
+        connect("responses").run("Hi", stream=True)
     with pytest.raises(ValueError, match="max_rounds"):
-        connect("openai").stream("Hi", max_rounds=-1)
+        connect("responses").stream("Hi", max_rounds=-1)
 
 
 def test_guards_apply_to_a_streamed_run() -> None:
-    events = collect(connect("openai"), CHAIN, allowed_tools=["get_weather"])
+    events = collect(connect("responses"), CHAIN, allowed_tools=["get_weather"])
     result = events[-1].result
     blocked = [c for c in result.tool_calls if c.name == "suggest_clothing"]
     assert all(c.is_error for c in blocked)
@@ -252,7 +263,7 @@ def test_guards_apply_to_a_streamed_run() -> None:
 
 
 def test_the_events_are_typed_dataclasses() -> None:
-    events = collect(connect("anthropic"), CHAIN)
+    events = collect(connect("messages"), CHAIN)
     assert {type(e) for e in events} == {RoundStart, TextDelta, ToolStart, ToolEnd, Done}
     assert {e.type for e in events} == {"round_start", "text", "tool_start", "tool_end", "done"}
     assert suggest_clothing.name in {e.name for e in events if isinstance(e, ToolEnd)}
@@ -268,7 +279,7 @@ def printed(events: list[Any], columns: int = 40) -> tuple[str, cd.RunResult]:
 
 
 def test_print_stream_shows_progress_lines_and_the_answer() -> None:
-    events = collect(connect("openai"), CHAIN)
+    events = collect(connect("responses"), CHAIN)
     text, result = printed(events, columns=100)
     assert result is events[-1].result
     lines = text.splitlines()
@@ -288,7 +299,7 @@ def test_print_stream_shows_progress_lines_and_the_answer() -> None:
 def test_print_stream_wraps_words_split_across_deltas(pieces: list[str]) -> None:
     """However the text is cut into deltas, the printed lines are the same, whole words, within the width."""
     events = [TextDelta(piece, 1, 0.0) for piece in pieces]
-    text, _ = printed([*events, Done(connect("openai").run("Hi"))], columns=20)
+    text, _ = printed([*events, Done(connect("responses").run("Hi"))], columns=20)
     lines = text.splitlines()
     assert all(display.width(line) <= 20 for line in lines)
     assert " ".join(lines) == "".join(pieces)
@@ -298,7 +309,7 @@ def test_print_stream_wraps_words_split_across_deltas(pieces: list[str]) -> None
 def test_print_stream_breaks_chinese_between_characters() -> None:
     chinese = "北京今天晴,气温5°C。建议穿羽绒服、厚外套。"  # "Beijing: sunny, 5°C. Wear a down coat."
     events = [TextDelta(chinese[:7], 1, 0.0), TextDelta(chinese[7:], 1, 0.0)]
-    text, _ = printed([*events, Done(connect("openai").run("Hi"))], columns=12)
+    text, _ = printed([*events, Done(connect("responses").run("Hi"))], columns=12)
     lines = text.splitlines()
     assert "".join(lines) == chinese
     assert all(display.width(line) <= 12 for line in lines) and len(lines) > 1
@@ -322,7 +333,7 @@ def test_call_label_reads_like_a_call() -> None:
 
 
 def test_print_stream_shows_every_word_received_before_a_break() -> None:
-    llm, model = offline("openai", scripted(LONG_ANSWER))
+    llm, model = offline("responses", scripted(LONG_ANSWER))
     model.inject("stream_error")
     out = io.StringIO()
     with pytest.raises(StreamInterrupted) as caught:
@@ -352,11 +363,11 @@ def _sse_client(api: str, body: Any) -> cd.LLM:
         return httpx2.Response(200, headers={"content-type": "text/event-stream"}, content=content)
 
     http = httpx2.Client(transport=httpx2.MockTransport(handle))
-    if api == "openai":
+    if api in ("responses", "chat"):
         client: Any = openai.OpenAI(api_key="test", base_url="http://raw.invalid/v1", max_retries=0, http_client=http)
     else:
         client = anthropic.Anthropic(api_key="test", base_url="http://raw.invalid", max_retries=0, http_client=http)
-    return cd.connect(client, model="m")
+    return cd.connect(client, model="m", api=api)
 
 
 def _anthropic_events(*events: dict[str, Any]) -> bytes:
@@ -372,8 +383,33 @@ ANTHROPIC_START = [
 ]
 
 
+def _responses_events(*events: dict[str, Any]) -> bytes:
+    numbered = [{**e, "sequence_number": n} for n, e in enumerate(events)]
+    return "".join(f"event: {e['type']}\ndata: {json.dumps(e)}\n\n" for e in numbered).encode()
+
+
+RESPONSES_START = [
+    {"type": "response.created", "response": {
+        "id": "resp_1", "object": "response", "created_at": 0, "status": "in_progress", "model": "m", "output": [],
+        "parallel_tool_calls": True, "tool_choice": "auto", "tools": []}},
+    {"type": "response.output_item.added", "output_index": 0, "item": {
+        "id": "msg_1", "type": "message", "role": "assistant", "status": "in_progress", "content": []}},
+    {"type": "response.content_part.added", "item_id": "msg_1", "output_index": 0, "content_index": 0,
+     "part": {"type": "output_text", "text": "", "annotations": []}},
+    {"type": "response.output_text.delta", "item_id": "msg_1", "output_index": 0, "content_index": 0,
+     "delta": "Half an ans", "logprobs": []},
+]
+
+
+def test_a_responses_stream_without_its_completed_event_is_an_interruption() -> None:
+    llm = _sse_client("responses", _responses_events(*RESPONSES_START))
+    with pytest.raises(StreamInterrupted, match="response.completed") as caught:
+        list(llm.stream("Hi"))
+    assert caught.value.partial_text == "Half an ans"
+
+
 def test_an_anthropic_stream_without_a_stop_reason_is_an_interruption() -> None:
-    llm = _sse_client("anthropic", _anthropic_events(*ANTHROPIC_START, {"type": "content_block_stop", "index": 0}))
+    llm = _sse_client("messages", _anthropic_events(*ANTHROPIC_START, {"type": "content_block_stop", "index": 0}))
     with pytest.raises(StreamInterrupted, match="no stop_reason") as caught:
         list(llm.stream("Hi"))
     assert caught.value.partial_text == "Half an ans"
@@ -381,12 +417,12 @@ def test_an_anthropic_stream_without_a_stop_reason_is_an_interruption() -> None:
 
 @pytest.mark.parametrize("api", APIS)
 def test_a_dropped_connection_mid_stream_is_an_interruption(api: str) -> None:
-    first = (
-        _anthropic_events(*ANTHROPIC_START)
-        if api == "anthropic"
-        else b'data: {"id":"c","object":"chat.completion.chunk","created":0,"model":"m","choices":'
-        b'[{"index":0,"delta":{"role":"assistant","content":"Half an ans"},"finish_reason":null}]}\n\n'
-    )
+    first = {
+        "responses": _responses_events(*RESPONSES_START),
+        "chat": b'data: {"id":"c","object":"chat.completion.chunk","created":0,"model":"m","choices":'
+        b'[{"index":0,"delta":{"role":"assistant","content":"Half an ans"},"finish_reason":null}]}\n\n',
+        "messages": _anthropic_events(*ANTHROPIC_START),
+    }[api]
 
     def dropped():
         yield first

@@ -1,7 +1,7 @@
 """Defining tools: partials and callable objects, recursive models, docstring styles, explicit schemas.
 
 What ``@cd.tool`` could never call is refused when the tool is defined, with a
-``ToolDefinitionError`` naming the fix; what it accepts must also work in a run on both APIs.
+``ToolDefinitionError`` naming the fix; what it accepts must also work in a run on each of the three APIs.
 """
 
 from __future__ import annotations
@@ -16,8 +16,7 @@ import pytest
 
 import conductor as cd
 from scripted import offline, scripted
-
-APIS = ["openai", "anthropic"]
+from wire import APIS, tool_definitions
 
 
 def lookup(city: str, api_key: str, days: int = 1) -> str:
@@ -166,8 +165,7 @@ def test_recursive_model_in_a_run(api):
     llm, model = offline(api, scripted([("count_nodes", {"tree": tree})], "done"))
     result = llm.run("count", tools=[count_nodes])
     assert result.rounds[0].tool_calls[0].output == "4"
-    sent = model.requests[0].body["tools"][0]
-    schema = sent["function"]["parameters"] if api == "openai" else sent["input_schema"]
+    schema = tool_definitions(model.requests[0].body)[0]["parameters"]
     assert "$defs" in schema
 
 
@@ -234,8 +232,7 @@ def test_a_tool_with_an_empty_description_runs(api):
     llm, model = offline(api, scripted([("shout", {"text": "hi"})], "done"))
     result = llm.run("shout", tools=[cd.tool(shout)])
     assert result.rounds[0].tool_calls[0].output == "HI"
-    sent = model.requests[0].body["tools"][0]
-    assert (sent["function"] if api == "openai" else sent)["description"] == ""
+    assert tool_definitions(model.requests[0].body)[0]["description"] == ""
 
 
 # -- explicit JSON schemas ---------------------------------------------------------------
@@ -315,5 +312,4 @@ def test_explicit_schema_in_a_run(api):
     bad, good = result.rounds[0].tool_calls
     assert bad.is_error and "days: 9 is greater than the maximum of 7" in bad.output
     assert not good.is_error and json.loads(good.output) == {"forwarded": {"city": "上海"}}
-    sent = model.requests[0].body["tools"][0]
-    assert (sent["function"]["parameters"] if api == "openai" else sent["input_schema"]) == REMOTE_SCHEMA
+    assert tool_definitions(model.requests[0].body)[0]["parameters"] == REMOTE_SCHEMA

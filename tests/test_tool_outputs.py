@@ -1,7 +1,7 @@
 """What a tool returns, as the model reads it: valid JSON through pydantic, or an error result.
 
 Every rendered value is checked with ``json.loads`` (the model gets JSON it can parse),
-and through a run on both APIs the text in the request body is the text recorded.
+and through a run on each of the three APIs the text in the request body is the text recorded.
 """
 
 from __future__ import annotations
@@ -20,8 +20,7 @@ import pytest
 import conductor as cd
 from conductor.tools import ToolOutputError, render_output
 from scripted import offline, scripted
-
-APIS = ["openai", "anthropic"]
+from wire import APIS, tool_results
 
 
 class Colour(enum.Enum):
@@ -102,11 +101,9 @@ def test_unsendable_outputs_say_what_came_back_and_that_the_tool_ran(make, kind)
     assert "do not repeat the call" in message
 
 
-def _sent_results(api: str, body: dict) -> list[str]:
+def _sent_results(body: dict) -> list[str]:
     """The text of each tool result in a request body, as the model receives it."""
-    if api == "openai":
-        return [m["content"] for m in body["messages"] if m["role"] == "tool"]
-    return [b["content"] for b in body["messages"][-1]["content"] if b["type"] == "tool_result"]
+    return [text for _, text, _ in tool_results(body)]
 
 
 @pytest.mark.parametrize("api", APIS)
@@ -125,7 +122,7 @@ def test_a_generator_output_is_an_error_result_after_the_side_effect(api):
     assert sent == ["a@x.org,b@x.org"], "the tool ran once"
     assert record.is_error
     assert "send_emails ran" in record.output and "generator" in record.output
-    contents = _sent_results(api, model.requests[1].body)
+    contents = _sent_results(model.requests[1].body)
     assert len(contents) == 1 and "send_emails ran" in contents[0]
 
 
@@ -141,7 +138,7 @@ def test_awkward_values_reach_the_model_as_json(api):
     (record,) = result.rounds[0].tool_calls
     assert not record.is_error
     assert json.loads(record.output) == {"city": "上海", "mean": "NaN", "days": ["2026-01-01"], "unit": "red"}
-    assert _sent_results(api, model.requests[1].body) == [record.output]
+    assert _sent_results(model.requests[1].body) == [record.output]
 
 
 @pytest.mark.parametrize("api", APIS)

@@ -6,12 +6,14 @@ import genai_prices
 import pytest
 from anthropic.types import Message
 from openai.types.chat import ChatCompletion
+from openai.types.responses import Response
 
 import conductor as cd
 from conductor import charts, pricing
-from conductor.apis import ChatApi, MessagesApi
+from conductor.apis import ChatApi, MessagesApi, ResponsesApi
 from conductor.types import Usage
 from scripted import RawServer, offline, raw_response, scripted
+from wire import APIS
 
 OPENAI_USAGE = {
     "prompt_tokens": 2_000,
@@ -34,19 +36,28 @@ ANTHROPIC_USAGE = {
     "server_tool_use": {"web_search_requests": 2, "web_fetch_requests": 0},
     "service_tier": "standard",
 }
-USAGES = {"openai": OPENAI_USAGE, "anthropic": ANTHROPIC_USAGE}
-MODELS = {"openai": "gpt-4.1-mini", "anthropic": "claude-haiku-4-5"}
+USAGES = {"responses": OPENAI_USAGE, "chat": OPENAI_USAGE, "messages": ANTHROPIC_USAGE}  # Responses: translated
+MODELS = {"responses": "gpt-5.4-mini", "chat": "gpt-4.1-mini", "messages": "claude-haiku-4-5"}
+PROVIDERS = {"responses": "openai", "chat": "openai", "messages": "anthropic"}
 
 
 def test_openai_cached_and_reasoning_tokens_are_parts_of_the_totals():
-    response = ChatCompletion.model_validate(raw_response("openai", "hi", usage=OPENAI_USAGE))
+    response = ChatCompletion.model_validate(raw_response("chat", "hi", usage=OPENAI_USAGE))
     assert ChatApi().parse(response).usage == Usage(
         input_tokens=2_000, output_tokens=300, cache_read_tokens=1_536, reasoning_tokens=192
     )
 
 
+def test_responses_cached_and_reasoning_tokens_are_parts_of_the_totals():
+    body = raw_response("responses", "hi", usage=OPENAI_USAGE)
+    assert body["usage"]["input_tokens_details"] == {"cached_tokens": 1_536}  # the Responses API's own names
+    assert ResponsesApi().parse(Response.construct(**body)).usage == Usage(
+        input_tokens=2_000, output_tokens=300, cache_read_tokens=1_536, reasoning_tokens=192
+    )
+
+
 def test_anthropic_cache_tokens_join_the_input_and_searches_are_counted():
-    response = Message.model_validate(raw_response("anthropic", "hi", usage=ANTHROPIC_USAGE))
+    response = Message.model_validate(raw_response("messages", "hi", usage=ANTHROPIC_USAGE))
     usage = MessagesApi().parse(response).usage
     assert usage == Usage(
         input_tokens=4_050, output_tokens=400, cache_read_tokens=3_000, cache_write_tokens=1_000, web_search_requests=2
@@ -88,20 +99,20 @@ def test_cost_by_part_adds_up_to_genai_prices(model, provider, usage):
     assert split.cached < usage.cache_read_tokens * price.input_per_mtok / 1e6
 
 
-@pytest.mark.parametrize("api", ["openai", "anthropic"])
+@pytest.mark.parametrize("api", APIS)
 def test_run_records_reported_usage_and_its_cost_by_part(api):
     server = RawServer(api, [raw_response(api, "Cached answer.", usage=USAGES[api])])
-    llm = cd.connect(server.client(), model=MODELS[api])
+    llm = cd.connect(server.client(), model=MODELS[api], api=api)
     result = llm.run("Hello")
     call = result.trace.model_calls[0]
     assert call.usage.cache_read_tokens > 0
-    assert call.cost_split == pricing.cost_split(call.usage, MODELS[api], api)
+    assert call.cost_split == pricing.cost_split(call.usage, MODELS[api], PROVIDERS[api])
     assert call.cost == pytest.approx(call.cost_split.total) and call.cost_split.cached > 0
     table = result.table()
     header, _, row = table.splitlines()[:3]
     assert "cached" in header and str(call.usage.cache_read_tokens) in row
-    assert ("cache wr" in header) == (api == "anthropic") and ("reason" in header) == (api == "openai")
-    assert ("searches" in header) == (api == "anthropic")
+    assert ("cache wr" in header) == (api == "messages") and ("reason" in header) == (api != "messages")
+    assert ("searches" in header) == (api == "messages")
     assert max(len(line) for line in table.splitlines()) <= 100
     # The chart's input / cached / output bars are the recorded parts.
     assert charts._cost_split(result.trace, call) == pytest.approx(
@@ -109,7 +120,7 @@ def test_run_records_reported_usage_and_its_cost_by_part(api):
     )
 
 
-@pytest.mark.parametrize("api", ["openai", "anthropic"])
+@pytest.mark.parametrize("api", APIS)
 def test_table_without_cached_tokens_keeps_its_columns(api):
     llm, _ = offline(api, scripted("Hi."))
     header = llm.run("Hello").table().splitlines()[0]

@@ -37,14 +37,25 @@ def _text(content: Any) -> str:
     return json.dumps(content)
 
 
-def tool_calls(body: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
-    """Every tool call the body's history holds: (call id, tool name, arguments), in order."""
+def _arguments(text: str | None) -> Any:
+    """A call's arguments as the dict they encode, or the text itself when it is not JSON (a model's broken call)."""
+    try:
+        return json.loads(text or "{}")
+    except ValueError:
+        return text
+
+
+def tool_calls(body: dict[str, Any]) -> list[tuple[str, str, Any]]:
+    """Every tool call the body's history holds: (call id, tool name, arguments), in order.
+
+    The arguments are a dict, or the raw text when the model sent text that is not JSON.
+    """
     found = []
     for entry in entries(body):
         if entry.get("type") == "function_call":
-            found.append((entry["call_id"], entry["name"], json.loads(entry.get("arguments") or "{}")))
+            found.append((entry["call_id"], entry["name"], _arguments(entry.get("arguments"))))
         for call in entry.get("tool_calls") or ():
-            found.append((call["id"], call["function"]["name"], json.loads(call["function"]["arguments"] or "{}")))
+            found.append((call["id"], call["function"]["name"], _arguments(call["function"]["arguments"])))
         if isinstance(entry.get("content"), list):
             for block in entry["content"]:
                 if isinstance(block, dict) and block.get("type") == "tool_use":
@@ -106,3 +117,25 @@ def user_texts(body: dict[str, Any]) -> list[str]:
                 continue
         texts.append(_text(content))
     return texts
+
+
+def system_texts(body: dict[str, Any]) -> list[str]:
+    """Every system text a body carries: Anthropic's ``system``, Responses' ``instructions``, system messages."""
+    texts = [_text(body[key]) for key in ("system", "instructions") if body.get(key)]
+    return texts + [_text(e.get("content")) for e in entries(body) if e.get("role") in ("system", "developer")]
+
+
+def dialog(body: dict[str, Any]) -> list[dict[str, Any]]:
+    """The body's conversation without system messages (the part every API carries in its entries)."""
+    return [e for e in entries(body) if e.get("role") not in ("system", "developer")]
+
+
+def tool_definitions(body: dict[str, Any]) -> list[dict[str, Any]]:
+    """The function tools offered, each as ``{"name", "description", "parameters"}`` whatever the API's layout
+    (Chat Completions nests them under "function", Anthropic calls the schema "input_schema")."""
+    found = []
+    for tool in body.get("tools") or ():
+        spec = tool.get("function", tool)
+        found.append({"name": spec.get("name"), "description": spec.get("description"),
+                      "parameters": spec.get("parameters", spec.get("input_schema"))})
+    return found

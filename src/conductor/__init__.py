@@ -23,6 +23,7 @@ _LAZY = {
     "RunResult": "rounds",
     "Round": "rounds",
     "Budget": "budget",
+    "UnpricedModelError": "budget",
     "Orchestrator": "orchestrator",
     "RateLimit": "ratelimit",
     "budget": None,

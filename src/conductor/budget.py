@@ -12,10 +12,19 @@ with the slowest request of the run so far, so the run ends in time rather than
 one request late (``stopped_by="deadline"``); tool calls are cut at the
 deadline by :mod:`conductor.execution`.
 
+Under a deadline no wait starts that would end past it: the SDK's own retries
+are switched off for the run's requests and made here instead, with the SDK's
+rules (which errors, how long ``retry-after`` says to wait), so a 429 that asks
+for 20 s ends a 1 s run at once rather than 20 s late.
+
 One :class:`Ledger` holds one budget's spending and is safe to share between
 threads and concurrent runs: the worst case is *reserved* before a request and
 settled to the real usage when the response arrives, so ten runs sharing a
-batch budget cannot cross it together either.
+batch budget cannot cross it together either. A request given up while it may
+still be answered (cancelled at the deadline, timed out, a stream the reader
+left) keeps its worst case as spent: the provider bills it if it completes.
+A dollar budget needs the model's price: for a model with none known the run is
+refused at the start (:class:`UnpricedModelError`), naming a token budget instead.
 """
 
 from __future__ import annotations
@@ -24,16 +33,22 @@ import asyncio
 import json
 import logging
 import math
+import sys
 import threading
 import time
+import weakref
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
+from .apis.base import HiddenPrompt
 from .types import CostSplit, ToolResult, Turn, Usage
 
 if TYPE_CHECKING:
+    from .pricing import ModelPrice
     from .rounds import Conversation
+
+T = TypeVar("T")
 
 __all__ = [
     "Budget",
@@ -41,6 +56,7 @@ __all__ = [
     "Ledger",
     "RunLimits",
     "DeadlineReached",
+    "UnpricedModelError",
     "estimate_input_tokens",
     "worst_case",
     "first_request_worst_case",
@@ -186,12 +202,17 @@ def estimate_input_tokens(conversation: Conversation, request: dict[str, Any]) -
     The whole conversation, not only what the request carries: with server state
     (``previous_response_id``) the request sends the new items, but the model reads,
     and the provider bills, everything before them too.
+    Input the API adds by itself, known as a token count (:class:`~conductor.apis.base.HiddenPrompt`,
+    e.g. Anthropic's tool-use system prompt), is added as it is.
     """
     from .offline.tokens import estimate_tokens  # here: importing conductor.offline loads httpx2
 
-    parts = {"conversation": conversation.messages, **conversation.adapter.prompt_extras(request)}
+    extras = conversation.adapter.prompt_extras(request)
+    hidden = sum(value.tokens for value in extras.values() if isinstance(value, HiddenPrompt))
+    parts = {"conversation": conversation.messages}
+    parts.update((key, value) for key, value in extras.items() if not isinstance(value, HiddenPrompt))
     text = json.dumps(parts, ensure_ascii=False, default=str)
-    return math.ceil(estimate_tokens(text) * INPUT_MARGIN)
+    return math.ceil(estimate_tokens(text) * INPUT_MARGIN) + hidden
 
 
 def output_ceiling(conversation: Conversation, request: dict[str, Any]) -> int:
@@ -248,7 +269,72 @@ def stopped_answer(conversation: Conversation, reason: str, detail: str) -> str:
 
 
 class DeadlineReached(TimeoutError):
-    """A model request was cancelled because the run's deadline came."""
+    """A model request was cancelled, or not retried, because the run's deadline came."""
+
+
+class UnpricedModelError(ValueError):
+    """A dollar budget for a model whose price is not known: it cannot be kept, so the run is refused."""
+
+
+# -- the SDK's retries, made here under a deadline ---------------------------------------------
+
+_UNRETRIED: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
+_UNRETRIED_LOCK = threading.Lock()
+
+
+def _without_retries(client: Any) -> Any:
+    """``client`` with the SDK's own retries off (one copy per client, sharing its connection pool)."""
+    if client.max_retries == 0:
+        return client
+    with _UNRETRIED_LOCK:
+        once = _UNRETRIED.get(client)
+        if once is None:
+            once = _UNRETRIED[client] = client.with_options(max_retries=0)
+        return once
+
+
+class _RetryCount:
+    """What the SDK's ``_calculate_retry_timeout`` reads of a request's options: how many retries it has."""
+
+    def __init__(self, retries: int) -> None:
+        self.retries = retries
+
+    def get_max_retries(self, default: int) -> int:
+        return self.retries
+
+
+def sdk_retry_wait(client: Any, error: BaseException, retries_taken: int) -> float | None:
+    """Seconds ``client``'s SDK would wait before retrying after ``error``, or None when it would not retry.
+
+    The SDK's own rules (openai and anthropic share them, but for how long a
+    ``retry-after`` they honour): connection errors and timeouts, 408, 409, 429
+    and 5xx are retried, ``client.max_retries`` times, after ``retry-after`` or
+    an exponential backoff with jitter. Asked of the client's own (private)
+    ``_should_retry`` and ``_calculate_retry_timeout``, so the answer is its SDK
+    version's, openai's 120 s cap on ``retry-after`` included.
+    """
+    sdk = sys.modules.get(type(client).__module__.partition(".")[0])
+    retries = client.max_retries
+    if sdk is None or retries_taken >= retries:
+        return None
+    headers = None
+    if isinstance(error, sdk.APIStatusError):
+        if not client._should_retry(error.response):
+            return None
+        headers = error.response.headers
+    elif not isinstance(error, sdk.APIConnectionError):  # APITimeoutError is one too
+        return None
+    return float(client._calculate_retry_timeout(retries - retries_taken, _RetryCount(retries), headers))
+
+
+def _refused(error: BaseException) -> bool:
+    """Did the API answer with an error status? Then it processed nothing it bills."""
+    return isinstance(getattr(error, "status_code", None), int) and getattr(error, "response", None) is not None
+
+
+def _bounded(left: float, timeout: Any) -> float:
+    """A per-request timeout of at most ``left`` seconds (a learner's shorter number is kept)."""
+    return min(left, timeout) if isinstance(timeout, int | float) and not isinstance(timeout, bool) else left
 
 
 class RunLimits:
@@ -276,7 +362,7 @@ class RunLimits:
         self.before_send = before_send
         self.abefore_send = abefore_send
         self._open: Spend | None = None
-        self._origin: float | None = None
+        self._billable = False  # the request holding _open went out and may be billed
 
     @classmethod
     def of(cls, budget: Budget | Ledger | Sequence[Budget | Ledger] | None, deadline: float | None) -> RunLimits:
@@ -303,6 +389,23 @@ class RunLimits:
     def active(self) -> bool:
         return bool(self.ledgers) or self.deadline is not None
 
+    def require_prices(self, prices: Sequence[ModelPrice]) -> None:
+        """Refuse a dollar budget when one of the models a run may use has no known price.
+
+        Counted as $0, such a model would let every request through: the budget would
+        promise what it cannot keep. A token budget needs no price.
+        """
+        dollars = [ledger.budget for ledger in self.ledgers if ledger.budget.usd is not None]
+        unpriced = [price for price in prices if not price.known]
+        if not dollars or not unpriced:
+            return
+        names = ", ".join(f"{price.model!r} on {price.provider}" for price in unpriced)
+        raise UnpricedModelError(
+            f"no price is known for {names} ({unpriced[0].source}), so the dollar budget {dollars[0]} cannot be "
+            "kept: its requests would count as $0. Pass a token budget instead, cd.Budget(tokens=20_000), "
+            "or connect to a model genai-prices knows"
+        )
+
     def deadline_at(self, conversation: Conversation) -> float | None:
         """The deadline as a ``time.perf_counter()`` value, or None."""
         return None if self.deadline is None else conversation.origin + self.deadline
@@ -311,20 +414,22 @@ class RunLimits:
         at = self.deadline_at(conversation)
         return math.inf if at is None else at - time.perf_counter()
 
+    def _slowest(self, conversation: Conversation) -> float:
+        return max((c.seconds for c in conversation.model_calls), default=0.0)
+
     def check(self, conversation: Conversation, request: dict[str, Any]) -> tuple[str, str] | None:
         """``(reason, detail)`` when ``request`` must not be sent, else None (its worst case is then held)."""
         if self.deadline is not None:
             left = self.time_left(conversation)
-            slowest = max((c.seconds for c in conversation.model_calls), default=0.0)
-            if left <= 0 or left < slowest:
+            if left <= 0 or left < self._slowest(conversation):
                 return "deadline", f"{self.deadline:g} s"
             # The SDK's own timeout for this request: a sync request cannot be cancelled otherwise.
-            request["timeout"] = min(left, request.get("timeout") or math.inf)
+            request["timeout"] = _bounded(left, request.get("timeout"))
         if not self.ledgers:
             return None
         # A request built again before it was sent (a model fallback renders it for another model)
         # replaces the reservation of the first rendering: one request holds one reservation.
-        self.release()
+        self.abandon()
         worst = worst_case(conversation, request, conversation.price)
         held: list[Ledger] = []
         for ledger in self.ledgers:
@@ -336,6 +441,7 @@ class RunLimits:
                 return "budget", str(ledger.budget)
             held.append(ledger)
         self._open = worst
+        self._billable = False
         return None
 
     # -- what the drivers call around each request ---------------------------------------------
@@ -357,23 +463,112 @@ class RunLimits:
     def _still_on(self, conversation: Conversation) -> bool:
         if conversation.final is None:
             return True
-        self.release()
+        self.abandon()
         return False
 
-    async def within_deadline(self, conversation: Conversation, awaitable: Awaitable[Any]) -> Any:
-        """Await ``awaitable``, cancelled at the deadline (raises :class:`DeadlineReached`)."""
+    def send(
+        self, conversation: Conversation, client: Any, call: Callable[[Any, dict[str, Any]], T], request: dict[str, Any]
+    ) -> T:
+        """``call(client, request)``: one request sent with a sync client (``call`` may open a stream).
+
+        Under a deadline, the SDK's own retries are made here instead, each with the
+        time left as its timeout, and none whose wait would end past the deadline:
+        the SDK would sleep as long as a ``retry-after`` says (openai up to 120 s,
+        anthropic any time at all). Raises :class:`DeadlineReached` instead.
+        """
+        if self.deadline is None:
+            return self._attempt(call, client, request)
+        once = _without_retries(client)
+        retries_taken = 0
+        while True:
+            try:
+                return self._attempt(call, once, self._timed(conversation, request))
+            except Exception as error:
+                wait = self._retry_wait(conversation, client, error, retries_taken)
+            time.sleep(wait)
+            retries_taken += 1
+
+    async def asend(
+        self,
+        conversation: Conversation,
+        client: Any,
+        call: Callable[[Any, dict[str, Any]], Awaitable[T]],
+        request: dict[str, Any],
+    ) -> T:
+        """:meth:`send` with an async client."""
+        if self.deadline is None:
+            return await self._aattempt(call, client, request)
+        once = _without_retries(client)
+        retries_taken = 0
+        while True:
+            try:
+                return await self._aattempt(call, once, self._timed(conversation, request))
+            except Exception as error:
+                wait = self._retry_wait(conversation, client, error, retries_taken)
+            await asyncio.sleep(wait)
+            retries_taken += 1
+
+    def _timed(self, conversation: Conversation, request: dict[str, Any]) -> dict[str, Any]:
+        """``request`` with the time left as its timeout; DeadlineReached when none is left."""
+        left = self.time_left(conversation)
+        if left <= 0:
+            raise DeadlineReached(f"the deadline ({self.deadline:g} s) came before the request could be sent")
+        return {**request, "timeout": _bounded(left, request.get("timeout"))}
+
+    def _retry_wait(self, conversation: Conversation, client: Any, error: Exception, retries_taken: int) -> float:
+        """The wait before the next attempt; re-raises ``error`` when the SDK would not retry it, and raises
+        DeadlineReached when the retry could not end before the deadline (its wait plus the slowest request)."""
+        wait = sdk_retry_wait(client, error, retries_taken)
+        if wait is None:
+            raise error
+        if wait + self._slowest(conversation) >= self.time_left(conversation):
+            raise DeadlineReached(
+                f"the request failed ({type(error).__name__}) and its retry in {wait:.1f} s would end past the "
+                f"deadline ({self.deadline:g} s)"
+            ) from error
+        logger.info("request failed (%s); retrying in %.2f s, within the deadline", type(error).__name__, wait)
+        return wait
+
+    def _attempt(self, call: Callable[[Any, dict[str, Any]], T], client: Any, kwargs: dict[str, Any]) -> T:
+        billable = self._billable
+        self._billable = True  # from here the provider may process, and bill, the request
+        try:
+            return call(client, kwargs)
+        except Exception as error:
+            if _refused(error):
+                self._billable = billable
+            raise
+
+    async def _aattempt(
+        self, call: Callable[[Any, dict[str, Any]], Awaitable[T]], client: Any, kwargs: dict[str, Any]
+    ) -> T:
+        billable = self._billable
+        self._billable = True  # a cancellation (the deadline) leaves it so: the request may still complete
+        try:
+            return await call(client, kwargs)
+        except Exception as error:
+            if _refused(error):
+                self._billable = billable
+            raise
+
+    async def within_deadline(self, conversation: Conversation, awaitable: Awaitable[T]) -> T:
+        """Await ``awaitable`` in this task, cancelled at the deadline (raises :class:`DeadlineReached`)."""
         if self.deadline is None:
             return await awaitable
+        timeout = asyncio.timeout(max(self.time_left(conversation), 0.0))
         try:
-            return await asyncio.wait_for(awaitable, max(self.time_left(conversation), 0.0))
+            async with timeout:
+                return await awaitable
         except TimeoutError as exc:
+            if not timeout.expired():  # the awaitable's own timeout, not the deadline's
+                raise
             raise DeadlineReached(f"the request was still running at the deadline ({self.deadline:g} s)") from exc
 
     def overran(self, conversation: Conversation, exc: BaseException) -> bool:
         """A request failed with ``exc``: when the deadline caused it, stop the run there and say True."""
         if self.deadline is None or not (isinstance(exc, DeadlineReached) or self.time_left(conversation) <= 0):
             return False
-        self.release()
+        self.abandon()
         logger.info("request abandoned at the deadline: %s", exc)
         conversation.stop("deadline", stopped_answer(conversation, "deadline", f"{self.deadline:g} s"))
         return True
@@ -387,8 +582,23 @@ class RunLimits:
             ledger.settle(self._open, actual)
         self._open = None
 
+    def abandon(self) -> None:
+        """The request held gets no response here: settle its reservation.
+
+        Given back when nothing was sent or the API refused it (an error status);
+        kept as spent when it went out and may still complete (cancelled at the
+        deadline, timed out, a stream left mid-way), since the provider bills it then.
+        """
+        if self._open is not None and self._billable:
+            logger.info("request given up after it was sent: its worst case ($%.6f, %d tokens) counts as spent",
+                        self._open.usd, self._open.tokens)
+            for ledger in self.ledgers:
+                ledger.settle(self._open, self._open)
+            self._open = None
+        self.release()
+
     def release(self) -> None:
-        """The request held got no response: give its reservation back."""
+        """The request held was never processed: give its reservation back."""
         if self._open is None:
             return
         for ledger in self.ledgers:

@@ -24,13 +24,14 @@ multiply, and :func:`breaker_savings` what a breaker saves during an outage
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import logging
 import sys
 import threading
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from collections.abc import AsyncGenerator, Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -69,7 +70,8 @@ State = Literal["closed", "open", "half_open"]
 # Create-call options both SDKs accept with the same meaning; any other option
 # belongs to one API, so a fallback across APIs refuses it up front rather than
 # failing with a TypeError when the backup is first needed.
-SHARED_OPTIONS = frozenset({"temperature", "top_p", "timeout", "extra_headers", "extra_query", "extra_body"})
+# (temperature and top_p are not among them: the pinned anthropic SDK's messages.create takes neither.)
+SHARED_OPTIONS = frozenset({"timeout", "extra_headers", "extra_query", "extra_body"})
 
 # Words that mark a 429 (or 400) as billing, not load: waiting does not cure it.
 # OpenAI sends code/type insufficient_quota; Anthropic words its spend cap as a
@@ -271,7 +273,9 @@ class CircuitBreaker:
 
     States per model: ``closed`` (requests go through), ``open`` (skipped until
     the cooldown ends), ``half_open`` (one trial request goes through: success
-    closes the circuit, failure opens it for another cooldown). ``clock`` is
+    closes the circuit, failure opens it for another cooldown, and so does a
+    trial that ends with no verdict: cancelled, cut by a deadline, a stream the
+    reader left before it began; one that had begun streaming closes it). ``clock`` is
     injectable so tests and lessons need not wait. Safe to share between
     threads and tasks, and between several fallbacks (circuits are keyed by
     model name).
@@ -340,9 +344,20 @@ class CircuitBreaker:
                 )
 
     def release(self, model: str) -> None:
-        """A request admitted to ``model`` ended without telling whether it is healthy (not an API error)."""
+        """A request admitted to ``model`` ended without telling whether it is healthy.
+
+        It was cancelled (the run's deadline, asyncio), the reader left the stream before
+        it began, or it failed with an error that is not the API's. A half-open circuit
+        opens again for another cooldown: its trial showed nothing, and a circuit left
+        half-open with no trial in flight would not be probed by the next request's rules
+        alone. A closed circuit stays as it is.
+        """
         with self._lock:
-            self._circuit(model).probing = False
+            circuit = self._circuit(model)
+            if circuit.state == "half_open":
+                circuit.state, circuit.opened_at = "open", self.clock()
+                logger.info("circuit of %s open again: its trial request ended without an answer", model)
+            circuit.probing = False
 
     def status(self, model: str) -> CircuitStatus:
         """``model``'s circuit now (a model never seen is closed)."""
@@ -421,15 +436,19 @@ class _Request:
         self.failures: list[ModelFailure] = []
         self.member = llm.members[0]  # the member being tried, and its name
         self.name = llm.names[0]
+        self.admitted: str | None = None  # a member the breaker let through, until its outcome is recorded
+        self.began = False  # the admitted member's stream has delivered its first event
 
     def __iter__(self) -> Iterator[tuple[LLM, dict[str, Any]]]:
         """The members to try, in order, each with the request rendered for its model and API."""
         for member, name in zip(self.llm.members, self.llm.names):
             self.member, self.name = member, name
-            if self.llm.breaker is not None and not self.llm.breaker.allow(name):
-                retry_in = self.llm.breaker.status(name).retry_in
-                self._fail(ModelFailure(name, "circuit_open", "skipped", f"circuit open, retry in {retry_in:.1f} s"))
-                continue
+            if self.llm.breaker is not None:
+                if not self.llm.breaker.allow(name):
+                    retry_in = self.llm.breaker.status(name).retry_in
+                    self._fail(ModelFailure(name, "circuit_open", "skipped", f"circuit open, retry in {retry_in:.1f} s"))
+                    continue
+                self.admitted, self.began = name, False
             conversation = self.conversation
             if (conversation.adapter.api, conversation.settings.model, conversation.provider) != (
                 member.api,
@@ -471,6 +490,7 @@ class _Request:
         """Record ``exc`` from the current member; raise unless the next member should be tried."""
         verdict = classify(_unshown_cause(exc))
         breaker = self.llm.breaker
+        self.admitted = None
         if verdict.kind == "not_api":
             if breaker is not None:
                 breaker.release(self.name)
@@ -489,15 +509,32 @@ class _Request:
 
     def broke_off(self, exc: Exception) -> None:
         """The current member's stream broke after text was shown: too late to fall over, but it counts."""
+        self.admitted = None
         if self.llm.breaker is not None:
             self.llm.breaker.record_failure(self.name)
         self._fail(ModelFailure(self.name, "stream_broke", "fatal", str(exc)))
 
     def answered(self) -> None:
+        self.admitted = None
         if self.llm.breaker is not None:
             self.llm.breaker.record_success(self.name)
         if self.failures:
             logger.info("request %d answered by %s after %d failure(s)", self.number, self.name, len(self.failures))
+
+    def close(self) -> None:
+        """The trip is over, however it ended: a member let through with no outcome recorded yet (cancelled,
+        stopped at the deadline, a stream the reader left) leaves the breaker's half-open state.
+
+        A stream that had begun answering shows the model is up: its circuit closes. Otherwise it
+        opens again (:meth:`CircuitBreaker.release`).
+        """
+        name, self.admitted = self.admitted, None
+        if name is None or self.llm.breaker is None:
+            return
+        if self.began:
+            self.llm.breaker.record_success(name)
+        else:
+            self.llm.breaker.release(name)
 
     def exhausted(self) -> AllModelsFailedError:
         return AllModelsFailedError(self.failures)
@@ -509,7 +546,7 @@ def _carry_transport_options(sent: dict[str, Any], rebuilt: dict[str, Any]) -> d
     A request rebuilt for another model comes from the conversation, so what was
     added to the request itself after it was built would otherwise be lost.
     """
-    transport = SHARED_OPTIONS - {"temperature", "top_p"}
+    transport = SHARED_OPTIONS
     carried = {key: sent[key] for key in transport if key in sent and key not in rebuilt}
     return {**rebuilt, **carried} if carried else rebuilt
 
@@ -588,89 +625,110 @@ class FallbackLLM(LLM):
             )
         # A request may go to any member: a budget must hold the worst case at the dearest one's prices.
         conversation.worst_price = self.worst_price  # type: ignore[attr-defined]
+        # Any member may answer: a dollar budget needs every member's price, known before the first request.
+        conversation.limits.require_prices([m.prices for m in self.members])
         return conversation
 
     def worst_price(self, usage: Usage) -> CostSplit:
         """``usage`` priced at the member that would charge the most for it."""
         return max((m.cost_split(usage) for m in self.members), key=lambda split: split.total)
 
+    # Each trip ends in a `finally`: a cancelled request (the deadline, asyncio) or a stream the reader
+    # left raises no Exception here, yet must not leave its model's circuit half-open for good.
+
     def _create(self, conversation: Conversation, request: dict[str, Any]) -> Any:
         trip = _Request(self, conversation, request)
-        for member, rendered in trip:
-            try:
-                response = member._create(conversation, rendered)
-            except Exception as exc:
-                trip.failed(exc)
-                continue
-            trip.answered()
-            return response
+        try:
+            for member, rendered in trip:
+                try:
+                    response = member._create(conversation, rendered)
+                except Exception as exc:
+                    trip.failed(exc)
+                    continue
+                trip.answered()
+                return response
+        finally:
+            trip.close()
         if conversation.final is not None:  # stopped while switching models: no request to send
             return None
         raise trip.exhausted()
 
     async def _acreate(self, conversation: Conversation, request: dict[str, Any]) -> Any:
         trip = _Request(self, conversation, request)
-        for member, rendered in trip:
-            try:
-                response = await member._acreate(conversation, rendered)
-            except Exception as exc:
-                trip.failed(exc)
-                continue
-            trip.answered()
-            return response
+        try:
+            for member, rendered in trip:
+                try:
+                    response = await member._acreate(conversation, rendered)
+                except Exception as exc:
+                    trip.failed(exc)
+                    continue
+                trip.answered()
+                return response
+        finally:
+            trip.close()
         if conversation.final is not None:  # stopped while switching models: no request to send
             return None
         raise trip.exhausted()
 
-    def _stream_request(self, conversation: Conversation, request: dict[str, Any], index: int) -> Iterator[Any]:
+    def _stream_request(
+        self, conversation: Conversation, request: dict[str, Any], index: int
+    ) -> Generator[Any, None, None]:
         """One streamed request: falls over until the first text arrives, never after."""
         trip = _Request(self, conversation, request)
-        for member, rendered in trip:
-            items = iter(member._stream_request(conversation, rendered, index))
-            try:
-                first = next(items)
-            except StopIteration:
+        try:
+            for member, rendered in trip:
+                with contextlib.closing(member._stream_request(conversation, rendered, index)) as items:
+                    try:
+                        first = next(items)
+                    except StopIteration:
+                        trip.answered()
+                        return
+                    except Exception as exc:
+                        trip.failed(exc)
+                        continue
+                    trip.began = True
+                    try:
+                        yield first
+                        yield from items
+                    except Exception as exc:
+                        trip.broke_off(exc)
+                        raise
                 trip.answered()
                 return
-            except Exception as exc:
-                trip.failed(exc)
-                continue
-            try:
-                yield first
-                yield from items
-            except Exception as exc:
-                trip.broke_off(exc)
-                raise
-            trip.answered()
-            return
+        finally:
+            trip.close()
         if conversation.final is not None:  # stopped while switching models: nothing streamed
             return
         raise trip.exhausted()
 
     async def _astream_request(
         self, conversation: Conversation, request: dict[str, Any], index: int
-    ) -> AsyncIterator[Any]:
+    ) -> AsyncGenerator[Any, None]:
         """:meth:`_stream_request` on the event loop."""
         trip = _Request(self, conversation, request)
-        for member, rendered in trip:
-            items = aiter(member._astream_request(conversation, rendered, index))
-            try:
-                first = await anext(items)
-            except StopAsyncIteration:
+        try:
+            for member, rendered in trip:
+                async with contextlib.aclosing(member._astream_request(conversation, rendered, index)) as items:
+                    try:
+                        first = await anext(items)
+                    except StopAsyncIteration:
+                        trip.answered()
+                        return
+                    except Exception as exc:
+                        trip.failed(exc)
+                        continue
+                    trip.began = True
+                    try:
+                        yield first
+                        async for item in items:
+                            yield item
+                    except Exception as exc:
+                        trip.broke_off(exc)
+                        raise
                 trip.answered()
                 return
-            except Exception as exc:
-                trip.failed(exc)
-                continue
-            try:
-                yield first
-                async for item in items:
-                    yield item
-            except Exception as exc:
-                trip.broke_off(exc)
-                raise
-            trip.answered()
-            return
+        finally:
+            trip.close()
         if conversation.final is not None:  # stopped while switching models: nothing streamed
             return
         raise trip.exhausted()

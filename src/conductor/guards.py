@@ -18,6 +18,11 @@ Every tool call the model asks for is screened here before anything runs, in thi
    (headless), or the run pauses (``stopped_by="approval"``) until
    ``result.approve(id)`` / ``result.reject(id)`` and ``llm.resume(result)``.
 
+A person may approve a call with edited arguments (``result.approve(id, arguments={...})``):
+the edit is checked against the tool's schema before it is recorded, the call runs with
+it, its record keeps the model's own arguments in ``edited_from``, and the model reads
+what the person changed at the head of the result (:func:`edited`).
+
 A call that is not run is answered by a record with ``blocked`` set (``"allowlist"``,
 ``"withdrawn"``, ``"invalid"``, ``"loop"``, ``"denied"``, ``"changed"``), so every call
 id the model issued is still answered exactly once. Withdrawn tools stay in the
@@ -25,7 +30,8 @@ requests: changing the tool list would throw away the provider's prompt cache, a
 Anthropic requires the tools of a history's ``tool_use`` blocks to stay defined.
 
 An approval is bound to the exact arguments: the decision stores a digest of the
-call's argument text, and the call runs only if the text to run has the same digest.
+call's argument text, and the call runs only if the text to run has the same digest
+(an edit is bound to that digest too: it replaces those arguments and no others).
 A call that ran is never run again, however often a paused result is resumed.
 """
 
@@ -39,7 +45,7 @@ import re
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
 
@@ -63,6 +69,15 @@ class PendingCall:
     arguments: Mapping[str, Any]
     digest: str = field(repr=False)  # SHA-256 of the exact argument text the model sent
 
+    def __post_init__(self) -> None:
+        # Read-only however it was built (from a call, or loaded from a pickle or JSON).
+        if not isinstance(self.arguments, MappingProxyType):
+            object.__setattr__(self, "arguments", MappingProxyType(dict(self.arguments)))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # A read-only mapping does not pickle; the copy made at load is read-only again.
+        return (PendingCall, (self.id, self.name, dict(self.arguments), self.digest))
+
     def __str__(self) -> str:
         return f"{self.name}({json.dumps(dict(self.arguments), ensure_ascii=False, sort_keys=True)})"
 
@@ -74,6 +89,8 @@ class Decision:
     approved: bool
     digest: str
     reason: str = ""
+    # A person's edit: the argument text to run instead of the model's (checked against the schema), or None.
+    arguments: str | None = None
 
 
 Approver = Callable[[PendingCall], bool]
@@ -90,7 +107,7 @@ def pending_call(call: ToolCall) -> PendingCall:
         arguments: Any = call.parsed_arguments()
     except ValueError:
         arguments = {"(raw)": call.arguments}
-    return PendingCall(call.id, call.name, MappingProxyType(arguments), digest(call.arguments))
+    return PendingCall(call.id, call.name, arguments, digest(call.arguments))
 
 
 def _same_call_key(call: ToolCall) -> tuple[str, str]:
@@ -165,6 +182,7 @@ class Screened:
     answered: dict[int, ToolCallRecord] = field(default_factory=dict)  # position -> record of a call not run
     pending: dict[int, PendingCall] = field(default_factory=dict)  # position -> call awaiting a decision
     stop: str | None = None  # "loop": end the run once this turn is answered
+    edits: dict[int, ToolCall] = field(default_factory=dict)  # position -> the call as a person edited it, run instead
 
 
 class Guards:
@@ -295,8 +313,9 @@ class Guards:
 
     def decide(
         self, call: ToolCall, pending: PendingCall, decision: Decision | None, origin: float
-    ) -> ToolCallRecord | None:
-        """The record answering a paused call without running it, or ``None`` to run it now."""
+    ) -> ToolCallRecord | ToolCall:
+        """The record answering a paused call without running it, or the call to run now (a person's edit
+        of it when the approval carries one)."""
         if decision is None:
             logger.warning("no decision for %s when the run resumed: denied by default", pending)
             return blocked_record(call, "denied", denial(call.name, "no one approved it"), origin)
@@ -313,7 +332,46 @@ class Guards:
                 f"Tell the user the action was not performed.",
                 origin,
             )
-        return None
+        if decision.arguments is not None:
+            logger.info("%s runs with arguments a person edited: %s", call.id, decision.arguments)
+            return replace(call, arguments=decision.arguments)
+        return call
+
+
+def check_edit(tool: Tool, call_id: str, arguments: str) -> None:
+    """Raise a ValueError for the person when ``arguments``, their edit of call ``call_id``, do not fit ``tool``."""
+    try:
+        tool.validate(arguments)
+    except ToolArgumentsError as exc:
+        raise ValueError(
+            f"the edited arguments for call {call_id} do not fit the tool's schema, so nothing was approved: "
+            f"{exc}. Fix them and call approve again"
+        ) from exc
+
+
+def edited(record: ToolCallRecord, call: ToolCall) -> ToolCallRecord:
+    """``record`` of a call that ran with a person's edit of ``call``'s arguments: the model's arguments kept in
+    ``edited_from``, and what changed told to the model at the head of the output (its own call, in the history,
+    still shows what it asked for)."""
+    original = call.parsed_arguments()  # valid JSON: the call passed validation before it awaited approval
+    ran = record.arguments if isinstance(record.arguments, dict) else {}
+    changes = []
+    for key in {**original, **ran}:
+        if key not in ran:
+            changes.append(f"{key} removed (was {_json(original[key])})")
+        elif key not in original:
+            changes.append(f"{key} added ({_json(ran[key])})")
+        elif original[key] != ran[key]:
+            changes.append(f"{key} from {_json(original[key])} to {_json(ran[key])}")
+    note = (
+        f"[A person reviewing this call changed its arguments before approving it: {'; '.join(changes)}. "
+        f"It ran with {_json(ran)}, not with the arguments you sent.]\n"
+    )
+    return replace(record, edited_from=original, output=note + record.output)
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, sort_keys=True)
 
 
 def denial(name: str, reason: str) -> str:

@@ -22,7 +22,9 @@ without a cache rate bills cached tokens at its input rate, as genai-prices does
 
 A model genai-prices does not know (a local model behind an OpenAI-compatible
 ``base_url``, a fine-tune) costs $0.00: one warning is logged per model, and no
-exception is raised, because a missing price must never stop a run.
+exception is raised, because a missing price must never stop a run. A dollar
+budget is the one exception: it cannot be kept without a price, so such a run
+is refused up front and pointed to a token budget (:mod:`conductor.budget`).
 
 ``genai_prices`` is imported on first use, not with ``conductor``: importing it
 takes about 0.2-0.3 s on the course machine (it pulls in pydantic and httpx2).

@@ -20,7 +20,7 @@ from .apis import ApiName, RequestSettings, api_for, api_name, tool_choice_from
 from .apis.base import check_system
 from .budget import Budget, Ledger, RunLimits
 from .execution import DEFAULT_MAX_WORKERS, aexecute, execute
-from .guards import DEFAULT_MAX_REPEATS, Approver, Decision, Guards, check_allowed_tools
+from .guards import DEFAULT_MAX_REPEATS, Approver, Guards, check_allowed_tools
 from .rounds import Conversation, RunResult, check_max_rounds
 from .tools import Tool, ToolRegistry
 from .trace import ToolCallRecord
@@ -76,6 +76,9 @@ API_ONLY_OPTIONS: dict[str, tuple[ApiName, ...]] = {
     "presence_penalty": ("chat",),
     "logprobs": ("chat",),
     "top_logprobs": ("chat", "responses"),
+    # Sampling settings: the pinned anthropic SDK's messages.create takes none of them.
+    "temperature": ("responses", "chat"),
+    "top_p": ("responses", "chat"),
     "reasoning": ("responses",),
     "include": ("responses",),
     "text": ("responses",),
@@ -83,7 +86,6 @@ API_ONLY_OPTIONS: dict[str, tuple[ApiName, ...]] = {
     "conversation": ("responses",),
     "store": ("responses", "chat"),
     "thinking": ("messages",),
-    "top_k": ("messages",),
     "stop_sequences": ("messages",),
 }
 
@@ -278,26 +280,31 @@ class LLM:
         )
         return await self._adrive(conversation, **conversation.run_options)
 
-    def resume(self, result: RunResult) -> RunResult:
+    def resume(self, result: RunResult, *, tools: Iterable[Tool | Callable[..., Any]] | None = None) -> RunResult:
         """Continue a run paused for approval, with the decisions recorded on ``result``.
 
-        Approved calls run (only with exactly the arguments approved), denied and
-        undecided ones are answered as not run, and the same conversation goes on.
-        A paused result can be resumed once; a call that ran never runs again.
+        Approved calls run (only with exactly the arguments approved, or with a person's
+        edit of them), denied and undecided ones are answered as not run, and the same
+        conversation goes on. ``result`` may come from another process (pickled, or saved
+        with ``result.to_json()`` and read with ``RunResult.from_json``): connect to the same
+        provider, API and model; the run's tools are imported from their modules, or pass
+        them again with ``tools=[...]``. A paused
+        result can be resumed once; a call that ran never runs again (across processes,
+        see :class:`~conductor.rounds.PausedRun` for what a deployment must add).
         """
         if self.is_async:
             raise ProviderError("this LLM holds an async client: use `await llm.aresume(result)`")
-        conversation, decisions = _paused_conversation(result)
-        calls = conversation.resume(decisions)
+        conversation, calls = _paused_conversation(self, result, tools)
         options = conversation.run_options
         if calls:
             conversation.add_results(self._execute(conversation, calls, **options))
         return self._drive(conversation, **options)
 
-    async def aresume(self, result: RunResult) -> RunResult:
+    async def aresume(
+        self, result: RunResult, *, tools: Iterable[Tool | Callable[..., Any]] | None = None
+    ) -> RunResult:
         """:meth:`resume` on the event loop."""
-        conversation, decisions = _paused_conversation(result)
-        calls = conversation.resume(decisions)
+        conversation, calls = _paused_conversation(self, result, tools)
         options = conversation.run_options
         if calls:
             conversation.add_results(await self._aexecute(conversation, calls, **options))
@@ -378,26 +385,27 @@ class LLM:
     # one request per step, the calls it asks for, their results, until it says stop.
 
     def _create(self, conversation: Conversation, request: dict[str, Any]) -> Any:
-        """Send one request; a model fallback overrides this to try the next model."""
-        return self.adapter.create(self.client, request)
+        """Send one request (the run's limits make the SDK's retries); a model fallback overrides this."""
+        return conversation.limits.send(conversation, self.client, self.adapter.create, request)
 
     async def _acreate(self, conversation: Conversation, request: dict[str, Any]) -> Any:
+        limits = conversation.limits
         if self.is_async:
-            return await self.adapter.acreate(self.client, request)
-        return await asyncio.to_thread(self.adapter.create, self.client, request)
+            return await limits.asend(conversation, self.client, self.adapter.acreate, request)
+        return await asyncio.to_thread(limits.send, conversation, self.client, self.adapter.create, request)
 
     def _stream_request(self, conversation: Conversation, request: dict[str, Any], index: int) -> Iterator[Any]:
         """Send one request streamed (text deltas, then the whole message); a model fallback may override it."""
         from .streaming import stream_request
 
-        return stream_request(self.client, conversation.adapter, request, index)
+        return stream_request(self.client, conversation.adapter, request, index, conversation=conversation)
 
     def _astream_request(self, conversation: Conversation, request: dict[str, Any], index: int) -> AsyncIterator[Any]:
         from .streaming import astream_request, in_thread, stream_request
 
         if self.is_async:
-            return astream_request(self.client, conversation.adapter, request, index)
-        return in_thread(stream_request(self.client, conversation.adapter, request, index))
+            return astream_request(self.client, conversation.adapter, request, index, conversation=conversation)
+        return in_thread(stream_request(self.client, conversation.adapter, request, index, conversation=conversation))
 
     def _execute(
         self, conversation: Conversation, calls: list[ToolCall], *, parallel: bool, max_workers: int
@@ -418,6 +426,7 @@ class LLM:
 
     def _drive(self, conversation: Conversation, *, parallel: bool, max_workers: int) -> RunResult:
         limits = conversation.limits
+        limits.require_prices([self.prices])
         try:
             while (request := conversation.next_request()) is not None:
                 if not limits.pace(conversation, request):  # a rate limit's wait would pass the deadline
@@ -436,11 +445,12 @@ class LLM:
                     records = self._execute(conversation, calls, parallel=parallel, max_workers=max_workers)
                     conversation.add_results(records)
         finally:
-            limits.release()  # a request that raised gives its budget reservation back
+            limits.abandon()  # a request that raised: its reservation back, or spent if it may be billed
         return self._result(conversation)
 
     async def _adrive(self, conversation: Conversation, *, parallel: bool, max_workers: int) -> RunResult:
         limits = conversation.limits
+        limits.require_prices([self.prices])
         try:
             while (request := conversation.next_request()) is not None:
                 if not await limits.apace(conversation, request):
@@ -459,7 +469,7 @@ class LLM:
                     records = await self._aexecute(conversation, calls, parallel=parallel, max_workers=max_workers)
                     conversation.add_results(records)
         finally:
-            limits.release()
+            limits.abandon()
         return self._result(conversation)
 
 
@@ -472,8 +482,11 @@ def _limits(budget: Any, deadline: float | None, limits: RunLimits | None) -> Ru
     return limits
 
 
-def _paused_conversation(result: Any) -> tuple[Conversation, dict[str, Decision]]:
-    """The conversation of a paused result and its decisions, claimed once; an error saying what to pass otherwise."""
+def _paused_conversation(
+    llm: LLM, result: Any, tools: Iterable[Tool | Callable[..., Any]] | None
+) -> tuple[Conversation, list[ToolCall]]:
+    """The paused run of ``result`` rebuilt on ``llm`` and claimed, with the calls to run now; an error saying
+    what to pass otherwise."""
     if not isinstance(result, RunResult):
         raise TypeError(f"resume() takes the RunResult of a paused run, got {type(result).__name__}")
     paused = result.paused
@@ -482,7 +495,13 @@ def _paused_conversation(result: Any) -> tuple[Conversation, dict[str, Decision]
             f"this run is not paused for approval (stopped_by={result.stopped_by!r}); only a result with "
             f"stopped_by == 'approval' can be resumed: run with approve=None and a tool that requires approval"
         )
-    return paused.conversation, paused.claim()
+    return paused.restore(
+        adapter=llm.adapter,
+        model=llm.model,
+        price=llm.cost_split,
+        provider=llm.provider,
+        tools=None if tools is None else _check_tools(tools),
+    )
 
 
 def _check_options(options: dict[str, Any], api: ApiName, server_state: bool) -> None:
@@ -499,7 +518,8 @@ def _check_options(options: dict[str, Any], api: ApiName, server_state: bool) ->
         owners = API_ONLY_OPTIONS.get(name)
         if owners is not None and api not in owners:
             raise ValueError(
-                f"{name}= is an option of the {' and '.join(owners)} API, and this llm speaks {api!r}; "
+                f"{name}= is an option of the {' and '.join(owners)} API{'s' if len(owners) > 1 else ''}, and this "
+                f"llm speaks {api!r}; "
                 f"connect with api={owners[0]!r} to use it, or leave it out"
             )
     if options.get("stream"):
@@ -545,8 +565,8 @@ def _key(provider: str, api_key: str | None, base_url: str | None) -> str:
     key = api_key or os.environ.get(variable)
     if key:
         return key
-    if base_url:  # local OpenAI-compatible servers (Ollama, vLLM, llama.cpp) take any key
-        return "not-needed"
+    if base_url and default_api(provider, base_url) == "chat":
+        return "not-needed"  # local OpenAI-compatible servers (Ollama, vLLM, llama.cpp) take any key
     raise ProviderError(
         f"{variable} is not set. Set it in your environment (or pass api_key=...) to use {provider}, "
         f"or run offline with cd.connect('offline'), which needs no key."

@@ -15,7 +15,9 @@ Before any call runs, the run's guards (:mod:`conductor.guards`: allowlist,
 invalid-call budget, validation, loop detection, approval) screen it. A call
 they stop is answered by a record with ``blocked`` set; a call that needs a
 person's approval pauses the run (``stopped_by="approval"``, ``result.pending``)
-with the conversation kept whole, so ``llm.resume(result)`` goes on from there.
+with the conversation kept whole, so ``llm.resume(result)`` goes on from there,
+in this process or, the result pickled (or saved with ``to_json``), in another
+(:class:`PausedRun`).
 
 :class:`Conversation` holds the state of one run in the neutral form
 (:mod:`conductor.types`) and knows what to send next; each request's messages
@@ -26,18 +28,24 @@ every decision).
 
 from __future__ import annotations
 
+import copy
+import json
 import logging
 import threading
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+import uuid
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, fields, replace
+from functools import cache
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from . import display
 from .apis import history_to_neutral
 from .apis.base import system_text
-from .budget import RunLimits, stopped_answer
-from .guards import Decision, Guards, PendingCall, Screened, provenance
+from .budget import Budget, Ledger, RunLimits, stopped_answer
+from .guards import Decision, Guards, PendingCall, Screened, check_edit, edited, provenance
+from .tools import Tool, ToolRegistry, resolve_tool
 from .trace import ModelCall, Round, ToolCallRecord, Trace
 from .types import CostSplit, Message, StopReason, SystemMessage, ToolCall, ToolResult, Turn, Usage, UserMessage
 
@@ -45,7 +53,6 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
     from .apis import RequestSettings, WireApi
-    from .tools import ToolRegistry
 
 logger = logging.getLogger(__name__)
 
@@ -67,6 +74,10 @@ class RunResult:
       paused, with the calls awaiting a decision in ``pending`` (decide with
       :meth:`approve` / :meth:`reject`, which record on this result and return
       nothing, then call ``llm.resume(result)``).
+
+    A paused result pickles (or is saved with :meth:`to_json`): load it in another
+    process and resume it there (see :class:`PausedRun` for what travels, and what
+    cannot be guarded).
     """
 
     answer: str
@@ -88,13 +99,20 @@ class RunResult:
     pending: tuple[PendingCall, ...] = ()
     paused: PausedRun | None = field(default=None, repr=False, compare=False)
 
-    def approve(self, call_id: str) -> None:
-        """Approve the pending call ``call_id`` with exactly the arguments shown in :attr:`pending`.
+    def approve(self, call_id: str, *, arguments: Mapping[str, Any] | None = None) -> None:
+        """Approve the pending call ``call_id`` with exactly the arguments shown in :attr:`pending`,
+        or with ``arguments``: a person's edit of them.
 
         This records the decision on this paused result and runs nothing (it returns
         nothing either); ``llm.resume(result)`` then runs the approved calls and goes on.
+        An edit is checked against the tool's schema here (a ValueError names what is
+        wrong, and nothing is recorded); the call then runs with it, its record keeps the
+        model's arguments in ``edited_from``, and the model reads in the result what the
+        person changed. An edit equal to the model's arguments is a plain approval.
         """
-        self._decide(call_id, Decision(approved=True, digest=self._pending_call(call_id).digest))
+        pending = self._pending_call(call_id)
+        edit = None if arguments is None else self._paused_run().edit(pending, arguments)
+        self._decide(call_id, Decision(approved=True, digest=pending.digest, arguments=edit))
 
     def reject(self, call_id: str, reason: str = "") -> None:
         """Deny the pending call ``call_id``; the model is told, with ``reason``, when the run resumes.
@@ -110,10 +128,14 @@ class RunResult:
         waiting = ", ".join(f"{c.id} ({c.name})" for c in self.pending) or "none: this run is not paused"
         raise KeyError(f"no pending call has id {call_id!r}; the calls awaiting a decision are: {waiting}")
 
-    def _decide(self, call_id: str, decision: Decision) -> None:
+    def _paused_run(self) -> PausedRun:
         assert self.paused is not None  # pending is non-empty only on a paused result
-        self.paused.record(call_id, decision)
-        logger.info("%s %s", "approved" if decision.approved else "denied", self._pending_call(call_id))
+        return self.paused
+
+    def _decide(self, call_id: str, decision: Decision) -> None:
+        self._paused_run().record(call_id, decision)
+        edit = f" with arguments edited to {decision.arguments}" if decision.arguments is not None else ""
+        logger.info("%s %s%s", "approved" if decision.approved else "denied", self._pending_call(call_id), edit)
 
     @property
     def hit_round_limit(self) -> bool:
@@ -203,6 +225,27 @@ class RunResult:
     def __str__(self) -> str:
         return self.answer
 
+    def to_json(self) -> str:
+        """This result as JSON text, for storage that keeps text (a database column, a file to read):
+        :meth:`from_json` reads it back, a paused result included, ready to decide on and resume.
+
+        The SDK's response objects (``Turn.raw``) are left out. Raises TypeError naming a
+        value JSON cannot hold (an SDK option such as an ``httpx.Timeout``): pickle then.
+        """
+        return json.dumps({"format": _JSON_FORMAT, "result": _to_json(self)}, ensure_ascii=False, allow_nan=False)
+
+    @classmethod
+    def from_json(cls, text: str) -> RunResult:
+        """The result :meth:`to_json` wrote. Only conductor's own record types are built from the text,
+        never a class it names otherwise."""
+        data = json.loads(text)
+        if not isinstance(data, dict) or data.get("format") != _JSON_FORMAT:
+            raise ValueError(f"not a result written by RunResult.to_json (format {_JSON_FORMAT})")
+        result = _from_json(data["result"])
+        if not isinstance(result, cls):
+            raise ValueError(f"the JSON holds a {type(result).__name__}, not a RunResult")
+        return result
+
 
 def _count(number: int, noun: str) -> str:
     return f"{number} {noun}{'' if number == 1 else 's'}"
@@ -254,39 +297,244 @@ class _Rendering:
         self.done = 0  # neutral messages rendered so far
 
 
+# The paused runs resumed in this process, by token: one saved run loaded twice here (two copies of
+# one file) is still resumed once. Other processes cannot see this set: see PausedRun.
+_resumed: set[str] = set()
+_claims = threading.Lock()
+
+
+@dataclass(frozen=True)
+class ToolRef:
+    """One tool of a paused run as plain data: its name and schema, and where its code can be imported from."""
+
+    name: str
+    parameters: dict[str, Any]  # the schema the model was shown
+    module: str | None = None  # with ``attribute``: the module-level name the tool is defined under, or None
+    attribute: str | None = None
+
+    @classmethod
+    def of(cls, tool: Tool) -> ToolRef:
+        module, attribute = tool.reference() or (None, None)
+        return cls(tool.name, tool.parameters, module, attribute)
+
+    def resolve(self) -> Tool | None:
+        """The tool imported from its module, or None when it is not there (resume must then be given it)."""
+        if self.module is None or self.attribute is None:
+            return None
+        try:
+            found = resolve_tool(self.module, self.attribute)
+        except (ImportError, AttributeError, TypeError) as exc:
+            logger.info("tool %s not found as %s.%s: %s", self.name, self.module, self.attribute, exc)
+            return None
+        return found if found.name == self.name else None
+
+    def schema_only(self) -> Tool:
+        """A tool with this one's name and schema and no code, to check a person's edit when the code is not here."""
+        return Tool(_no_code, name=self.name, description="(only its schema is loaded)", parameters=self.parameters)
+
+
+def _no_code(**arguments: Any) -> NoReturn:
+    raise RuntimeError("this tool has only its schema here: it checks arguments and never runs")
+
+
+def _left(ledger: Ledger) -> Budget:
+    """What is left of ``ledger``'s budget, as a budget of its own."""
+    left = ledger.remaining()
+    return Budget(
+        usd=None if ledger.budget.usd is None else max(left.usd, 0.0),
+        tokens=None if ledger.budget.tokens is None else max(int(left.tokens), 0),
+    )
+
+
 @dataclass
 class PausedRun:
-    """What ``llm.resume`` needs to continue a run paused for approval: the live conversation.
+    """A run paused for approval, as the plain data ``llm.resume`` continues it from.
 
-    ``decisions`` fills as ``result.approve`` / ``result.reject`` are called; ``resumed``
-    makes a paused result usable once, so a call can never run twice.
+    It pickles, so a paused result can be saved and resumed in another process
+    (``pickle.dump(result, file)``; later ``llm.resume(pickle.load(file))`` on an llm
+    connected to the same provider, API and model). It holds the neutral conversation
+    (the paused turn last), the calls awaiting a decision and those of that turn already
+    answered, the decisions, the guards' counters, the request settings by value, and
+    the tools by reference: the module-level name each is defined under. ``resume``
+    rebuilds the rest: the SDK client, adapter and prices are the resuming llm's; the
+    tools are imported again from their modules, or given with ``llm.resume(result,
+    tools=[...])`` (a tool defined inside a function, or in a notebook cell not run
+    again, has no name to import). In the process that paused, the run goes on with
+    its own tools and limits; in another, each budget is what was left of it at the
+    pause (a budget shared with other runs is no longer shared), the deadline counts
+    the run's time before the pause (never the wait for a person), and an
+    orchestrator's rate limits are not carried.
+
+    A paused run resumes once: :meth:`claim` marks it, and in one process the mark
+    holds for every copy of it (the same file loaded twice included), so an approved
+    call runs once however often it is resumed. Two processes that load the same saved
+    run cannot see each other's mark, and both would run the approved calls. A
+    deployment keeps the mark where every process sees it: say, one database row per
+    paused run, claimed with ``UPDATE paused SET resumed = true WHERE token = ? AND NOT
+    resumed``, the process whose update changed a row being the one that resumes; and
+    it passes each call's id (the same in every process) to the side effect as an
+    idempotency key. Load saved runs only from storage you trust: unpickling runs code,
+    and resuming imports the tools' modules.
     """
 
-    conversation: Conversation
+    token: str  # this pause's identity: the claim is keyed by it
+    api: str  # the API, model and provider the run paused on
+    model: str
+    provider: str
+    settings: RequestSettings  # by value, with ``tools`` empty: the tools travel in ``tools``
+    tools: tuple[ToolRef, ...]
+    max_rounds: int
+    run_options: dict[str, Any]  # how calls execute (parallel, max_workers)
+    neutral: tuple[Message, ...]  # the conversation, the paused turn last (without the SDK objects)
+    continued: tuple[str, int] | None  # server state: (last response id, messages it holds)
+    model_calls: tuple[ModelCall, ...]
+    rounds: tuple[Round, ...]
+    call: ModelCall  # the request whose turn is paused
+    screened: Screened  # that turn's calls: those answered (run or not) and those awaiting a decision
+    guards: Guards  # the policy and counters (approve= is None: a run with a policy never pauses)
+    elapsed: float  # seconds the run had taken when it paused
+    deadline: float | None
+    budgets: tuple[Budget, ...]  # what was left of each budget when the run paused
     decisions: dict[str, Decision] = field(default_factory=dict)
     resumed: bool = False
-    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    # The run's tools and limits in the process that paused it (left out when pickled): there a budget shared
+    # with other runs stays shared, and an orchestrator's rate limits go on.
+    live_tools: ToolRegistry | None = field(default=None, repr=False, compare=False)
+    live_limits: RunLimits | None = field(default=None, repr=False, compare=False)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {**self.__dict__, "live_tools": None, "live_limits": None}
+
+    @property
+    def pending(self) -> tuple[PendingCall, ...]:
+        """The calls awaiting a decision, in call order."""
+        return tuple(self.screened.pending[i] for i in sorted(self.screened.pending))
 
     def record(self, call_id: str, decision: Decision) -> None:
         """Keep a decision, unless the run has resumed (then it would change nothing)."""
-        with self._lock:
-            if self.resumed:
+        with _claims:
+            if self.resumed or self.token in _resumed:
                 raise RuntimeError("this paused run was already resumed; decide on the result llm.resume returned")
             self.decisions[call_id] = decision
 
     def claim(self) -> dict[str, Decision]:
-        """Mark the run resumed and return the decisions; only the first caller gets them.
+        """Mark the run resumed and return the decisions; only the first caller in this process gets them.
 
-        Atomic, so two resumes of one result (two threads, a double click) cannot both run its calls.
+        Atomic, so two resumes of one result (two threads, a double click, two copies of
+        one saved run) cannot both run its calls.
         """
-        with self._lock:
-            if self.resumed:
+        with _claims:
+            if self.resumed or self.token in _resumed:
                 raise RuntimeError(
                     "this paused result was already resumed (its approved calls have run); continue from the "
                     "result that resume returned"
                 )
             self.resumed = True
+            _resumed.add(self.token)
             return dict(self.decisions)
+
+    def edit(self, pending: PendingCall, arguments: Any) -> str | None:
+        """A person's edit of ``pending``'s arguments as the text to run, None when it changes nothing;
+        a ValueError naming the problem when the tool's schema does not take it."""
+        if not isinstance(arguments, Mapping):
+            raise TypeError(
+                f"arguments= takes the edited arguments as a dict, e.g. arguments={dict(pending.arguments)!r}; "
+                f"got {type(arguments).__name__}"
+            )
+        try:
+            text = json.dumps(dict(arguments), ensure_ascii=False, allow_nan=False)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(
+                f"the edited arguments for call {pending.id} cannot be sent as JSON ({exc}); use text, numbers, "
+                f"True/False, None, lists and dicts"
+            ) from exc
+        check_edit(self._tool(pending.name), pending.id, text)
+        return None if json.loads(text) == dict(pending.arguments) else text
+
+    def _tool(self, name: str) -> Tool:
+        """The tool to check an edit with: the run's own, else imported, else its schema alone (``resume``
+        checks the edit again with the tool it is given)."""
+        if self.live_tools is not None and name in self.live_tools:
+            return self.live_tools.get(name)
+        ref = next(r for r in self.tools if r.name == name)
+        return ref.resolve() or ref.schema_only()
+
+    def registry(self, given: Iterable[Tool | Callable[..., Any]] | None = None) -> ToolRegistry:
+        """The run's tools, in their order: those ``given`` to resume, else the run's own in this process,
+        else imported from their modules; a ValueError saying how to pass the ones not found."""
+        named = {t.name: t for t in ToolRegistry(given or ())}
+        offered = [ref.name for ref in self.tools]
+        unknown = sorted(set(named) - set(offered))
+        if unknown:
+            raise ValueError(
+                f"tools= names {', '.join(unknown)}, which this paused run did not offer; resume continues the "
+                f"same run with the same tools: pass only these: {', '.join(offered)}"
+            )
+        found: list[Tool] = []
+        missing: list[str] = []
+        for ref in self.tools:
+            tool = named.get(ref.name)
+            if tool is None and self.live_tools is not None and ref.name in self.live_tools:
+                tool = self.live_tools.get(ref.name)
+            if tool is None:
+                tool = ref.resolve()
+            if tool is None:
+                missing.append(ref.name)
+            else:
+                if tool.parameters != ref.parameters:
+                    logger.warning(
+                        "tool %s has another schema than the one the model was shown before the pause; "
+                        "the run goes on with the tool as it is now", ref.name,
+                    )
+                found.append(tool)
+        if missing:
+            raise ValueError(
+                f"this paused run's tools {', '.join(missing)} cannot be found in this process: only a tool "
+                f"defined at the top level of a module can be imported again (not one made inside a function, "
+                f"nor in a notebook cell not run again). Pass the tools again: "
+                f"llm.resume(result, tools=[{', '.join(offered)}])"
+            )
+        return ToolRegistry(found)
+
+    def limits(self) -> RunLimits:
+        """The run's limits: its own in this process, else rebuilt from its deadline and what was left
+        of its budgets."""
+        if self.live_limits is not None:
+            return self.live_limits
+        return RunLimits.of(list(self.budgets), self.deadline)
+
+    def restore(
+        self,
+        *,
+        adapter: WireApi,
+        model: str,
+        price: Callable[[Usage], CostSplit],
+        provider: str,
+        tools: Iterable[Tool | Callable[..., Any]] | None = None,
+    ) -> tuple[Conversation, list[ToolCall]]:
+        """This run rebuilt on the llm resuming it, its decisions applied: the conversation and the calls to run now.
+
+        Whatever can fail is checked before the run is claimed, so a resume that raises
+        leaves the paused result as it was (decide again, or pass ``tools=``, and resume).
+        """
+        registry = self.registry(tools)
+        names = {p.id: p.name for p in self.pending}
+        for call_id, decision in self.decisions.items():
+            if decision.arguments is not None and call_id in names:
+                check_edit(registry.get(names[call_id]), call_id, decision.arguments)
+        if (adapter.api, model) != (self.api, self.model):
+            if self.settings.server_state:
+                raise ValueError(
+                    f"this run keeps its conversation on the server of {self.api} {self.model!r} "
+                    f"(server_state=True), so only that model can continue it; resume it on an llm connected to "
+                    f"the same provider, API and model"
+                )
+            logger.info("run paused on %s %s resumes on %s %s", self.api, self.model, adapter.api, model)
+        decisions = self.claim()
+        conversation = Conversation.restore(
+            self, adapter=adapter, model=model, price=price, provider=provider, tools=registry, limits=self.limits()
+        )
+        return conversation, conversation.resume(decisions)
 
 
 class Conversation:
@@ -312,10 +560,6 @@ class Conversation:
         price: Callable[[Usage], CostSplit],
         guards: Guards | None = None,
     ) -> None:
-        self.max_rounds = check_max_rounds(max_rounds)
-        self.guards = guards or Guards()
-        self.adapter = adapter
-        self.price = price
         neutral = history_to_neutral(history)
         given = system_text(settings.system)
         if given and SystemMessage(given) not in neutral:
@@ -325,9 +569,33 @@ class Conversation:
         # Blocks given as system= stay blocks (their cache_control marks Anthropic's prompt cache)
         # unless the history brought more instructions, which then join them as text.
         blocks = isinstance(settings.system, list) and system == given
-        self.settings = replace(settings, system=settings.system if blocks else system or None)
         neutral.append(UserMessage(question))
-        self.neutral: list[Message] = neutral
+        self._start(
+            adapter=adapter,
+            settings=replace(settings, system=settings.system if blocks else system or None),
+            neutral=neutral,
+            max_rounds=max_rounds,
+            price=price,
+            guards=guards or Guards(),
+        )
+
+    def _start(
+        self,
+        *,
+        adapter: WireApi,
+        settings: RequestSettings,
+        neutral: list[Message],
+        max_rounds: int,
+        price: Callable[[Usage], CostSplit],
+        guards: Guards,
+    ) -> None:
+        """Every attribute of a run as it starts (a new run, or a paused one being restored)."""
+        self.max_rounds = check_max_rounds(max_rounds)
+        self.guards = guards
+        self.adapter = adapter
+        self.price = price
+        self.settings = settings
+        self.neutral = neutral
         self.call_ids = {c.id for m in neutral if isinstance(m, Turn) for c in m.tool_calls}
         self._renderings: dict[tuple[str, str], _Rendering] = {}
         self.continued: tuple[str, int] | None = None  # server state: (last response id, messages it holds)
@@ -341,8 +609,51 @@ class Conversation:
         self._screened: Screened | None = None  # the guards' verdicts on the pending turn's calls
         self.paused: tuple[PendingCall, ...] = ()  # calls awaiting a person's decision
         self._paused_at = 0.0  # when the run paused (perf_counter)
+        self._pause_token = ""  # the pause's identity, shared by every result made of it (see PausedRun.claim)
         self.limits = RunLimits()  # budgets and deadline (llm.run's budget= / deadline=); none by default
         self.run_options: dict[str, Any] = {}  # how the driver executes calls (parallel, ...), kept for resume
+
+    @classmethod
+    def restore(
+        cls,
+        paused: PausedRun,
+        *,
+        adapter: WireApi,
+        model: str,
+        price: Callable[[Usage], CostSplit],
+        provider: str,
+        tools: ToolRegistry,
+        limits: RunLimits,
+    ) -> Conversation:
+        """``paused`` as a live conversation again, on ``adapter`` and ``model``, still awaiting its decisions.
+
+        ``paused`` itself is left as it was: the conversation works on copies.
+        """
+        turn = paused.neutral[-1]
+        if not isinstance(turn, Turn):
+            raise ValueError("this paused run is damaged: its conversation does not end with the paused turn")
+        conversation = cls.__new__(cls)
+        conversation._start(
+            adapter=adapter,
+            settings=replace(paused.settings, model=model, tools=tools),
+            neutral=list(paused.neutral),
+            max_rounds=paused.max_rounds,
+            price=price,
+            guards=copy.deepcopy(paused.guards),
+        )
+        # The clock goes on from where the run paused: the trace and the deadline leave out the wait for a person.
+        conversation.origin = time.perf_counter() - paused.elapsed
+        conversation.provider = provider
+        conversation.continued = paused.continued
+        conversation.model_calls = list(paused.model_calls)
+        conversation.rounds = list(paused.rounds)
+        conversation._pending = (turn, paused.call)
+        conversation._screened = copy.deepcopy(paused.screened)
+        conversation.paused = paused.pending
+        conversation._pause_token = paused.token
+        conversation.limits = limits
+        conversation.run_options = dict(paused.run_options)
+        return conversation
 
     @property
     def tools(self) -> ToolRegistry:
@@ -464,7 +775,8 @@ class Conversation:
     def _take_runnable(self) -> list[ToolCall]:
         """The screened calls to run now; settles the turn at once when there are none."""
         assert self._pending is not None and self._screened is not None
-        calls = [self._pending[0].tool_calls[i] for i in self._screened.run]
+        turn, screened = self._pending[0], self._screened
+        calls = [screened.edits.get(i, turn.tool_calls[i]) for i in screened.run]
         if not calls:
             self._settle()
         return calls
@@ -473,7 +785,9 @@ class Conversation:
         """Apply a person's decisions to the paused calls; return the approved calls to run now.
 
         Denied calls (and undecided ones: denied by default) are answered without
-        running; an approved call whose arguments differ from the approved ones is refused.
+        running; an approved call whose arguments differ from the approved ones is
+        refused; an approval with an edit runs the call with the person's arguments.
+        Called on the conversation :meth:`restore` rebuilt from the paused result.
         """
         if not self.paused or self._pending is None or self._screened is None:
             raise RuntimeError("resume() called on a run that is not paused for approval")
@@ -481,15 +795,15 @@ class Conversation:
         screened.run = []
         for position, pending in list(screened.pending.items()):
             call = turn.tool_calls[position]
-            record = self.guards.decide(call, pending, decisions.get(pending.id), self.origin)
-            if record is None:
-                screened.run.append(position)
-            else:
-                screened.answered[position] = record
+            verdict = self.guards.decide(call, pending, decisions.get(pending.id), self.origin)
+            if isinstance(verdict, ToolCallRecord):
+                screened.answered[position] = verdict
+                continue
+            screened.run.append(position)
+            if verdict is not call:
+                screened.edits[position] = verdict
         screened.pending.clear()
         self.paused = ()
-        # The trace (and any deadline) leaves out the time the run waited for a person.
-        self.origin += time.perf_counter() - self._paused_at
         return self._take_runnable()
 
     def stop(self, reason: str, answer: str) -> None:
@@ -513,10 +827,14 @@ class Conversation:
         screened = self._screened
         if len(records) != len(screened.run):
             raise RuntimeError(f"{len(records)} results for {len(screened.run)} tool calls; pass one per call, in order")
+        turn = self._pending[0]
         for position, record in zip(screened.run, records):
+            if position in screened.edits:
+                record = edited(record, turn.tool_calls[position])
             screened.answered[position] = record
             self.guards.ran.add(record.id)
         screened.run = []
+        screened.edits.clear()
         self._settle()
 
     def _settle(self) -> None:
@@ -527,6 +845,7 @@ class Conversation:
         if screened.pending:
             self.paused = tuple(screened.pending[i] for i in sorted(screened.pending))
             self._paused_at = time.perf_counter()
+            self._pause_token = uuid.uuid4().hex
             logger.info("run paused: %d call(s) await approval", len(self.paused))
             return
         records = [self._traced(c, screened.answered[i]) for i, c in enumerate(turn.tool_calls)]
@@ -594,5 +913,110 @@ class Conversation:
             conversation=tuple(self.neutral),
             stopped_by="approval" if self.paused else self.stopped_by,
             pending=self.paused,
-            paused=PausedRun(self) if self.paused else None,
+            paused=self._paused_run() if self.paused else None,
         )
+
+    def _paused_run(self) -> PausedRun:
+        """This paused run as plain data (see :class:`PausedRun`)."""
+        assert self._pending is not None and self._screened is not None
+        return PausedRun(
+            token=self._pause_token,
+            api=self.adapter.api,
+            model=self.settings.model,
+            provider=self.provider,
+            settings=replace(self.settings, tools=ToolRegistry()),
+            tools=tuple(ToolRef.of(t) for t in self.tools),
+            max_rounds=self.max_rounds,
+            run_options=dict(self.run_options),
+            neutral=tuple(replace(m, raw=None) if isinstance(m, Turn) else m for m in self.neutral),
+            continued=self.continued,
+            model_calls=tuple(self.model_calls),
+            rounds=tuple(self.rounds),
+            call=self._pending[1],
+            screened=copy.deepcopy(self._screened),
+            guards=copy.deepcopy(self.guards),
+            elapsed=self._paused_at - self.origin,
+            deadline=self.limits.deadline,
+            budgets=tuple(_left(ledger) for ledger in self.limits.ledgers),
+            live_tools=self.tools,
+            live_limits=self.limits,
+        )
+
+
+# -- results as JSON ------------------------------------------------------------------------------
+
+_JSON_FORMAT = 1
+_TAG = "$conductor"  # marks an encoded value; a dict holding this key itself is written as pairs
+_LEFT_OUT = frozenset({"raw", "live_tools", "live_limits"})  # SDK objects and in-process state: their defaults
+
+
+@cache
+def _json_types() -> dict[str, type]:
+    """The types :func:`_from_json` builds, by name: conductor's records, nothing else."""
+    from .apis.base import RequestSettings, ToolChoice
+    from .trace import Attempt
+    from .types import Reasoning
+
+    kinds: tuple[type, ...] = (
+        RunResult, Trace, ModelCall, Round, ToolCallRecord, Attempt, Usage, CostSplit, StopReason, ToolCall, Turn,
+        Reasoning, UserMessage, SystemMessage, ToolResult, PendingCall, PausedRun, ToolRef, RequestSettings,
+        ToolChoice, Screened, Decision, Budget, Guards, ToolRegistry,
+    )
+    return {kind.__name__: kind for kind in kinds}
+
+
+def _to_json(value: Any) -> Any:
+    if value is None or type(value) in (bool, int, float, str):
+        return value
+    if isinstance(value, list):
+        return [_to_json(v) for v in value]
+    if isinstance(value, Counter):
+        return {_TAG: "Counter", "items": [[_to_json(k), n] for k, n in value.items()]}
+    if isinstance(value, Mapping):
+        if all(type(k) is str for k in value) and _TAG not in value:
+            return {k: _to_json(v) for k, v in value.items()}
+        return {_TAG: "dict", "items": [[_to_json(k), _to_json(v)] for k, v in value.items()]}
+    if isinstance(value, (tuple, set, frozenset)):
+        return {_TAG: type(value).__name__, "items": [_to_json(v) for v in value]}
+    name = type(value).__name__
+    if _json_types().get(name) is not type(value):
+        raise TypeError(f"a {type(value).__module__}.{name} cannot be written as JSON; pickle the result instead")
+    if isinstance(value, StopReason):
+        return {_TAG: name, "value": value.value}
+    if isinstance(value, ToolRegistry):  # a paused run's settings hold an empty one: its tools travel by reference
+        return {_TAG: name}
+    if isinstance(value, Guards):
+        return {_TAG: name, "state": _to_json(vars(value))}
+    return {
+        _TAG: name,
+        "fields": {f.name: _to_json(getattr(value, f.name)) for f in fields(value) if f.name not in _LEFT_OUT},
+    }
+
+
+def _from_json(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_from_json(v) for v in value]
+    if not isinstance(value, dict):
+        return value
+    tag = value.get(_TAG)
+    if tag is None:
+        return {k: _from_json(v) for k, v in value.items()}
+    items = [_from_json(v) for v in value.get("items", ())]
+    containers: dict[str, Callable[[list[Any]], Any]] = {
+        "tuple": tuple, "set": set, "frozenset": frozenset, "dict": dict, "Counter": lambda pairs: Counter(dict(pairs)),
+    }
+    if tag in containers:
+        return containers[tag](items)
+    kind = _json_types().get(tag)
+    if kind is None:
+        raise ValueError(f"the JSON names {tag!r}, which is not one of conductor's records")
+    if kind is StopReason:
+        return StopReason(value["value"])
+    if kind is ToolRegistry:
+        return ToolRegistry()
+    if kind is Guards:
+        guards = Guards.__new__(Guards)
+        vars(guards).update(_from_json(value["state"]))
+        return guards
+    return kind(**{k: _from_json(v) for k, v in value["fields"].items()})
+

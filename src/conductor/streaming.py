@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import sys
 import time
@@ -42,7 +43,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from . import display
-from .apis.base import Finished, StreamIncomplete, WireApi
+from .apis.base import Finished, Opened, StreamIncomplete, WireApi
+from .budget import DeadlineReached
 from .trace import ToolCallRecord
 from .types import ToolCall
 
@@ -198,31 +200,55 @@ def _breaks_off(received: _Received) -> Iterator[None]:
         raise received.interrupted(error) from error
 
 
-def stream_request(client: Any, api: WireApi, request: dict[str, Any], index: int) -> Iterator[str | Finished]:
+def _opened(api: WireApi, client: Any, request: dict[str, Any]) -> Iterator[Opened | str | Finished]:
+    """``api``'s stream of ``request``, open: errors before it opens are the SDK's own (after its retries)."""
+    items = api.stream(client, request)
+    next(items)  # OPENED
+    return items
+
+
+async def _aopened(api: WireApi, client: Any, request: dict[str, Any]) -> AsyncIterator[Opened | str | Finished]:
+    """:func:`_opened` with an async client."""
+    items = api.astream(client, request)
+    await anext(items)  # OPENED
+    return items
+
+
+def stream_request(
+    client: Any, api: WireApi, request: dict[str, Any], index: int, *, conversation: Conversation | None = None
+) -> Iterator[str | Finished]:
     """Send ``request`` streamed: its text deltas, then :class:`Finished` with the whole response.
 
     Errors before the stream opens are the SDK's own (after its retries);
-    anything that goes wrong after is :class:`StreamInterrupted`.
+    anything that goes wrong after is :class:`StreamInterrupted`. With
+    ``conversation``, the stream is opened through the run's limits
+    (:meth:`~conductor.budget.RunLimits.send`: under a deadline no retry ends past it).
     """
     received = _Received(index)
-    with contextlib.closing(api.stream(client, request)) as items:
-        next(items)  # the stream is open (the SDK's own errors come from here)
-        with _breaks_off(received):
-            for item in items:
-                yield item if isinstance(item, Finished) else received.add(item)  # type: ignore[arg-type]
+    opened = functools.partial(_opened, api)
+    if conversation is None:
+        items = opened(client, request)
+    else:
+        items = conversation.limits.send(conversation, client, opened, request)
+    with contextlib.closing(items), _breaks_off(received):
+        for item in items:
+            yield item if isinstance(item, Finished) else received.add(item)  # type: ignore[arg-type]
 
 
-async def astream_request(client: Any, api: WireApi, request: dict[str, Any], index: int) -> AsyncIterator[str | Finished]:
+async def astream_request(
+    client: Any, api: WireApi, request: dict[str, Any], index: int, *, conversation: Conversation | None = None
+) -> AsyncIterator[str | Finished]:
     """:func:`stream_request` for an async client."""
     received = _Received(index)
-    items = api.astream(client, request)
-    try:
-        await anext(items)
+    opened = functools.partial(_aopened, api)
+    if conversation is None:
+        items = await opened(client, request)
+    else:
+        items = await conversation.limits.asend(conversation, client, opened, request)
+    async with contextlib.aclosing(items):
         with _breaks_off(received):
             async for item in items:
                 yield item if isinstance(item, Finished) else received.add(item)  # type: ignore[arg-type]
-    finally:
-        await items.aclose()
 
 
 async def in_thread(items: Iterator[Any]) -> AsyncIterator[Any]:
@@ -252,12 +278,20 @@ def _tool_ends(conversation: Conversation) -> list[ToolEnd]:
 def _streamed(
     llm: LLM, conversation: Conversation, request: dict[str, Any], index: int
 ) -> Generator[TextDelta, None, Any]:
-    """Yield one streamed request's text deltas; return the whole message the SDK assembled."""
+    """Yield one streamed request's text deltas; return the whole message the SDK assembled.
+
+    The stream is closed however this ends (the reader may leave between deltas), and
+    left at the deadline: a blocking read cannot be cut short, so it is checked between them.
+    """
     response = None
-    for item in llm._stream_request(conversation, request, index):
-        if isinstance(item, Finished):
-            response = item.response
-        else:
+    limits = conversation.limits
+    with contextlib.closing(llm._stream_request(conversation, request, index)) as items:
+        for item in items:
+            if isinstance(item, Finished):
+                response = item.response
+                continue
+            if limits.time_left(conversation) <= 0:
+                raise DeadlineReached(f"the response was still streaming at the deadline ({limits.deadline:g} s)")
             yield TextDelta(item, index, _since(conversation))
     return response
 
@@ -268,6 +302,7 @@ def stream_run(llm: LLM, conversation: Conversation, *, parallel: bool, max_work
     The steps are ``LLM._drive``'s, with the run's limits (budget, deadline, pacing) around each request.
     """
     limits = conversation.limits
+    limits.require_prices([llm.prices])
     try:
         while (request := conversation.next_request()) is not None:
             if not limits.pace(conversation, request):  # a rate limit's wait would pass the deadline
@@ -289,7 +324,7 @@ def stream_run(llm: LLM, conversation: Conversation, *, parallel: bool, max_work
                 conversation.add_results(llm._execute(conversation, calls, parallel=parallel, max_workers=max_workers))
                 yield from _tool_ends(conversation)
     finally:
-        limits.release()  # a request that broke off gives its budget reservation back
+        limits.abandon()  # a request that broke off: its reservation back, or spent if it may be billed
     yield Done(llm._result(conversation))
 
 
@@ -298,6 +333,7 @@ async def astream_run(
 ) -> AsyncIterator[StreamEvent]:
     """:func:`stream_run` on the event loop: async tools run as tasks, sync ones in threads."""
     limits = conversation.limits
+    limits.require_prices([llm.prices])
     try:
         while (request := conversation.next_request()) is not None:
             if not await limits.apace(conversation, request):
@@ -307,11 +343,13 @@ async def astream_run(
             started = time.perf_counter()
             response = None
             try:
-                async for item in llm._astream_request(conversation, request, index):
-                    if isinstance(item, Finished):
-                        response = item.response
-                    else:
-                        yield TextDelta(item, index, _since(conversation))
+                # Closed however this ends (the reader may leave between deltas); each read is cut at the deadline.
+                async with contextlib.aclosing(llm._astream_request(conversation, request, index)) as items:
+                    while (item := await limits.within_deadline(conversation, anext(items, None))) is not None:
+                        if isinstance(item, Finished):
+                            response = item.response
+                        else:
+                            yield TextDelta(item, index, _since(conversation))
             except Exception as exc:
                 if not limits.overran(conversation, exc):
                     raise
@@ -327,7 +365,7 @@ async def astream_run(
                 for end in _tool_ends(conversation):
                     yield end
     finally:
-        limits.release()
+        limits.abandon()
     yield Done(llm._result(conversation))
 
 

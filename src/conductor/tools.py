@@ -13,10 +13,12 @@ from __future__ import annotations
 import asyncio
 import copy
 import functools
+import importlib
 import inspect
 import json
 import logging
 import re
+import sys
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, get_type_hints
@@ -583,9 +585,48 @@ class Tool:
         guarded.guarded = guarded.retry is not None or guarded.timeout is not None or bool(guarded.fallbacks)
         return guarded
 
+    def reference(self) -> tuple[str, str] | None:
+        """``(module, name)`` under which this very tool can be imported again, or None.
+
+        A tool carries its function and a pydantic model built at run time, neither of
+        which pickles, so a paused run keeps its tools by this reference (see
+        :class:`conductor.rounds.PausedRun`). None when the module its function comes
+        from does not hold it under a name: a tool made inside a function, say.
+        """
+        module = sys.modules.get(getattr(self, "__module__", None) or "")
+        if module is None:
+            return None
+        qualname = self.__dict__.get("__qualname__", "")  # the function's, copied by update_wrapper
+        if qualname and "<" not in qualname:
+            try:
+                if _attribute(module, qualname) is self:
+                    return module.__name__, qualname
+            except AttributeError:
+                pass
+        # A tool assigned under another name (weather = cd.tool(get_weather, retry=...)).
+        names = [name for name, value in vars(module).copy().items() if value is self]
+        return (module.__name__, names[0]) if names else None
+
     def __repr__(self) -> str:
         params = ", ".join(self.parameters.get("properties", {}))
         return f"<tool {self.name}({params})>"
+
+
+def _attribute(owner: Any, qualname: str) -> Any:
+    for part in qualname.split("."):
+        owner = getattr(owner, part)
+    return owner
+
+
+def resolve_tool(module: str, name: str) -> Tool:
+    """The tool a :meth:`Tool.reference` names, its module imported if need be.
+
+    Raises ImportError or AttributeError when it is not there, and TypeError when what is there is not a tool.
+    """
+    found = _attribute(importlib.import_module(module), name)
+    if not isinstance(found, Tool):
+        raise TypeError(f"{module}.{name} is a {_type_name(found)}, not a tool made with @cd.tool")
+    return found
 
 
 def tool(

@@ -65,6 +65,9 @@ class ToolCallRecord:
     # Where the call came from when a tool result, not the user, named its tool (prompt injection):
     # "read_inbox's result named delete_database (call_1)"; see conductor.guards.provenance.
     provenance: str | None = None
+    # The model's own arguments when a person approved the call with an edit of them (``arguments`` then
+    # holds the ones that ran, and ``output`` opens with what changed, as the model read it); else None.
+    edited_from: Any = None
 
     @property
     def seconds(self) -> float:

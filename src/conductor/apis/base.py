@@ -52,6 +52,18 @@ class RequestSettings:
     server_state: bool = False  # Responses only: chain requests with previous_response_id (store=True)
 
 
+@dataclass(frozen=True)
+class HiddenPrompt:
+    """Input an API adds to a request by itself, known only as a token count.
+
+    Anthropic's tool-use system prompt is one: billed as input on every request that
+    has tools, never seen in the request. A :meth:`WireApi.prompt_extras` value of this
+    type is counted as these tokens, not estimated from text.
+    """
+
+    tokens: int
+
+
 def tool_choice_from(value: Any, tools: ToolRegistry) -> tuple[ToolChoice, bool | None]:
     """A caller's ``tool_choice`` in any API's form, as a :class:`ToolChoice`.
 
@@ -198,7 +210,8 @@ class WireApi(Protocol):
         """
 
     def prompt_extras(self, request: dict[str, Any]) -> dict[str, Any]:
-        """What a request bills as input besides the conversation: system text and tools."""
+        """What a request bills as input besides the conversation: system text and tools as sent, and
+        :class:`HiddenPrompt` for input the API adds by itself."""
 
     def output_limit(self, request: dict[str, Any], default: int) -> int:
         """The most output tokens ``request`` may generate; sets ``default`` as its limit when it has none."""

@@ -116,12 +116,19 @@ def history_to_neutral(history: Sequence[Any] | None) -> list[Message]:
     return reader.finish()
 
 
+def _as_dict(block: Any) -> Any:
+    return block.model_dump(mode="json", exclude_none=True) if hasattr(block, "model_dump") else block
+
+
 def _entry_messages(index: int, entry: Any) -> tuple[list[Message], bool]:
     """The entry's neutral messages, and whether it is a Responses output item (a part of a turn)."""
     if isinstance(entry, NEUTRAL_TYPES):
         return [entry], False
     if hasattr(entry, "model_dump"):  # an SDK object, e.g. response.choices[0].message appended as is
         entry = entry.model_dump(mode="json", exclude_none=True)
+    if isinstance(entry, dict) and isinstance(entry.get("content"), list):
+        # Anthropic's guide appends {"role": "assistant", "content": response.content}: SDK blocks in a dict.
+        entry = {**entry, "content": [_as_dict(block) for block in entry["content"]]}
     if isinstance(entry, dict) and entry.get("type") is not None:
         messages = _READERS[0].read_history(index, entry)
         if messages is not None:

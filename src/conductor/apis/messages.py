@@ -16,7 +16,18 @@ from collections.abc import AsyncIterator, Iterator, Sequence
 from typing import Any
 
 from ..types import Message, Reasoning, StopReason, SystemMessage, ToolCall, ToolResult, Turn, Usage, UserMessage, loads_json
-from .base import OPENED, ApiName, Finished, Opened, RequestSettings, StreamIncomplete, ToolChoice, map_stop, plain_text
+from .base import (
+    OPENED,
+    ApiName,
+    Finished,
+    HiddenPrompt,
+    Opened,
+    RequestSettings,
+    StreamIncomplete,
+    ToolChoice,
+    map_stop,
+    plain_text,
+)
 
 ANTHROPIC_MAX_TOKENS = 4096  # required by the Messages API; 1024 cuts real answers short
 ANTHROPIC_STOP = {
@@ -27,6 +38,14 @@ ANTHROPIC_STOP = {
     "model_context_window_exceeded": StopReason.MAX_TOKENS,
     "refusal": StopReason.REFUSAL,
     "pause_turn": StopReason.PAUSE_TURN,
+}
+# Anthropic adds a system prompt of its own to every request with tools, billed as input; its size in tokens
+# per model and tool_choice is on the "tool use" pricing page: (auto or none, any or tool).
+TOOL_PROMPT_TOKENS = (346, 313)  # current models (Claude 3.7 onwards)
+TOOL_PROMPT_TOKENS_BY_MODEL: dict[str, tuple[int, int]] = {  # models the page lists apart, by name
+    "claude-3-opus": (530, 281),
+    "claude-3-sonnet": (159, 235),
+    "claude-3-haiku": (264, 340),
 }
 _ASSISTANT_BLOCKS = ("tool_use", "thinking", "redacted_thinking")  # blocks only this API's history has
 _TOOL_USE_ID = re.compile(r"^[a-zA-Z0-9_-]+$")  # what the API accepts as a tool_use id
@@ -45,6 +64,14 @@ def safe_id(call_id: str) -> str:
         return call_id
     digest = hashlib.sha256(call_id.encode()).hexdigest()[:8]
     return f"{_UNSAFE.sub('_', call_id)}_{digest}"
+
+
+def tool_prompt_tokens(model: str, tool_choice: dict[str, Any] | None) -> int:
+    """The tokens of the tool-use system prompt Anthropic adds to a request to ``model`` with tools."""
+    auto, forced = next(
+        (tokens for name, tokens in TOOL_PROMPT_TOKENS_BY_MODEL.items() if name in model), TOOL_PROMPT_TOKENS
+    )
+    return forced if (tool_choice or {}).get("type") in ("any", "tool") else auto
 
 
 def _tool_input(call: ToolCall) -> dict[str, Any]:
@@ -158,7 +185,11 @@ class MessagesApi:
         return wire
 
     def prompt_extras(self, request: dict[str, Any]) -> dict[str, Any]:
-        return {key: request[key] for key in ("system", "tools") if key in request}
+        extras: dict[str, Any] = {key: request[key] for key in ("system", "tools") if key in request}
+        if request.get("tools"):
+            tokens = tool_prompt_tokens(request["model"], request.get("tool_choice"))
+            extras["tool_use_system_prompt"] = HiddenPrompt(tokens)
+        return extras
 
     def output_limit(self, request: dict[str, Any], default: int) -> int:
         return int(request["max_tokens"])  # required by the API: request() always sets it

@@ -5,22 +5,29 @@ Each result becomes one sentence per entity it describes: one call's dict
 entry of a dict keyed by entity. Fields that only repeat the call's arguments
 are left out. When the question compares or asks for a superlative ("which is
 warmest", "compare", "cheaper"), the answer also says which entity has the
-highest or lowest value of the numeric field the question is about.
+highest or lowest value of the numeric field the question is about (among one
+tool's results, each place once).
+
+A failed call is said plainly for the user (``evidence.plain_error``): what
+conductor wrote for the model (a guard's refusal, a timeout) is restated, never
+copied, and an exception's class name is left out. The same result of the same
+call, made again (a loop), is said once with the number of calls.
 """
 
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..types import ToolCall
 from .arguments import name_words
 from .conversation import Conversation, PlannedCall
-from .evidence import arguments_of, data_of, describe_call, error_of, missing_note
-from .language import Language, format_number, mentions, say, stem, words
+from .evidence import (
+    arguments_of, data_of, describe_call, ended, error_of, missing_note, plain_error, reviewer_note,
+)
+from .language import Language, canonical_place, format_number, mentions, say, stem, words
 
 __all__ = ["Record", "records", "compose_answer"]
 
@@ -58,8 +65,11 @@ class Record:
     label: str
     fields: dict[str, Any]
     stated: frozenset[str] = frozenset()  # the call's argument values, not worth repeating
-    error: str | None = None
+    error: str | None = None  # the error result as the model read it (the answer says it plainly)
     text: str | None = None  # a result that is plain text, quoted as it is
+    tool: str = ""  # the tool whose result it is: only one tool's entities are compared
+    note: str = ""  # what a reviewer changed before the call ran, said for the user
+    calls: int = 1  # identical results of identical calls, said once
 
 
 def _label(call: ToolCall, calls: Sequence[ToolCall]) -> str:
@@ -70,7 +80,7 @@ def _label(call: ToolCall, calls: Sequence[ToolCall]) -> str:
     differing = [v for k, v in arguments.items() if any(s.get(k) != v for s in siblings)]
     if not differing and len(arguments) == 1:
         differing = list(arguments.values())
-    if len(differing) == 1 and isinstance(differing[0], (str, int, float)):
+    if len(differing) == 1 and isinstance(differing[0], (str, int, float)) and not isinstance(differing[0], bool):
         return _value(differing[0])
     return describe_call(call.name, arguments or call.arguments)
 
@@ -86,11 +96,11 @@ def _item_label(item: dict[str, Any], index: int, wanted: set[str]) -> str:
     return texts[0] if texts else f"#{index + 1}"
 
 
-def _record(label: str, fields: dict[str, Any], stated: frozenset[str] = frozenset()) -> Record:
+def _record(label: str, fields: dict[str, Any], stated: frozenset[str] = frozenset(), tool: str = "") -> Record:
     """A record, or an error record when a batch entry says ``{"error": ...}``."""
     if fields.get("error"):
-        return Record(label, {}, error=str(fields["error"]))
-    return Record(label, fields, stated=stated)
+        return Record(label, {}, error=str(fields["error"]), tool=tool)
+    return Record(label, fields, stated=stated, tool=tool)
 
 
 def _localized(fields: dict[str, Any], language: Language) -> dict[str, Any]:
@@ -119,8 +129,8 @@ def _amount(value: Any, unit: str) -> str:
     return f"{_value(value)}{'' if unit[0] in '°%' else ' '}{unit}"
 
 
-def records(conversation: Conversation) -> list[Record]:
-    """One record per entity the results since the question describe, in order."""
+def records(conversation: Conversation, language: Language = "en") -> list[Record]:
+    """One record per entity the results since the question describe, in order (identical ones merged)."""
     exchanges = conversation.exchanges()
     calls = [call for call, _ in exchanges]
     found: list[Record] = []
@@ -130,19 +140,36 @@ def records(conversation: Conversation) -> list[Record]:
         data = data_of(result)
         arguments = arguments_of(call)
         wanted = {str(v) for value in arguments.values() for v in (value if isinstance(value, list) else [value])}
+        tool = call.name
+        before = len(found)
         if error is not None:
-            found.append(Record(describe_call(call.name, arguments or call.arguments), {}, error=error))
+            found.append(Record(describe_call(call.name, arguments or call.arguments), {}, error=error, tool=tool))
         elif isinstance(data, list) and data and all(isinstance(item, dict) for item in data):
-            found.extend(_record(_item_label(item, i, wanted), item) for i, item in enumerate(data))
+            found.extend(_record(_item_label(item, i, wanted), item, tool=tool) for i, item in enumerate(data))
         elif isinstance(data, dict) and len(data) > 1 and all(isinstance(v, dict) for v in data.values()):
-            found.extend(_record(str(key), value) for key, value in data.items())
+            found.extend(_record(str(key), value, tool=tool) for key, value in data.items())
         elif isinstance(data, dict):
-            found.append(_record(label, data, frozenset(wanted)))
+            found.append(_record(label, data, frozenset(wanted), tool=tool))
         elif isinstance(data, str):
-            found.append(Record(label, {}, text=data))
+            found.append(Record(label, {}, text=data, tool=tool))
         else:
-            found.append(Record(describe_call(call.name, arguments or call.arguments), {"result": data}))
-    return found
+            found.append(Record(describe_call(call.name, arguments or call.arguments), {"result": data}, tool=tool))
+        note = reviewer_note(result, language)
+        if note and len(found) > before:
+            found[before] = replace(found[before], note=note)
+    return _merged(found)
+
+
+def _merged(found: Sequence[Record]) -> list[Record]:
+    """Identical results (the same call made again, a loop) said once, counting the calls."""
+    merged: list[Record] = []
+    for record in found:
+        same = next((i for i, r in enumerate(merged) if replace(r, calls=1) == record), None)
+        if same is None:
+            merged.append(record)
+        else:
+            merged[same] = replace(merged[same], calls=merged[same].calls + 1)
+    return merged
 
 
 def _key(key: str, language: Language) -> str:
@@ -171,11 +198,23 @@ def _value(value: Any, language: Language = "en") -> str:
 
 
 def _sentence(record: Record, language: Language) -> str:
+    return ended(_said(record, language) + _counted(record, language) + record.note, language)
+
+
+def _counted(record: Record, language: Language) -> str:
+    if record.calls < 2:
+        return ""
+    return say(language, f"({record.calls} 次调用,结果相同)", f" (the same from {record.calls} calls)")
+
+
+def _said(record: Record, language: Language) -> str:
     if record.error is not None:
-        return say(language, f"{record.label} 失败:{record.error}。", f"{record.label} failed: {record.error}.")
+        failure = plain_error(record.error, language)
+        if not failure.ran:
+            return say(language, f"{record.label} 没有执行:{failure.reason}", f"{record.label} was not run: {failure.reason}")
+        return say(language, f"{record.label} 失败:{failure.reason}", f"{record.label} failed: {failure.reason}")
     if record.text is not None:
         text = record.text.strip()
-        text = text if re.search(r"[.!?。!?]$", text) else text + say(language, "。", ".")
         # "Asia/Shanghai: 14:05." says what the bare "14:05" is about; a sentence naming it needs no label.
         return text if record.label in text or "(" in record.label else say(
             language, f"{record.label}:{text}", f"{record.label}: {text}")
@@ -184,10 +223,10 @@ def _sentence(record: Record, language: Language) -> str:
     shown = shown or fields
     if list(shown) == ["result"]:
         result = _amount(shown["result"], unit)
-        return say(language, f"{record.label} 的结果是 {result}。", f"{record.label} returned {result}.")
-    listed = say(language, ",", ", ").join(f"{_key(k, language)} {_shown(v, unit, language)}".strip()
+        return say(language, f"{record.label} 的结果是 {result}", f"{record.label} returned {result}")
+    listed = say(language, ",", ", ").join(f"{_key(k, language)} {_shown(v, unit, language)}".strip().rstrip(".。")
                                            for k, v in shown.items())
-    return say(language, f"{record.label}:{listed}。", f"{record.label}: {listed}.")
+    return say(language, f"{record.label}:{listed}", f"{record.label}: {listed}")
 
 
 def _numeric_fields(group: Sequence[Record]) -> list[str]:
@@ -199,9 +238,21 @@ def _numeric_fields(group: Sequence[Record]) -> list[str]:
     ]
 
 
+def _comparable(found: Sequence[Record]) -> list[Record]:
+    """The entities a comparison is about: one tool's results (a city's weather is not compared with a
+    clothing suggestion), each place or name once (Beijing and Peking are one city)."""
+    candidates = [r for r in found if r.error is None and r.text is None and r.fields]
+    groups: dict[str, list[Record]] = {}
+    for record in candidates:
+        group = groups.setdefault(record.tool, [])
+        if all(canonical_place(record.label) != canonical_place(other.label) for other in group):
+            group.append(record)
+    return max(groups.values(), key=len, default=[])
+
+
 def _comparison(found: Sequence[Record], question: str, language: Language) -> str:
     """Which entity has the highest (or lowest) value of the field the question is about; empty if none."""
-    group = [r for r in found if r.error is None and r.text is None and r.fields]
+    group = _comparable(found)
     if len(group) < 2 or not mentions(question, (*_COMPARE, *_LOW, *_HIGH)):
         return ""
     fields = _numeric_fields(group)
@@ -236,13 +287,13 @@ def _comparison(found: Sequence[Record], question: str, language: Language) -> s
 
 def compose_answer(conversation: Conversation, language: Language, missing: Sequence[PlannedCall] = ()) -> str:
     """The answer to the question from every result since it was asked, naming what is missing."""
-    found = records(conversation)
+    found = records(conversation, language)
     if not found:
         text = say(language, "这次请求里我没能调用任何工具,所以还无法回答。",
                    "I could not call any tool in this request, so I cannot answer yet.")
     else:
         sentences = [_sentence(r, language) for r in found]
         sentences.append(_comparison(found, conversation.question, language))
-        text = say(language, "", " ").join(s for s in sentences if s)
+        text = say(language, "", " ").join(dict.fromkeys(s for s in sentences if s))
     note = missing_note(missing, language)
     return say(language, "", " ").join(s for s in (text, note) if s)

@@ -1267,6 +1267,21 @@ def _glued_after(rest: str, last: str) -> str:
     return "" if word in STOPWORDS or word in _WHEN_WORDS or word in _QUESTION_WORDS else f" {word}"
 
 
+def _written_out(code: str) -> list[str]:
+    """The words a unit code stands for, from the lists above: "mi" -> miles, "m" -> meters, metres."""
+    code = code.casefold()
+    if len(code) > 2:
+        return []
+    longs = [long for long, shorts in _ENUM_SYNONYMS.items() if shorts[:1] == (code,)]
+    grouped = [w for g in groups_of(code) for w in sorted(g, key=len, reverse=True) if w != code]
+    return list(dict.fromkeys([*longs, *grouped]))
+
+
+def _without_full_stop(value: str) -> str:
+    """ "kilometers." -> "kilometers"; an abbreviation written with inner dots ("U.S.") is kept as it is."""
+    return value[:-1] if value.endswith(".") and "." not in value[:-1] and len(value) > 1 else value
+
+
 def _is_stated_origin(match: re.Match[str], plain: str, names: list[str]) -> bool:
     """Does "X to Y" without "from" state X as an origin? Only for a name, a code or a measured amount.
 
@@ -1401,6 +1416,8 @@ def read_question(question: str) -> Question:
     ]
     pairs += [(m.group(2), m.group(1)) for m in _HOW_MANY.finditer(plain)]
     pairs += [(m.group(1), m.group(2)) for m in _CHINESE_PAIR.finditer(plain)]
+    # A sentence's full stop is not part of the word it ends: "to miles." is miles ("U.S." keeps its dots).
+    pairs = [tuple(_without_full_stop(v) for v in pair) for pair in pairs]
     pairs = [
         (a, b) for a, b in pairs
         if a.lower() not in STOPWORDS and b.lower() not in STOPWORDS and not a.isdigit() and not b.isdigit()
@@ -2258,16 +2275,22 @@ class _Reader:
         text = self.read.text.casefold()
         for sign, word in _DEGREE_WORDS.items():
             text = text.replace(sign, f" {word} ")
+        # An option is named as a whole word (a plural too: "mile" in "miles"), so a unit code is never read
+        # inside a longer word: "m" is not in "many", "mi" not in "miles".
         literal = [
             (match.start(), option) for option in options
-            if (match := re.search(rf"(?<!\w){re.escape(str(option).casefold().replace('_', ' '))}", text))
+            if (match := re.search(rf"(?<![\w'’]){re.escape(str(option).casefold().replace('_', ' '))}(?:e?s)?(?!\w)",
+                                   text))
         ]
-        # An option not written as itself may be written short: "10 km in miles" names kilometers.
+        # An option not written as itself may be written short ("10 km in miles" names kilometers), or a code
+        # may be written out ("miles" for mi): its first short form, or a word of its thesaurus group.
         short = [
             (match.start(), option) for option in options if option not in {o for _, o in literal}
-            for word in _ENUM_SYNONYMS.get(str(option).casefold(), ())[:1]
+            for word in (*_ENUM_SYNONYMS.get(str(option).casefold(), ())[:1], *_written_out(str(option)))
             if (match := re.search(_synonym_pattern(word), text))
         ]
+        short = sorted(short)  # an option written several ways counts where it is first written
+        short = [pair for i, pair in enumerate(short) if pair[1] not in {o for _, o in short[:i]}]
         named = sorted(literal + short) or self._options_in_chinese(options, text)
         if len(named) == 1:
             # One option named: it is on the side its preposition says ("into French").

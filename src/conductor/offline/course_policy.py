@@ -33,7 +33,7 @@ from typing import Any
 
 from ..types import ToolResult, UserMessage
 from .conversation import Conversation, Decision, PlannedCall, Reply
-from .evidence import arguments_of, data_of, error_of, missing_note, proceed
+from .evidence import REAL_MODEL, arguments_of, data_of, ended, error_of, missing_note, plain_error, proceed
 from .language import STOPWORDS, language_of, lesson_numbers, mentions, quoted, stem, without_lesson_references, words
 from .scenario_policies import course_hint, parameter_for
 
@@ -196,6 +196,11 @@ def _pending(conversation: Conversation, planned: Sequence[PlannedCall]) -> list
 # -- writing answers ------------------------------------------------------------------------------
 
 
+def _plainly(error: str) -> str:
+    """A failed search or outline, said for the user (see ``evidence.plain_error``)."""
+    return plain_error(error, "en").reason
+
+
 def _terms(text: str) -> set[str]:
     return {stem(w) for w in words(text) if len(w) >= 3 and w not in _QUESTION_WORDS}
 
@@ -208,7 +213,7 @@ def _lesson_sentence(outline: _Outline, number: int, search: _Search | None) -> 
     if search is None:
         return head
     if search.error is not None:
-        return f"{head} Searching it failed: {search.error}"
+        return ended(f"{head} Searching it failed: {_plainly(search.error)}", "en")
     own = [h for h in search.hits if h.course == outline.title and h.lesson == number]
     return f"{head} {own[0].snippet}" if own else f"{head} The search found no passage of it."
 
@@ -218,7 +223,7 @@ def _related_sentence(outline: _Outline, number: int, search: _Search | None) ->
     if search is None:
         return ""
     if search.error is not None:
-        return f"Searching the other courses failed: {search.error}"
+        return ended(f"Searching the other courses failed: {_plainly(search.error)}", "en")
     topic = _terms(outline.lessons[number])
     others: dict[str, tuple[_Hit, set[str]]] = {}
     for hit in search.hits:
@@ -261,7 +266,7 @@ def _topic_answer(conversation: Conversation, topic: str, missing: Sequence[Plan
         return missing_note(missing, "en") or "I have not searched the course materials yet."
     search = searches[-1]
     if search.error is not None:
-        return f'Searching the course materials for "{topic}" failed: {search.error}'
+        return ended(f'Searching the course materials for "{topic}" failed: {_plainly(search.error)}', "en")
     if not search.hits:
         return f'The course materials say nothing about "{topic}".'
     listed = " ".join(
@@ -278,7 +283,7 @@ def _topic_answer(conversation: Conversation, topic: str, missing: Sequence[Plan
 def _which_course(numbers: Sequence[int]) -> Reply:
     """The answer to a lesson question that names no course, with no course discussed before."""
     return Reply(f"Which course do you mean? Please name the course of lesson {numbers[0]}: "
-                 "I do not guess course names.")
+                 "I do not guess course names. " + REAL_MODEL["en"])
 
 
 def _outline_for(conversation: Conversation, tools: _Tools, numbers: list[int]) -> _Outline | Decision | None:
@@ -297,8 +302,9 @@ def _outline_for(conversation: Conversation, tools: _Tools, numbers: list[int]) 
         return proceed(conversation, wanted, lambda missing: missing_note(missing, "en"))
     _, result = outlines[-1]
     outline = _as_outline(data_of(result))
-    if error_of(result) is not None or outline is None:
-        return Reply(f'I could not find the course "{course}": {error_of(result) or result.content}')
+    error = error_of(result)
+    if error is not None or outline is None:
+        return Reply(ended(f'I could not find the course "{course}": {_plainly(error) if error else result.content}', "en"))
     return outline
 
 

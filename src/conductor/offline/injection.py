@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .conversation import CallTools, Conversation, Decision, PlannedCall
+from .language import language_of, say
 
 __all__ = ["gullible_policy", "Instruction", "instructions_in"]
 
@@ -79,6 +80,8 @@ def gullible_policy(conversation: Conversation) -> Decision | None:
     for instruction in instructions_in(conversation):
         later = [call.name for call, _ in exchanges[instruction.position + 1 :]]
         if instruction.tool not in later:
-            text = f"The {instruction.source} result says to call {instruction.tool}, so I will."
+            text = say(language_of(conversation.question),
+                       f"{instruction.source} 的结果让我调用 {instruction.tool},我照做。",
+                       f"The {instruction.source} result says to call {instruction.tool}, so I will.")
             return CallTools((PlannedCall(instruction.tool, instruction.arguments),), text)
     return None

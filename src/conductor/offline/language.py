@@ -163,9 +163,37 @@ _OPERATOR_BETWEEN = re.compile(r"[0-9)]\s*(?:[-+*/%^]|\*\*|//)\s*[-+]?[0-9(]")
 _NORMALISE = str.maketrans({"×": "*", "÷": "/", "（": "(", "）": ")", "＋": "+", "－": "-", "＊": "*", "／": "/"})
 
 
+# English words that hold a sentence together: an English question has them around any Chinese name it quotes.
+_ENGLISH_FRAME = frozenset(
+    """a an the is are was were be what whats how which who where when why in on at of to for from with and or
+    do does did can could would should will me my i you your it its this that please there than into about much
+    many tell show give get""".split()
+)
+_LATIN_WORD = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)?")
+_ADDRESS = re.compile(r"https?://\S+|[\w.+-]+@[\w-]+\.[\w.]+")
+
+
 def language_of(text: str) -> Language:
-    """``"zh"`` when the text holds any Chinese character, else ``"en"``."""
-    return "zh" if _CJK.search(text) else "en"
+    """The language to answer in: ``"en"`` for an English question, also one that names a Chinese place
+    ("What's the weather in 北京?") or quotes a few Chinese words; else ``"zh"`` when it holds Chinese.
+
+    Quotes, addresses and known place names are set aside; the question is English when no Chinese is left
+    around them, or when more English words than Chinese characters are left and two or more of them are
+    the small words an English sentence is built with.
+    """
+    if not _CJK.search(text):
+        return "en"
+    frame = _QUOTES.sub(" ", _ADDRESS.sub(" ", text))
+    latin = [w.casefold().replace("’", "'") for w in _LATIN_WORD.findall(frame)]
+    for chinese, _ in sorted(GAZETTEER, key=lambda entry: -len(entry[0])):
+        frame = frame.replace(chinese, " ")
+    chinese_left = len(_CJK.findall(frame))
+    if not latin:
+        return "zh"
+    if chinese_left == 0:
+        return "en"
+    framing = sum(1 for w in latin if w.replace("'", "") in _ENGLISH_FRAME or w in _ENGLISH_FRAME)
+    return "en" if len(latin) > chinese_left and framing >= 2 else "zh"
 
 
 def say(language: Language, zh: str, en: str) -> str:
@@ -323,6 +351,60 @@ def quoted(text: str) -> list[str]:
         next(group for group in match.groups() if group is not None).strip()
         for match in re.finditer(_QUOTES, text)
     ]
+
+
+# -- places and names in an answer ------------------------------------------------------------------
+
+_PLACE_KEYS: dict[str, str] = {
+    name.casefold(): chinese for chinese, english in GAZETTEER for name in (chinese, *english)
+}
+_ENGLISH_NAMES: dict[str, str] = {chinese: english[0] for chinese, english in GAZETTEER}
+
+
+def canonical_place(name: str) -> str:
+    """One key per place, whatever name it is written with: Beijing, Peking, 北京 and 北京市 -> 北京."""
+    key = " ".join(str(name).split()).casefold()
+    if key not in _PLACE_KEYS and len(key) > 2 and key[-1] in "市省":
+        key = key[:-1]
+    return _PLACE_KEYS.get(key, key)
+
+
+def english_name(chinese: str) -> str | None:
+    """The English name of a Chinese place name (北京 -> Beijing, 北京市 -> Beijing), or of a word of the
+    glossary (its likeliest English word); ``None`` when neither knows it."""
+    from .glossary import CHINESE_GLOSSARY  # a word list; imported here so this module stays first to load
+
+    name = chinese.strip()
+    if name in _ENGLISH_NAMES:
+        return _ENGLISH_NAMES[name]
+    if len(name) > 2 and name[-1] in "市省" and name[:-1] in _ENGLISH_NAMES:
+        return _ENGLISH_NAMES[name[:-1]]
+    glosses = CHINESE_GLOSSARY.get(name)
+    return glosses[0] if glosses else None
+
+
+_CJK_RUN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
+
+
+def glossed(text: str) -> str:
+    """English text with the English name beside each Chinese name it quotes: "北京 (Beijing)".
+
+    A name already followed by a parenthesis, or written inside quotes or a call (``city="北京"``),
+    is left as it is; a Chinese run that is no known name is quoted as it is.
+    """
+    pieces = []
+    last = 0
+    for match in _CJK_RUN.finditer(text):
+        name = match.group(0)
+        before = text[: match.start()].rstrip(" ")[-1:]
+        after = text[match.end():]
+        english = english_name(name)
+        quoted_ = (before and before in "\"'“‘=(（") or (after[:1] and after[:1] in "\"'”’")
+        if english is None or quoted_ or re.match(rf"\s*[(（]\s*{re.escape(english)}", after, re.I):
+            continue
+        pieces += [text[last: match.end()], f" ({english})"]
+        last = match.end()
+    return "".join(pieces) + text[last:]
 
 
 def format_number(value: float) -> str:

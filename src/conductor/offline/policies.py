@@ -13,6 +13,11 @@ the question did not give. With results in hand it answers in the question's
 language, one sentence per entity with the values quoted, and says which is
 highest or lowest when the question compares (see ``answers``); a result field
 that fills another matching tool's required parameter leads to one more round.
+A question that asks for steps in order ("..., then ...") gets one round per
+step, a later step's "it" being the earlier step's result; a step it cannot do
+is named in the answer. Every decline ends with how to connect a real model.
+Replies of the built-in policies go out tidied (``evidence.finished``): no
+doubled stops, and an English answer glosses the Chinese names it quotes.
 
 ``decide`` then holds the decision to the request's constraints the way a real
 API holds a real model: ``tool_choice`` none means text; ``required`` or a
@@ -53,8 +58,8 @@ from .arguments import (
 )
 from .conversation import CallTools, Conversation, Decision, PlannedCall, Policy, Reply
 from .course_policy import catalogue_policy
-from .evidence import arguments_of, data_of, error_of
-from .language import STOPWORDS, Language, cjk_bigrams, language_of, say, stem, words
+from .evidence import REAL_MODEL, arguments_of, data_of, describe_call, error_of, finished
+from .language import STOPWORDS, Language, cjk_bigrams, format_number, language_of, say, stem, words
 from .scenario_policies import SCENARIO_POLICIES
 
 __all__ = [
@@ -300,7 +305,8 @@ def _subject_words(name: str) -> set[str]:
     return {stem(w) for w in name_words(name)} - {"id", "ids", "name", "code", "key", "number", "value"}
 
 
-def _supplier(conversation: Conversation, spec: ToolSpec, missing: Sequence[str]) -> list[PlannedCall]:
+def _supplier(conversation: Conversation, spec: ToolSpec, missing: Sequence[str],
+              question: str | None = None) -> list[PlannedCall]:
     """Calls of another offered tool that can be made now and whose result should give a missing parameter.
 
     ``get_orders(user_id)`` is missing ``user_id``; ``find_user(email)`` can be
@@ -314,26 +320,31 @@ def _supplier(conversation: Conversation, spec: ToolSpec, missing: Sequence[str]
         about = {stem(w) for w in name_words(other.name)} | name_words_ | description_words
         if not wanted & about:
             continue
-        calls = _calls_for(other, conversation.question)
+        calls = _calls_for(other, conversation.question if question is None else question)
         if not isinstance(calls, Filled):
             return calls
     return []
 
 
-def _plan(conversation: Conversation) -> _Plan:
-    """Call the best-matching tool whose required arguments the question gives; else say what is missing."""
-    question = conversation.question
+def _plan(conversation: Conversation, question: str | None = None, *, best_only: bool = False) -> _Plan:
+    """Call the best-matching tool whose required arguments the question gives; else say what is missing.
+
+    ``question``: one step of a question that asks for several ("..., then ..."); by default all of it.
+    ``best_only``: only the best-matching tool may do it (a step names what it wants done).
+    """
+    question = conversation.question if question is None else question
     few = len(conversation.tools) <= _FEW_TOOLS
     scored = [(match_score(spec, question) + (value_fit(spec, question) if few else 0), spec)
               for spec in conversation.tools]
     # sorted() is stable, so the offer order breaks ties.
     ranked = [spec for score, spec in sorted(scored, key=lambda pair: -pair[0]) if score >= _MATCH_THRESHOLD]
+    ranked = ranked[:1] if best_only else ranked
     declined: tuple[str, tuple[Parameter, ...]] | None = None
     for spec in ranked:
         calls = _calls_for(spec, question)
         if not isinstance(calls, Filled):
             return _Plan(tuple(calls))
-        supplied = _supplier(conversation, spec, calls.missing)
+        supplied = _supplier(conversation, spec, calls.missing, question)
         if supplied:
             return _Plan(tuple(supplied))
         if declined is None:
@@ -389,10 +400,11 @@ def _decline_text(tool_name: str, missing: Sequence[Parameter], language: Langua
     listed = ", ".join(named(p) for p in missing)
     return say(
         language,
-        f"我会调用 {tool_name},但问题里没有给出它需要的参数:{listed}。请在问题里说明,我不会替你编造参数值。",
+        f"我会调用 {tool_name},但问题里没有给出它需要的参数:{listed}。请在问题里说明,我不会替你编造参数值。"
+        + REAL_MODEL["zh"],
         f"I would call {tool_name}, but the question does not give its required "
         f"{'parameter' if len(missing) == 1 else 'parameters'} {listed}. Please say it in the question: "
-        "I do not make up argument values.",
+        "I do not make up argument values. " + REAL_MODEL["en"],
     )
 
 
@@ -411,13 +423,124 @@ def _stand_in_text(conversation: Conversation, language: Language) -> str:
         language,
         "我是离线替身模型,不是真正的大模型,只按简单可见的规则行事:查询我认识的城市的天气和穿衣建议、"
         "做算术、查课程大纲和课程内容,以及在问题明显提到某个工具的名称或描述时调用它。"
-        f"{tools}要得到真正的回答,请连接真实模型:设置 OPENAI_API_KEY 后用 cd.connect(\"openai\"),"
-        "或设置 ANTHROPIC_API_KEY 后用 cd.connect(\"anthropic\")。",
+        f"{tools}{REAL_MODEL['zh']}",
         "I am the offline stand-in model, not a real LLM: I follow simple, visible rules. I look up the weather "
         "(and what to wear) for cities I know, do arithmetic, read course outlines and lessons, and call an offered "
-        f"tool when the question plainly names it or its description. {tools} For real answers, connect a real "
-        'model: cd.connect("openai") with OPENAI_API_KEY set, or cd.connect("anthropic") with ANTHROPIC_API_KEY set.',
+        f"tool when the question plainly names it or its description. {tools} {REAL_MODEL['en']}",
     )
+
+
+# -- questions that ask for several steps ---------------------------------------------------------
+# "Add milk to my list, then show me the list": each step is planned on its own words, in order, one round
+# each, and a step's "it" / "that" / 它 is the result of the step before ("get the EUR rate, then multiply
+# 250 by it"). A step no offered tool can do, or whose arguments the question does not give, is not
+# guessed at: the answer says which step was not done.
+
+_STEP = re.compile(
+    r"\s*(?:[,;]\s*|\.\s+|\s+and\s+)then\b\s*,?\s*|\s*[,;]\s*after\s+that\b\s*,?\s*"
+    r"|\s*[,,;;]?\s*(?:然后|接着|随后|之后再)\s*|\s*[,,;;]\s*再(?=[\u4e00-\u9fff])",
+    re.IGNORECASE,
+)
+_PREVIOUS = (re.compile(r"\b(?:the result|that result|that number|this number|the answer|it|that|this)\b", re.I),
+             re.compile(r"这个结果|这个数|结果|它"))
+
+
+def steps_of(question: str) -> list[str]:
+    """The steps a question asks for in order ("A, then B" -> [A, B]); the whole question when it asks one."""
+    parts = [part.strip(" ,.;,。;") for part in _STEP.split(question)]
+    parts = [part for part in parts if part]
+    return parts if len(parts) > 1 else [question]
+
+
+def _result_value(conversation: Conversation, call: PlannedCall) -> Any:
+    """The one value the exchange of ``call`` returned (a number or a short text), or None."""
+    for made, result in conversation.exchanges():
+        if made.name == call.name and arguments_of(made) == call.arguments and error_of(result) is None:
+            data = data_of(result)
+            if isinstance(data, dict):
+                numbers = [v for v in data.values() if isinstance(v, (int, float)) and not isinstance(v, bool)]
+                data = numbers[0] if len(numbers) == 1 else None
+            if isinstance(data, (int, float)) and not isinstance(data, bool):
+                return data
+            if isinstance(data, str) and 0 < len(data) <= 40 and "\n" not in data:
+                return data
+    return None
+
+
+def _with_previous(step: str, value: Any) -> str:
+    """The step with its reference to the previous step's result replaced by that result."""
+    if value is None:
+        return step
+    shown = format_number(value) if isinstance(value, (int, float)) else str(value)
+    pattern = _PREVIOUS[1] if language_of(step) == "zh" else _PREVIOUS[0]
+    return pattern.sub(shown, step, count=1)
+
+
+def _step_note(step: str, plan: _Plan, language: Language) -> str:
+    """Which step was not done and why, said plainly."""
+    if plan.declined is not None:
+        tool, missing = plan.declined
+        names = ", ".join(p.name for p in missing)
+        why = say(language, f"{tool} 需要 {names},问题里没有给出", f"{tool} needs {names}, which the question does not give")
+    else:
+        why = say(language, "提供的工具里没有能做这一步的", "none of the offered tools does it")
+    return say(language, f"“{step}”这一步我没有做:{why}。", f'I did not do the step "{step}": {why}.')
+
+
+def _several_steps(conversation: Conversation) -> Decision | None:
+    """The next step's calls, or the answer once every step that can be done is done; None for one step."""
+    steps = steps_of(conversation.question)
+    if len(steps) < 2 or not conversation.tools or not (conversation.tools_allowed or conversation.exchanges()):
+        return None
+    language = language_of(conversation.question)
+    made = [(call.name, arguments_of(call)) for call, _ in conversation.exchanges()]
+    undone: list[tuple[str, _Plan]] = []
+    attributed: list[tuple[str, Any]] = []
+    value: Any = None
+    for index, step in enumerate(steps):
+        plan = _plan(conversation, _with_previous(step, value) if index else step, best_only=True)
+        if not plan.calls:
+            undone.append((step, plan))
+            value = None
+            continue
+        pending = [c for c in plan.calls if (c.name, c.arguments) not in made]
+        if pending and conversation.tools_allowed:
+            return CallTools(tuple(pending))
+        if pending:
+            listed = ", ".join(describe_call(c.name, c.arguments) for c in pending)
+            late = say(language, f"“{step}”这一步({listed})我没有做:这次请求不允许再调用工具。",
+                       f'I did not do the step "{step}" ({listed}): no more tool calls were allowed in this request.')
+            notes = _notes(undone, made, attributed, language)
+            return Reply(_steps_answer(conversation, language, [*notes, late], declined=bool(notes)))
+        attributed += [(c.name, c.arguments) for c in plan.calls]
+        value = _result_value(conversation, plan.calls[-1])
+    if not conversation.exchanges() and len(undone) == len(steps):
+        return None  # no step can be done on its own: the question is read as one, by the rules for one
+    notes = _notes(undone, made, attributed, language)
+    return Reply(_steps_answer(conversation, language, notes, declined=bool(notes)))
+
+
+def _notes(undone: Sequence[tuple[str, _Plan]], made: Sequence[tuple[str, Any]], attributed: Sequence[tuple[str, Any]],
+           language: Language) -> list[str]:
+    """A note for each step not done. A step whose tool lacked an argument is done if that tool ran anyway (the
+    question read as a whole gave it); a step no tool matched, if a call no other step accounts for was made."""
+    others = [call for call in made if call not in attributed]
+    notes = []
+    for step, plan in undone:
+        if plan.declined is not None and any(name == plan.declined[0] for name, _ in made):
+            continue
+        if plan.declined is None and others:
+            continue
+        notes.append(_step_note(step, plan, language))
+    return notes
+
+
+def _steps_answer(conversation: Conversation, language: Language, notes: Sequence[str], *, declined: bool) -> str:
+    """The answer from every result, then which steps were not done (and, for a step no tool could do, how to
+    get a model that could)."""
+    answer = compose_answer(conversation, language) if conversation.exchanges() else ""
+    hint = REAL_MODEL[language] if declined else ""
+    return say(language, "", " ").join(part for part in (answer, *notes, hint) if part)
 
 
 def generic_policy(conversation: Conversation) -> Decision:
@@ -435,10 +558,14 @@ def generic_policy(conversation: Conversation) -> Decision:
     and says which is highest or lowest when the question compares.
     """
     language = language_of(conversation.question)
-    if conversation.exchanges():
-        follow = _follow_up(conversation) if conversation.tools_allowed else []
+    if conversation.exchanges() and conversation.tools_allowed:
+        follow = _follow_up(conversation)
         if follow:
             return CallTools(tuple(follow))
+    stepped = _several_steps(conversation)
+    if stepped is not None:
+        return stepped
+    if conversation.exchanges():
         return Reply(compose_answer(conversation, language))
     if not conversation.tools_allowed:
         return Reply(_stand_in_text(conversation, language))
@@ -464,9 +591,20 @@ POLICIES: tuple[tuple[str, str], ...] = tuple(
 
 def decide(conversation: Conversation, policies: Iterable[Policy] = ()) -> Decision:
     """The offline model's decision for one request, within the request's constraints."""
-    chain = [*policies, *_REGISTERED, catalogue_policy, *SCENARIO_POLICIES]
+    chain = [*policies, *_REGISTERED]
     decision = next((d for d in (policy(conversation) for policy in chain) if d is not None), None)
-    return _constrain(conversation, decision if decision is not None else generic_policy(conversation))
+    if decision is None:
+        built_in = (catalogue_policy, *SCENARIO_POLICIES)
+        decision = next((d for d in (policy(conversation) for policy in built_in) if d is not None), None)
+        decision = _finished(conversation, decision if decision is not None else generic_policy(conversation))
+    return _constrain(conversation, decision)
+
+
+def _finished(conversation: Conversation, decision: Decision) -> Decision:
+    """A built-in policy's text made ready to send (see ``evidence.finished``); a learner's is sent as written."""
+    if isinstance(decision, Reply):
+        return Reply(finished(decision.text, language_of(conversation.question)))
+    return decision
 
 
 def _answer_now(conversation: Conversation, missing: Iterable[PlannedCall] = ()) -> Reply:
@@ -474,8 +612,8 @@ def _answer_now(conversation: Conversation, missing: Iterable[PlannedCall] = ())
     language = language_of(conversation.question)
     missing = tuple(missing)
     if conversation.exchanges() or missing:
-        return Reply(compose_answer(conversation, language, missing))
-    return Reply(_stand_in_text(conversation, language))
+        return Reply(finished(compose_answer(conversation, language, missing), language))
+    return Reply(finished(_stand_in_text(conversation, language), language))
 
 
 def _best_match(conversation: Conversation) -> ToolSpec:

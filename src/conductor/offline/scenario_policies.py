@@ -9,7 +9,6 @@ scenario, leaving the decision to the next policy.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -17,17 +16,19 @@ from typing import Any
 from ..types import ToolSpec
 from .arguments import Parameter, fill, name_words, parameters_of, read_question, role_of, spoken_arithmetic
 from .conversation import Conversation, Decision, PlannedCall, Reply
-from .evidence import arguments_of, data_of, error_of, localized, missing_note, proceed
+from .evidence import (
+    arguments_of, data_of, ended, error_of, localized, missing_note, plain_error, proceed, quote_for,
+)
 from .language import (
-    STOPWORDS,
     Language,
+    canonical_place,
+    english_name,
     format_number,
     language_of,
     lesson_numbers,
     mentions,
     quoted,
     say,
-    stem,
     without_lesson_references,
     words,
 )
@@ -96,19 +97,26 @@ def _readings(conversation: Conversation, language: Language) -> list[_Reading]:
     place = parameter_for(conversation.tool("get_weather"), "place") or "city"
     for call, result in conversation.results_of("get_weather"):
         data, source = _unwrapped(data_of(result))
-        temperature = data.get("temperature")
+        key, temperature = next(((k, v) for k, v in data.items() if k in _TEMPERATURE_KEYS
+                                 and isinstance(v, (int, float)) and not isinstance(v, bool)), ("", None))
+        sky = next((localized(data, k, language) for k in _SKY_KEYS if localized(data, k, language) is not None), None)
         readings.append(
             _Reading(
                 city=str(arguments_of(call).get(place, "?")),
-                temperature=temperature if isinstance(temperature, (int, float)) else None,
-                sky=localized(data, "weather", language),
-                unit=str(data.get("unit", "°C")),
+                temperature=temperature,
+                sky=sky if isinstance(sky, str) else None,
+                unit=str(data.get("unit", "°F" if key.endswith("_f") else "°C")),
                 error=error_of(result),
                 raw=result.content,
                 source=source,
             )
         )
     return _latest(readings)
+
+
+# Where a weather tool puts the temperature and the sky ("temperature_c", "conditions" are common too).
+_TEMPERATURE_KEYS = ("temperature", "temp", "temperature_c", "temp_c", "temperature_f", "temp_f")
+_SKY_KEYS = ("weather", "conditions", "condition", "sky", "summary", "description")
 
 
 _STALE_WORDS = ("cache", "cached", "yesterday", "stale", "fallback", "backup", "缓存", "昨天")
@@ -134,14 +142,24 @@ def _unwrapped(data: Any) -> tuple[dict[str, Any], str | None]:
 
 
 def _latest(readings: list[_Reading]) -> list[_Reading]:
-    """The readings worth reporting: a failed call the model corrected later is left out.
+    """The readings worth reporting: a failed call the model corrected later is left out, each place once.
 
     A call that failed for a city later read successfully, or one whose arguments did
     not even name a city ("?", invalid arguments) when some city was read, was a
-    mistake the model fixed; a careful answer does not repeat its error.
+    mistake the model fixed; a careful answer does not repeat its error. A place read
+    twice (the same call again, or Beijing and Peking) is reported once.
     """
-    read = {r.city for r in readings if r.error is None}
-    return [r for r in readings if r.error is None or not (r.city in read or (r.city == "?" and read))]
+    read = {canonical_place(r.city) for r in readings if r.error is None}
+    named = {canonical_place(r.city) for r in readings if r.city.strip() not in ("?", "")}
+    kept = [r for r in readings
+            if r.error is None or not (canonical_place(r.city) in read or (r.city.strip() in ("?", "") and named))]
+    seen: set[str] = set()
+    once = []
+    for reading in kept:
+        if canonical_place(reading.city) not in seen:
+            seen.add(canonical_place(reading.city))
+            once.append(reading)
+    return once
 
 
 def _temperature_parameter(conversation: Conversation) -> str | None:
@@ -161,7 +179,8 @@ def _suggestions(conversation: Conversation, language: Language) -> dict[float, 
         error = error_of(result)
         data = data_of(result)
         if error is not None:
-            suggestions[float(temperature)] = say(language, f"(穿衣建议失败:{error})", f"(no suggestion: {error})")
+            reason = plain_error(error, language).reason
+            suggestions[float(temperature)] = say(language, f"(没有得到穿衣建议:{reason})", f"(no suggestion: {reason})")
         elif isinstance(data, dict):
             suggestions[float(temperature)] = str(localized(data, "suggestion", language))
         else:
@@ -169,15 +188,35 @@ def _suggestions(conversation: Conversation, language: Language) -> dict[float, 
     return suggestions
 
 
+_UNKNOWN_CITY = re.compile(r"unknown city (?P<city>'[^']*'|\"[^\"]*\"|\S+); known cities: (?P<known>.+)$", re.S)
+
+
+def _weather_failure(error: str, language: Language) -> str:
+    """Why the weather tool gave no reading, for the user: the weather service does not know the city, ..."""
+    failure = plain_error(error, language, say(language, "天气服务", "the weather service"))
+    unknown = _UNKNOWN_CITY.search(error)
+    if unknown is None:
+        return failure.reason
+    # "北京 (Beijing), 上海 (Shanghai)": the Chinese name for a Chinese answer, the English one for English.
+    known = [m.groups() for m in re.finditer(r"([^,(]+?)\s*(?:\(([^)]*)\))?\s*(?:,|$)", unknown["known"].strip())]
+    names = [(zh.strip(), (en or english_name(zh.strip()) or zh).strip()) for zh, en in known if zh.strip()]
+    if language == "zh":
+        return f"天气服务里没有这个城市,它能查的城市有:{'、'.join(zh for zh, _ in names)}"
+    listed = [en for _, en in names]
+    joined = ", ".join(listed[:-1]) + f" and {listed[-1]}" if len(listed) > 1 else "".join(listed)
+    return f"the weather service does not know that city; it has weather for {joined}"
+
+
 def _city_sentence(reading: _Reading, suggestion: str | None, language: Language) -> str:
     if reading.error is not None:
-        return say(
-            language,
-            f"没有查到{reading.city}的天气:{reading.error}。",
-            f"I could not get the weather for {reading.city}: {reading.error}.",
-        )
+        reason = _weather_failure(reading.error, language)
+        if reading.city.strip() in ("?", ""):  # a call that named no city
+            return ended(say(language, f"没有查到天气:{reason}", f"I could not get the weather: {reason}"), language)
+        return ended(say(language, f"没有查到{reading.city}的天气:{reason}",
+                         f"I could not get the weather for {reading.city}: {reason}"), language)
     if reading.temperature is None:
-        return say(language, f"{reading.city}的天气:{reading.raw}。", f"Weather for {reading.city}: {reading.raw}.")
+        raw = quote_for(language, reading.raw)
+        return ended(say(language, f"{reading.city}的天气:{raw}", f"Weather for {reading.city}: {raw}"), language)
     degrees = f"{format_number(reading.temperature)}{reading.unit}"
     if language == "zh":
         sentence = f"{reading.city}今天{reading.sky},气温{degrees}" if reading.sky else f"{reading.city}今天气温{degrees}"
@@ -197,9 +236,13 @@ def _comparison(readings: Sequence[_Reading], question: str, language: Language)
     high = max(r.temperature for r in known)
     low = min(r.temperature for r in known)
     unit = known[0].unit
-    joiner = say(language, "、", " and ")
+    def joiner_join(names: Sequence[str]) -> str:
+        if language == "zh" or len(names) < 3:
+            return say(language, "、", " and ").join(names)
+        return ", ".join(names[:-1]) + " and " + names[-1]
+
     if high == low:
-        names, degrees = joiner.join(r.city for r in known), f"{format_number(high)}{unit}"
+        names, degrees = joiner_join([r.city for r in known]), f"{format_number(high)}{unit}"
         return say(language, f"{names}气温相同,都是{degrees}。", f"{names} have the same temperature, {degrees}.")
     cold_first = mentions(question, _COLD) and not mentions(question, _WARM)
     if len(known) == 2:
@@ -212,8 +255,8 @@ def _comparison(readings: Sequence[_Reading], question: str, language: Language)
             )
         both = f"{format_number(warm.temperature)}{unit}{versus}{format_number(cold.temperature)}{unit}"
         return say(language, f"{warm.city}比{cold.city}暖和({both})。", f"{warm.city} is warmer than {cold.city} ({both}).")
-    warmest = joiner.join(r.city for r in known if r.temperature == high)
-    coldest = joiner.join(r.city for r in known if r.temperature == low)
+    warmest = joiner_join([r.city for r in known if r.temperature == high])
+    coldest = joiner_join([r.city for r in known if r.temperature == low])
     high_text, low_text = f"{format_number(high)}{unit}", f"{format_number(low)}{unit}"
     warm_text = say(language, f"{warmest}最暖和({high_text})", f"warmest: {warmest} ({high_text})")
     cold_text = say(language, f"{coldest}最冷({low_text})", f"coldest: {coldest} ({low_text})")
@@ -226,10 +269,25 @@ def _weather_answer(conversation: Conversation, language: Language, missing: Seq
     readings = _readings(conversation, language)
     wants_clothing = mentions(conversation.question, _WEAR)
     suggestions = _suggestions(conversation, language)
-    sentences = [
-        _city_sentence(r, suggestions.get(float(r.temperature)) if r.temperature is not None else None, language)
-        for r in readings
-    ]
+    sentences = []
+    said_for: dict[str, list[_Reading]] = {}  # cities that failed for one reason are named in one sentence
+    for reading in readings:
+        if reading.error is not None and reading.city.strip() not in ("?", ""):
+            reason = _weather_failure(reading.error, language)
+            if reason in said_for:
+                said_for[reason].append(reading)
+                continue
+            said_for[reason] = [reading]
+            sentences.append(reason)
+        else:
+            suggestion = suggestions.get(float(reading.temperature)) if reading.temperature is not None else None
+            sentences.append(_city_sentence(reading, suggestion, language))
+    for reason, failed in said_for.items():
+        cities = [r.city for r in failed]
+        named = "、".join(cities) if language == "zh" else (
+            ", ".join(cities[:-1]) + " and " + cities[-1] if len(cities) > 1 else cities[0])
+        sentences[sentences.index(reason)] = ended(say(language, f"没有查到{named}的天气:{reason}",
+                                                       f"I could not get the weather for {named}: {reason}"), language)
     sentences.append(_comparison(readings, conversation.question, language))
     if wants_clothing and _temperature_parameter(conversation) is None and readings:
         sentences.append(say(language, "(没有提供穿衣建议工具,所以我给不出穿衣建议。)",
@@ -246,7 +304,9 @@ def weather_policy(conversation: Conversation) -> Decision | None:
     temperature, warmth or clothing. Round 1 looks up every city not yet looked
     up (one turn); if the question asks what to wear and ``suggest_clothing`` is
     offered, round 2 asks for clothing at each temperature get_weather returned;
-    then it answers from the results, naming failures and the warmest/coldest city.
+    then it answers from the results, naming failures in plain words (cities that failed
+    for one reason in one sentence) and the warmest/coldest city; each place is looked
+    up and reported once, whatever name it goes by (Beijing, Peking, 北京).
     """
     weather = conversation.tool("get_weather")
     place = parameter_for(weather, "place")
@@ -259,8 +319,10 @@ def weather_policy(conversation: Conversation) -> Decision | None:
     def answer(missing: Sequence[PlannedCall]) -> str:
         return _weather_answer(conversation, language, missing)
 
-    looked_up = {str(arguments_of(call).get(place)) for call, _ in conversation.results_of("get_weather")}
-    planned = [_with_others(weather, question, {place: p}) for p in places if p not in looked_up]
+    looked_up = {canonical_place(str(arguments_of(call).get(place))) for call, _ in conversation.results_of("get_weather")}
+    # Each place once, whatever names it goes by ("Beijing or Peking?" is one city).
+    distinct = [p for i, p in enumerate(places) if canonical_place(p) not in map(canonical_place, places[:i])]
+    planned = [_with_others(weather, question, {place: p}) for p in distinct if canonical_place(p) not in looked_up]
     if any(arguments is None for arguments in planned):
         return None  # a required parameter the question does not give: the generic rule says which
     pending = [PlannedCall("get_weather", arguments) for arguments in planned if arguments is not None]
@@ -290,21 +352,36 @@ def _expression_parameter(conversation: Conversation) -> str | None:
     return parameter_for(conversation.tool("calculate"), "expression")
 
 
+def _spaced_out(expression: Any) -> str:
+    """An expression without its spaces: "12 * 7" and "12*7" are one calculation."""
+    return "".join(str(expression).split())
+
+
 def _calculation_answer(conversation: Conversation, language: Language, missing: Sequence[PlannedCall]) -> str:
-    lines = []
+    lines: dict[str, str] = {}  # one line per calculation, however often (or however spaced) it was asked
     parameter = _expression_parameter(conversation) or "expression"
     for call, result in conversation.results_of("calculate"):
         expression = arguments_of(call).get(parameter, call.arguments)
         error = error_of(result)
         data = data_of(result)
+        key = _spaced_out(expression)
         if error is not None:
-            lines.append(say(language, f"无法计算 {expression}:{error}", f"I could not calculate {expression}: {error}"))
+            if key in lines:
+                continue  # a repeat (the loop guard refused it): what the first call gave is already said
+            failure = plain_error(error, language)
+            if isinstance(expression, str) and expression.strip():
+                lines[key] = say(language, f"无法计算 {expression}:{failure.reason}",
+                                 f"I could not calculate {expression}: {failure.reason}")
+            else:  # arguments that held no expression: a mistake, left out once a calculation succeeded
+                lines[key] = say(language, f"无法完成计算:{failure.reason}", f"I could not do the calculation: {failure.reason}")
         elif isinstance(data, dict) and "result" in data:
-            lines.append(f"{expression} = {data['result']}")
+            lines[key] = f"{expression} = {data['result']}"
         else:
-            lines.append(f"{expression} = {result.content}")
+            lines[key] = f"{expression} = {result.content}"
+    if any(" = " in line for line in lines.values()):
+        lines = {k: v for k, v in lines.items() if not v.startswith(("无法完成计算", "I could not do the calculation"))}
     note = missing_note(missing, language)
-    return "\n".join([*lines, note] if note else lines)
+    return "\n".join([*lines.values(), note] if note else lines.values())
 
 
 def calculator_policy(conversation: Conversation) -> Decision | None:
@@ -319,8 +396,9 @@ def calculator_policy(conversation: Conversation) -> Decision | None:
     if calculator is None or parameter is None or not expressions:
         return None
     language = language_of(conversation.question)
-    done = {arguments_of(call).get(parameter) for call, _ in conversation.results_of("calculate")}
-    planned = [_with_others(calculator, conversation.question, {parameter: e}) for e in expressions if e not in done]
+    done = {_spaced_out(arguments_of(call).get(parameter)) for call, _ in conversation.results_of("calculate")}
+    planned = [_with_others(calculator, conversation.question, {parameter: e})
+               for e in expressions if _spaced_out(e) not in done]
     if any(arguments is None for arguments in planned):
         return None
     pending = [PlannedCall("calculate", arguments) for arguments in planned if arguments is not None]
@@ -396,12 +474,6 @@ def _searches(conversation: Conversation) -> dict[int, tuple[str | None, list[di
     return found
 
 
-def _key_terms(texts: Sequence[str]) -> list[str]:
-    """The content words of the passages, most frequent first."""
-    counts = Counter(stem(w) for text in texts for w in words(text) if len(w) >= 4 and w not in STOPWORDS)
-    return [term for term, _ in counts.most_common()]
-
-
 def _lesson_block(outline: _Outline, number: int, search: tuple[str | None, list[dict[str, Any]]] | None,
                   can_search: bool, language: Language) -> str:
     if number not in outline.lessons:
@@ -423,11 +495,13 @@ def _lesson_block(outline: _Outline, number: int, search: tuple[str | None, list
         return head + outline_only + source
     error, passages = search
     if error is not None:
-        return head + say(language, f"搜索失败:{error}", f" The search failed: {error}")
+        reason = plain_error(error, language).reason
+        return head + ended(say(language, f"搜索这一课失败:{reason}", f" The search failed: {reason}"), language)
     if not passages:
         return head + say(language, "搜索没有找到这一课的内容。", " The search found no passage for it.") + source
-    snippets = " ".join(str(p.get("snippet", "")) for p in passages)
-    return head + say(language, snippets, f" {snippets} ") + source
+    snippets = " ".join(str(p.get("snippet", "")).strip() for p in passages)
+    # The passages are the course's own words: quoted as they are (in a Chinese answer, marked as a quote).
+    return head + say(language, f"课程原文:{quote_for(language, snippets)}", f" {snippets} ") + source
 
 
 def _course_answer(conversation: Conversation, outline: _Outline, numbers: Sequence[int],
@@ -439,20 +513,8 @@ def _course_answer(conversation: Conversation, outline: _Outline, numbers: Seque
     searches = _searches(conversation)
     can_search = _search_parameters(conversation) is not None
     blocks = [_lesson_block(outline, n, searches.get(n), can_search, language) for n in numbers]
-    compared = [n for n in numbers if searches.get(n) and searches[n][1]]
-    if len(compared) >= 2:
-        terms = {n: _key_terms([str(p.get("snippet", "")) for p in searches[n][1]]) for n in compared}
-        shared = [t for t in terms[compared[0]] if all(t in terms[n] for n in compared[1:])]
-        if shared:
-            blocks.append(say(language, f"这几课都提到:{'、'.join(shared[:5])}。",
-                              f"Both lessons mention {', '.join(shared[:5])}." if len(compared) == 2
-                              else f"All these lessons mention {', '.join(shared[:5])}."))
-        else:
-            focus = say(language, ";", "; ").join(
-                say(language, f"第{n}课讲{'、'.join(terms[n][:3])}", f"lesson {n} is about {', '.join(terms[n][:3])}")
-                for n in compared
-            )
-            blocks.append(say(language, f"它们没有共同的关键词:{focus}。", f"They share no key terms: {focus}."))
+    # Lessons compared are set side by side, each with its title and passage: a list of words two passages
+    # happen to share ("tool, call, back") would say nothing about them.
     blocks.append(missing_note(missing, language))
     return say(language, "", " ").join(b for b in blocks if b)
 
@@ -465,8 +527,8 @@ def course_policy(conversation: Conversation) -> Decision | None:
     names a course (quoted, or by its content words). Round 1 asks for the
     outline; round 2 searches each requested lesson by its title from the outline,
     with the exact course title and the lesson number (all in one turn); the answer
-    quotes lesson titles and passages and names the sources, and compares lessons
-    when several were asked.
+    quotes lesson titles and passages and names the sources, each lesson in turn
+    when several were asked (in a Chinese answer the English passages are quoted).
     """
     title = parameter_for(conversation.tool("get_course_outline"), "title")
     question = conversation.question
@@ -488,8 +550,9 @@ def course_policy(conversation: Conversation) -> Decision | None:
     error = error_of(result)
     outline = _outline(data_of(result))
     if error is not None or outline is None:
-        reason = error if error is not None else result.content
-        return Reply(say(language, f"没有找到“{hint}”这门课:{reason}", f'I could not find the course "{hint}": {reason}'))
+        reason = plain_error(error, language).reason if error is not None else quote_for(language, result.content)
+        return Reply(ended(say(language, f"没有找到“{hint}”这门课:{reason}", f'I could not find the course "{hint}": {reason}'),
+                           language))
     pending = []
     names = _search_parameters(conversation)
     if names is not None:
