@@ -10,7 +10,7 @@ import pytest
 import typing_extensions
 from pydantic import Field
 from scripted import offline, scripted
-from wire import APIS, results_by_id
+from wire import APIS, results_by_id, tool_calls
 
 import conductor as cd
 
@@ -465,3 +465,94 @@ def test_a_tool_result_holding_bare_strings_gets_a_400_not_a_500():
     with pytest.raises(anthropic.BadRequestError, match="Input should be a valid dictionary"):
         llm.client.messages.create(model=llm.model, max_tokens=100, tools=tools, messages=messages)
     assert model.requests[-1].status == 400
+
+
+def test_measuring_sdk_retries_names_the_sdk_and_refuses_an_api_name():
+    from conductor.flaky import measure_sdk_retries
+
+    with pytest.raises(ValueError, match="names the SDK whose retries are measured"):
+        measure_sdk_retries("server_error", api="chat")
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_a_run_stopped_after_a_tool_round_reports_the_tools_not_the_preamble(api):
+    from conductor import scenarios as sc
+
+    question = "北京今天天气怎么样?应该穿什么衣服?"
+    llm, _ = offline(api)
+    worst = cd.budget.first_request_worst_case(llm, question, tools=sc.weather_tools(), max_tokens=300)
+    result = llm.run(question, tools=sc.weather_tools(), max_tokens=300, budget=cd.Budget(usd=worst.usd * 1.05))
+    assert result.stopped_by == "budget" and result.tool_calls
+    assert result.answer.startswith("No answer was written") and "get_weather" in result.answer
+
+
+# -- nothing that ran is lost ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("api", APIS)
+@pytest.mark.parametrize("driver", ["run", "stream"])
+def test_a_run_that_fails_after_tools_ran_raises_with_the_run_so_far(api, driver, dice):
+    import anthropic
+    import openai
+
+    tool, rolled = dice
+    _, model = offline(api, scripted([("roll_die", {"sides": 6})], "Done."))
+    llm = cd.connect("offline", api=api, offline_model=model, max_retries=0)
+    original = tool.func
+
+    def rolling(**kwargs):
+        result = original(**kwargs)
+        model.inject("server_error", times=5)  # the model's API fails once the tool has run
+        return result
+
+    tool.func = rolling
+    with pytest.raises((openai.APIError, anthropic.APIError, cd.StreamInterrupted)) as caught:
+        if driver == "run":
+            llm.run("Roll a die", tools=[tool])
+        else:
+            list(llm.stream("Roll a die", tools=[tool]))
+    partial = caught.value.result
+    assert rolled == [6] and [c.name for c in partial.tool_calls] == ["roll_die"]
+    assert partial.stopped_by == "error" and "roll_die" in partial.answer
+    body = {"input": partial.messages} if api == "responses" else {"messages": partial.messages}
+    assert [c[1] for c in tool_calls(body)] == ["roll_die"] and len(results_by_id(body)) == 1
+
+
+def test_an_orchestrator_conversation_that_failed_keeps_its_calls(dice):
+    tool, rolled = dice
+    llm, model = offline("responses", scripted([("roll_die", {"sides": 6})], "Done."))
+    llm = cd.connect("offline", offline_model=model, max_retries=0)
+    original = tool.func
+
+    def rolling(**kwargs):
+        model.inject("server_error", times=5)
+        return original(**kwargs)
+
+    tool.func = rolling
+    orch = cd.Orchestrator(llm, tools=[tool], rate_limit=None)
+    result = orch.run("Roll a die")
+    assert result.stopped_by == "error" and "failed" in result.answer
+    assert [c.name for c in result.tool_calls] == ["roll_die"] and rolled == [6] and result.messages
+
+
+def test_a_cancelled_run_many_leaves_what_finished():
+    import asyncio
+
+    from conductor.offline import LatencyModel, OfflineModel
+
+    slow = OfflineModel(latency=LatencyModel(scale=1.0))
+    llm = cd.connect("offline", offline_model=slow, asynchronous=True)
+    orch = cd.Orchestrator(llm, tools=[], rate_limit=None)
+    questions = ["Hi"] * 6
+
+    async def main():
+        task = asyncio.create_task(orch.run_many(questions, concurrency=1, progress=False))
+        while sum(r is not None for r in orch.results) < 2:
+            await asyncio.sleep(0.01)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    asyncio.run(main())
+    finished = [r for r in orch.results if r is not None]
+    assert len(orch.results) == 6 and 2 <= len(finished) < 6 and all(r.answer for r in finished)

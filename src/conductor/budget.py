@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from .apis.base import HiddenPrompt
-from .types import CostSplit, ToolResult, Turn, Usage
+from .types import CostSplit, ToolResult, Turn, Usage, UserMessage
 
 if TYPE_CHECKING:
     from .pricing import ModelPrice
@@ -249,13 +249,17 @@ def first_request_worst_case(
 _REASONS = {
     "budget": "the budget ({detail}) would not cover another request",
     "deadline": "the deadline ({detail}) came before another request could finish",
+    "error": "the run failed ({detail})",
 }
 
 
 def stopped_answer(conversation: Conversation, reason: str, detail: str) -> str:
-    """The latest text the model wrote, else a sentence saying why the run stopped and what the tools returned."""
+    """The model's latest answer to this question, else a sentence saying why the run stopped and what the tools
+    returned. Text beside tool calls is not an answer ("Let me look that up"), so it is passed over."""
     for message in reversed(conversation.neutral):
-        if isinstance(message, Turn) and message.text.strip():
+        if isinstance(message, UserMessage):
+            break
+        if isinstance(message, Turn) and message.text.strip() and not message.tool_calls:
             return message.text
     why = _REASONS.get(reason, "{detail}").format(detail=detail)
     results = [m for m in conversation.neutral if isinstance(m, ToolResult)]

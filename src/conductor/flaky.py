@@ -155,6 +155,11 @@ def measure_sdk_retries(
     """
     from .offline import LatencyModel, OfflineModel
 
+    if api not in ("openai", "anthropic"):
+        raise ValueError(
+            f"api= names the SDK whose retries are measured, 'openai' or 'anthropic', got {api!r}: an SDK "
+            "retries the same way on every wire API it speaks"
+        )
     model = OfflineModel(seed=seed, latency=LatencyModel.instant())
     model.inject(fault, times=max_retries + 1 if times is None else times, **options)
     stamps: list[tuple[str, float]] = []

@@ -33,7 +33,7 @@ import time
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from . import metrics as metrics_module
@@ -313,6 +313,7 @@ class Orchestrator:
         self.json_logs = json_logs
         self.run_options = run_options
         self.limiters = Limiters(self.rate_limit, clock or SystemClock())
+        self.results: list[RunResult | None] = []  # the last run_many's, filled as conversations finish
         self.batch_ledger: Ledger | None = None  # the latest run_many's shared budget
         self.records: list[QueryRecord] = []
         self.failures: list[tuple[int | None, str, BaseException]] = []  # (batch index, run id, exception)
@@ -383,6 +384,9 @@ class Orchestrator:
         with self._lock:
             self.failures.append((index, run.run_id, exc))
         answer = f"Sorry, this conversation failed ({text}). It is logged as {run.run_id}."
+        partial = getattr(exc, "result", None)
+        if isinstance(partial, RunResult):  # the calls that ran and the messages so far are kept
+            return replace(partial, answer=answer, stopped_by="error")
         return RunResult(answer=answer, messages=[], trace=Trace(), stopped_by="error")
 
     def _finish(self, run: _Run, question: str, result: RunResult, seconds: float, error: Exception | None) -> RunResult:
@@ -414,11 +418,15 @@ class Orchestrator:
         ``progress=True`` shows a tqdm bar. The deadline counts from each conversation's
         start, not from the start of the batch.
         ``batch_budget`` is shared by this batch: once it cannot cover another request,
-        the conversations left end at once with ``stopped_by="budget"``.
+        the conversations left end at once with ``stopped_by="budget"``. If the batch is
+        cancelled, ``orch.results`` holds the conversations that finished (None for the rest).
         """
         questions = list(questions)
         if isinstance(concurrency, bool) or not isinstance(concurrency, int) or concurrency < 1:
             raise ValueError(f"concurrency must be a whole number above 0, got {concurrency!r}")
+        # Filled as conversations finish: a batch cancelled part-way (a timeout, an interrupt in the
+        # notebook) leaves what finished here, in input order, None where a conversation had not.
+        self.results: list[RunResult | None] = [None] * len(questions)
         who = self._users(users, len(questions))
         self.batch_ledger = Ledger(self.batch_budget) if self.batch_budget else None
         gate = asyncio.Semaphore(concurrency)
@@ -427,6 +435,7 @@ class Orchestrator:
         async def one(index: int) -> RunResult:
             async with gate:
                 result = await self.arun(questions[index], user=who[index], index=index)
+            self.results[index] = result
             if bar is not None:
                 bar.update(1)
             return result

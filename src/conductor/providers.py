@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib
+import logging
 import os
 import sys
 import time
@@ -18,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from .apis import ApiName, RequestSettings, api_for, api_name, tool_choice_from
 from .apis.base import check_system
-from .budget import Budget, Ledger, RunLimits
+from .budget import Budget, Ledger, RunLimits, stopped_answer
 from .execution import DEFAULT_MAX_WORKERS, aexecute, execute
 from .guards import DEFAULT_MAX_REPEATS, Approver, Guards, check_allowed_tools
 from .rounds import Conversation, RunResult, check_max_rounds
@@ -29,6 +30,8 @@ from .types import CostSplit, ToolCall, Usage
 if TYPE_CHECKING:
     from .offline import OfflineModel
     from .streaming import StreamEvent
+
+logger = logging.getLogger(__name__)
 
 PROVIDERS: tuple[str, ...] = ("offline", "openai", "anthropic")
 # The default model of each API: Chat Completions keeps a model that takes function tools there
@@ -444,9 +447,27 @@ class LLM:
                 if calls:
                     records = self._execute(conversation, calls, parallel=parallel, max_workers=max_workers)
                     conversation.add_results(records)
+        except Exception as exc:
+            self._keep_partial(conversation, exc)
+            raise
         finally:
             limits.abandon()  # a request that raised: its reservation back, or spent if it may be billed
         return self._result(conversation)
+
+    def _keep_partial(self, conversation: Conversation, exc: Exception) -> None:
+        """Attach what the run did before ``exc`` as ``exc.result``: the calls that ran, the messages so far.
+
+        Tools may have had side effects; the caller must be able to see them rather than ask
+        again and run them twice. A failure while building it never hides ``exc`` itself.
+        """
+        if getattr(exc, "result", None) is not None:
+            return
+        try:
+            if conversation.final is None and not conversation.paused:
+                conversation.stop("error", stopped_answer(conversation, "error", f"{type(exc).__name__}: {exc}"))
+            exc.result = self._result(conversation)  # type: ignore[attr-defined]
+        except Exception:  # noqa: BLE001 - the original error is the one to raise
+            logger.debug("could not keep the partial run of a failed run", exc_info=True)
 
     async def _adrive(self, conversation: Conversation, *, parallel: bool, max_workers: int) -> RunResult:
         limits = conversation.limits
@@ -468,6 +489,9 @@ class LLM:
                 if calls:
                     records = await self._aexecute(conversation, calls, parallel=parallel, max_workers=max_workers)
                     conversation.add_results(records)
+        except Exception as exc:
+            self._keep_partial(conversation, exc)
+            raise
         finally:
             limits.abandon()
         return self._result(conversation)

@@ -160,8 +160,9 @@ class StreamInterrupted(RuntimeError):
         super().__init__(
             f"the model's response to request {request} broke off mid-stream after "
             f"{len(partial_text)} characters of text ({reason}). The half-received turn was not added to "
-            "the conversation, and an error inside a stream is not retried (by the SDK or here): "
-            "ask the question again, or use llm.run(...), whose non-streamed requests the SDK retries."
+            "the conversation, and an error inside a stream is not retried (by the SDK or here). The run so "
+            "far, with any tool calls that already ran, is in this error's .result: continue from it with "
+            "history=error.result.messages (asking from scratch would run those tools again)."
         )
 
 
@@ -323,6 +324,9 @@ def stream_run(llm: LLM, conversation: Conversation, *, parallel: bool, max_work
                 yield from _tool_starts(conversation, calls)
                 conversation.add_results(llm._execute(conversation, calls, parallel=parallel, max_workers=max_workers))
                 yield from _tool_ends(conversation)
+    except Exception as exc:
+        llm._keep_partial(conversation, exc)  # StreamInterrupted and the rest carry the run so far
+        raise
     finally:
         limits.abandon()  # a request that broke off: its reservation back, or spent if it may be billed
     yield Done(llm._result(conversation))
@@ -364,6 +368,9 @@ async def astream_run(
                 conversation.add_results(records)
                 for end in _tool_ends(conversation):
                     yield end
+    except Exception as exc:
+        llm._keep_partial(conversation, exc)
+        raise
     finally:
         limits.abandon()
     yield Done(llm._result(conversation))
