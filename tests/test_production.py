@@ -556,3 +556,41 @@ def test_a_cancelled_run_many_leaves_what_finished():
     asyncio.run(main())
     finished = [r for r in orch.results if r is not None]
     assert len(orch.results) == 6 and 2 <= len(finished) < 6 and all(r.answer for r in finished)
+
+
+@pytest.mark.parametrize(("text", "language"), [
+    ("ValueError(\"unknown city '火星'; known cities: 北京 (Beijing)\")", "zh"),
+    ("ValueError('division by zero')", "en"),
+])
+def test_an_error_written_as_its_repr_is_said_without_its_class(text, language):
+    from conductor.offline.evidence import plain_error
+
+    reason = plain_error(text, language).reason
+    assert "ValueError" not in reason and '")' not in reason and "')" not in reason
+
+
+def test_an_unknown_city_error_written_as_its_repr_still_lists_the_known_cities():
+    from anthropic import beta_tool
+
+    from conductor import scenarios as sc
+
+    llm, _ = offline("messages")
+
+    @beta_tool
+    def get_weather(city: str) -> str:
+        """Get today's weather for a city."""
+        return str(sc.get_weather(city))
+
+    runner = llm.client.beta.messages.tool_runner(
+        model=llm.model, max_tokens=1024, messages=[{"role": "user", "content": "火星今天天气怎么样?"}],
+        tools=[get_weather], max_iterations=3)
+    answer = "".join(b.text for b in runner.until_done().content if b.type == "text")
+    assert "它能查的城市有:北京、上海、广州、深圳、成都、哈尔滨" in answer and '")' not in answer
+
+
+def test_an_unknown_city_after_retries_lists_the_known_cities_whole():
+    from conductor.offline.scenario_policies import _weather_failure
+
+    error = "ValueError: unknown city '火星'; known cities: 北京 (Beijing), 哈尔滨 (Harbin) (2 attempts)"
+    assert _weather_failure(error, "zh").endswith("它能查的城市有:北京、哈尔滨")
+    assert _weather_failure(error, "en").endswith("it has weather for Beijing and Harbin")

@@ -125,6 +125,8 @@ _IMPERATIVES = frozenset(
 )
 _CLASS_PREFIX = re.compile(r"(?:[A-Za-z_]\w*\.)*[A-Z]\w*: ")
 _RETRY_NOTE = re.compile(r"\s*\((?P<n>\d+) attempts\)")
+# An exception as repr() writes it, as some tool runners send it: ValueError("unknown city 'x'").
+_REPR = re.compile(r"^(?:[A-Za-z_]\w*\.)*(?P<name>[A-Z]\w*)\((?P<q>[\"'])(?P<message>.*)(?P=q),?\)$", re.S)
 
 
 def _is_class_name(name: str) -> bool:
@@ -209,6 +211,15 @@ def _seconds(text: str) -> str:
     return text[:-2] if text.endswith(".0") else text
 
 
+def unwrapped(text: str) -> str:
+    """An error's text without the ``ValueError("...")`` around it that repr() writes (some tool runners send that)."""
+    text = text.strip()
+    written = _REPR.match(text)
+    if written and _is_class_name(written["name"]):
+        return written["message"].replace("\\'", "'").replace('\\"', '"')
+    return text
+
+
 def plain_error(text: str, language: Language, subject: str | None = None) -> Failure:
     """What an error result means, for the user, in the answer's language.
 
@@ -217,7 +228,7 @@ def plain_error(text: str, language: Language, subject: str | None = None) -> Fa
     name and without the clauses that tell the model what to do, and quoted in a Chinese answer.
     ``subject`` names the tool in a sentence ("the weather service"); by default "it".
     """
-    original = text.strip()
+    original = unwrapped(text)
     # conductor's own messages, also when they reach the model as an exception's text ("RateLimited: rate limit: ...").
     text = _without_class_names(original) if _CLASS_PREFIX.match(original) else original
     it = subject or say(language, "它", "it")
