@@ -64,6 +64,31 @@ class Recorder:
         return cd.tool(wrapper)
 
 
+class Bank:
+    """A transfer tool that needs approval above 100 and counts its side effects.
+
+    Its tools are made inside ``__init__``, so they have no module-level name to import them
+    by: a paused run that holds them must be given them again to resume in another process.
+    """
+
+    def __init__(self) -> None:
+        self.transfers: list[tuple[str, float]] = []
+
+        @cd.tool(requires_approval=lambda args: args["amount"] > 100)
+        def transfer(to: str, amount: float) -> dict:
+            """Transfer money to an account."""
+            self.transfers.append((to, amount))
+            return {"sent": amount, "to": to}
+
+        @cd.tool
+        def balance() -> dict:
+            """The account balance."""
+            return {"balance": 1000}
+
+        self.transfer = transfer
+        self.balance = balance
+
+
 # The weather tool as raw wire schemas, for tests that talk to the offline model through the SDKs.
 OPENAI_TOOLS = [
     {

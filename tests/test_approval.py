@@ -8,33 +8,12 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from scripted import offline, scripted
+from scripted import Bank, offline, scripted
 from wire import APIS, results_by_id
 
 import conductor as cd
 from conductor.guards import Decision, digest
 from conductor.offline import LatencyModel, OfflineModel
-
-
-class Bank:
-    """A transfer tool that counts its side effects."""
-
-    def __init__(self) -> None:
-        self.transfers: list[tuple[str, float]] = []
-
-        @cd.tool(requires_approval=lambda args: args["amount"] > 100)
-        def transfer(to: str, amount: float) -> dict:
-            """Transfer money to an account."""
-            self.transfers.append((to, amount))
-            return {"sent": amount, "to": to}
-
-        @cd.tool
-        def balance() -> dict:
-            """The account balance."""
-            return {"balance": 1000}
-
-        self.transfer = transfer
-        self.balance = balance
 
 
 def big_transfer():

@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from scripted import offline, scripted
+from scripted import Bank, offline, scripted
 from wire import APIS, results_by_id, tool_calls
 
 import conductor as cd
@@ -178,21 +178,6 @@ def test_a_paused_run_resumes_in_a_new_process(across_processes, case):
 
 
 # -- within one process ----------------------------------------------------------------------------
-
-
-class Bank:
-    """Tools made inside a function: no module-level name to import them by."""
-
-    def __init__(self) -> None:
-        self.transfers: list[tuple[str, float]] = []
-
-        @cd.tool(requires_approval=lambda args: args["amount"] > 100)
-        def transfer(to: str, amount: float) -> dict:
-            """Transfer money to an account."""
-            self.transfers.append((to, amount))
-            return {"sent": amount, "to": to}
-
-        self.transfer = transfer
 
 
 def big_transfer(amount: float = 5000):

@@ -42,6 +42,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from .apis.base import HiddenPrompt
+from .apis.responses import is_reasoning_model
 from .types import CostSplit, ToolResult, Turn, Usage, UserMessage
 
 if TYPE_CHECKING:
@@ -218,8 +219,6 @@ def estimate_input_tokens(conversation: Conversation, request: dict[str, Any]) -
 def output_ceiling(conversation: Conversation, request: dict[str, Any]) -> int:
     """The most output tokens a request may generate; when it has no limit, sets :data:`DEFAULT_OUTPUT_CEILING`
     (:data:`REASONING_OUTPUT_CEILING` for a model known to reason)."""
-    from .apis.responses import is_reasoning_model
-
     reasons = is_reasoning_model(conversation.settings.model)
     return conversation.adapter.output_limit(request, REASONING_OUTPUT_CEILING if reasons else DEFAULT_OUTPUT_CEILING)
 

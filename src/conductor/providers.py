@@ -625,12 +625,12 @@ def default_api(provider: str, base_url: Any = None) -> ApiName:
     """
     if provider == "anthropic":
         return "messages"
-    host = getattr(base_url, "host", None) if base_url is not None and not isinstance(base_url, str) else None
-    if isinstance(base_url, str):
-        from urllib.parse import urlsplit
+    if base_url is None:
+        return "responses"
+    from urllib.parse import urlsplit
 
-        host = urlsplit(base_url).hostname
-    return "responses" if base_url is None or host == OPENAI_HOST else "chat"
+    # A string, or the SDK client's own URL object: its text is the same URL.
+    return "responses" if urlsplit(str(base_url)).hostname == OPENAI_HOST else "chat"
 
 
 def _chosen_api(provider: str, api: str | None, base_url: Any) -> ApiName:

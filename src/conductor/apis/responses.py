@@ -18,6 +18,7 @@ their ids, only to the model that made them; another model gets the neutral turn
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 from collections.abc import AsyncIterator, Iterator, Sequence
@@ -193,15 +194,14 @@ class ResponsesApi:
     def stream(self, client: Any, kwargs: dict[str, Any]) -> Iterator[Opened | str | Finished]:
         import openai
 
-        try:
-            manager = client.responses.stream(**kwargs)
-            stream = manager.__enter__()
-        except openai.BadRequestError as error:
-            if not self._refuses_reasoning(error, kwargs):
-                raise
-            manager = client.responses.stream(**self._without_reasoning(kwargs))
-            stream = manager.__enter__()
-        with _exiting(manager):
+        # The stream is opened inside the stack (not a `with` around the try) so it can be opened again.
+        with contextlib.ExitStack() as opened:
+            try:
+                stream = opened.enter_context(client.responses.stream(**kwargs))
+            except openai.BadRequestError as error:
+                if not self._refuses_reasoning(error, kwargs):
+                    raise
+                stream = opened.enter_context(client.responses.stream(**self._without_reasoning(kwargs)))
             yield OPENED
             final = None
             for event in stream:
@@ -213,15 +213,13 @@ class ResponsesApi:
     async def astream(self, client: Any, kwargs: dict[str, Any]) -> AsyncIterator[Opened | str | Finished]:
         import openai
 
-        try:
-            manager = client.responses.stream(**kwargs)
-            stream = await manager.__aenter__()
-        except openai.BadRequestError as error:
-            if not self._refuses_reasoning(error, kwargs):
-                raise
-            manager = client.responses.stream(**self._without_reasoning(kwargs))
-            stream = await manager.__aenter__()
-        try:
+        async with contextlib.AsyncExitStack() as opened:
+            try:
+                stream = await opened.enter_async_context(client.responses.stream(**kwargs))
+            except openai.BadRequestError as error:
+                if not self._refuses_reasoning(error, kwargs):
+                    raise
+                stream = await opened.enter_async_context(client.responses.stream(**self._without_reasoning(kwargs)))
             yield OPENED
             final = None
             async for event in stream:
@@ -229,8 +227,6 @@ class ResponsesApi:
                 if text:
                     yield text
             yield Finished(_final(final))
-        finally:
-            await manager.__aexit__(None, None, None)
 
     # -- responses -----------------------------------------------------------------------
 
@@ -395,19 +391,6 @@ def _final(response: Any) -> Any:
     if response is None:
         raise StreamIncomplete("the stream ended before the model finished (no response.completed event)")
     return response
-
-
-class _exiting:
-    """Exit a stream manager entered by hand (entered outside ``with`` to retry its opening)."""
-
-    def __init__(self, manager: Any) -> None:
-        self.manager = manager
-
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, *exc: Any) -> None:
-        self.manager.__exit__(*exc)
 
 
 __all__ = ["ResponsesApi", "REASONING_MODELS", "NOT_REASONING", "is_reasoning_model"]

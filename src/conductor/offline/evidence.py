@@ -124,7 +124,7 @@ _IMPERATIVES = frozenset(
     provide choose pick specify add remove wait please shorten reduce rephrase correct""".split()
 )
 _CLASS_PREFIX = re.compile(r"(?:[A-Za-z_]\w*\.)*[A-Z]\w*: ")
-_RETRY_NOTE = re.compile(r"\s*\((?P<n>\d+) attempts\)")
+RETRY_NOTE = re.compile(r"\s*\((?P<n>\d+) attempts\)")
 # An exception as repr() writes it, as some tool runners send it: ValueError("unknown city 'x'").
 _REPR = re.compile(r"^(?:[A-Za-z_]\w*\.)*(?P<name>[A-Z]\w*)\((?P<q>[\"'])(?P<message>.*)(?P=q),?\)$", re.S)
 
@@ -298,7 +298,7 @@ def plain_error(text: str, language: Language, subject: str | None = None) -> Fa
 def _tool_message(text: str, language: Language, it: str) -> str:
     """A tool's own failure: its message without class names and instructions; tries and fallbacks said plainly."""
     primary, _, fallbacks = text.partition("; the fallbacks failed too: ")
-    tries = _RETRY_NOTE.search(primary)
+    tries = RETRY_NOTE.search(primary)
     if tries:
         primary = primary[: tries.start()] + primary[tries.end():]
     bare = primary.strip()

@@ -17,7 +17,8 @@ from ..types import ToolSpec
 from .arguments import Parameter, fill, name_words, parameters_of, read_question, role_of, spoken_arithmetic
 from .conversation import Conversation, Decision, PlannedCall, Reply
 from .evidence import (
-    arguments_of, data_of, ended, error_of, localized, missing_note, plain_error, proceed, quote_for, unwrapped,
+    RETRY_NOTE, arguments_of, data_of, ended, error_of, localized, missing_note, plain_error, proceed, quote_for,
+    unwrapped,
 )
 from .language import (
     Language,
@@ -188,13 +189,12 @@ def _suggestions(conversation: Conversation, language: Language) -> dict[float, 
     return suggestions
 
 
-_RETRY_COUNT = re.compile(r"\s*\(\d+ attempts\)\s*$")
 _UNKNOWN_CITY = re.compile(r"unknown city (?P<city>'[^']*'|\"[^\"]*\"|\S+); known cities: (?P<known>.+)$", re.S)
 
 
 def _weather_failure(error: str, language: Language) -> str:
     """Why the weather tool gave no reading, for the user: the weather service does not know the city, ..."""
-    error = _RETRY_COUNT.sub("", unwrapped(error))  # "(2 attempts)" is how often it was tried, not a city
+    error = RETRY_NOTE.sub("", unwrapped(error))  # "(2 attempts)" is how often it was tried, not a city
     failure = plain_error(error, language, say(language, "天气服务", "the weather service"))
     unknown = _UNKNOWN_CITY.search(error)
     if unknown is None:
