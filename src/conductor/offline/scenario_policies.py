@@ -194,7 +194,9 @@ _UNKNOWN_CITY = re.compile(r"unknown city (?P<city>'[^']*'|\"[^\"]*\"|\S+); know
 
 def _weather_failure(error: str, language: Language) -> str:
     """Why the weather tool gave no reading, for the user: the weather service does not know the city, ..."""
-    error = RETRY_NOTE.sub("", unwrapped(error))  # "(2 attempts)" is how often it was tried, not a city
+    # A trailing "(2 attempts)" is how often it was tried, not a city; one before a fallback's
+    # error stays, for plain_error to say.
+    error = re.sub(RETRY_NOTE.pattern + r"\s*$", "", unwrapped(error))
     failure = plain_error(error, language, say(language, "天气服务", "the weather service"))
     unknown = _UNKNOWN_CITY.search(error)
     if unknown is None:
