@@ -14,7 +14,8 @@ from conductor import scenarios as sc
 from conductor.budget import Budget
 from conductor.offline import LatencyModel, OfflineModel
 from conductor.offline.model import OPENAI_BASE_URL
-from conductor.orchestrator import Progress, describe_call, scrub
+from conductor.course import catalogue
+from conductor.orchestrator import Progress, scrub
 from conductor.ratelimit import FakeClock, RateLimit
 from wire import APIS, results_by_id, tool_calls
 
@@ -39,18 +40,36 @@ def test_one_conversation_reports_progress_in_order() -> None:
     result = orch.run(CHAIN, user="alice")
     assert "羽绒服" in result.answer and result.stopped_by is None
     assert [e.text for e in events] == [
-        "Thinking…", "Checking the weather in 北京…", "Writing the answer…", "Choosing clothes for 5 °C…",
-        "Writing the answer…", "Done.",
+        "Thinking…", "Checking the weather in 北京…", "Reading the results…", "Choosing clothes for 5 °C…",
+        "Writing the answer…", "Done.",  # the third request is the forced final one (max_rounds=2): surely the answer
     ]
     assert {e.run_id for e in events} == {"run-0001"} and {e.user for e in events} == {"alice"}
 
 
-def test_progress_texts_for_the_course_search() -> None:
-    assert describe_call("search_course_content", {"query": "x", "lesson_number": 1}) == "Searching lesson 1…"
-    assert describe_call("search_course_content", {"query": "x", "lesson_number": 5}, 1) == "Comparing with lesson 5…"
-    assert describe_call("search_course_content", {"query": "Retries, Timeouts and Fallbacks"}) == "Searching lesson 5…"
-    assert describe_call("search_course_content", {"query": "jitter"}) == "Searching the course materials…"
-    assert describe_call("anything", {}) == "Calling anything…"
+def test_progress_texts_come_from_each_tools_label() -> None:
+    search = catalogue.search_course_content
+    assert search.describe({"query": "x", "lesson_number": 1}) == "Searching lesson 1…"
+    assert search.describe({"query": "x", "lesson_number": 5}, 1) == "Comparing with lesson 5…"
+    assert search.describe({"query": "jitter"}) == "Searching the course materials…"
+    assert sc.get_weather.describe({"city": "Oslo"}) == "Checking the weather in Oslo…"
+    # arguments that do not fit the label, and a tool without one, get the plain text
+    assert sc.suggest_clothing.describe({"temperature": "warm"}) == "Calling suggest_clothing…"
+
+    @cd.tool
+    def anything() -> str:
+        """Do anything."""
+        return "done"
+
+    assert anything.describe({}) == "Calling anything…"
+
+
+def test_a_progress_label_must_name_the_tools_parameters() -> None:
+    with pytest.raises(cd.ToolDefinitionError, match="names town, which is not a parameter; its parameters are: city"):
+
+        @cd.tool(progress="Checking {town}…")
+        def weather(city: str) -> str:
+            """The weather in a city."""
+            return city
 
 
 def test_an_async_progress_callback_is_awaited() -> None:

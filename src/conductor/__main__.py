@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from .apis import API_NAMES
-from .runner import CELL_TIMEOUT, PROVIDERS, CourseError, find_root, parse_value, refresh_notebooks, run_course
+from .course.runner import CELL_TIMEOUT, PROVIDERS, CourseError, find_root, parse_value, refresh_notebooks, run_course
 
 USAGE_ERROR = 2  # argparse's own exit code for bad input
 
@@ -94,7 +94,7 @@ def add_refresh(subparsers: argparse._SubParsersAction) -> None:
 
 def _run_bench(args: argparse.Namespace) -> int:
     """Handler of ``bench``: measure and print one benchmark's table."""
-    from . import bench
+    from .course import bench
 
     if args.which is None:
         bench.print_summary(bench.bench_summary())
@@ -105,7 +105,7 @@ def _run_bench(args: argparse.Namespace) -> int:
         rows = bench.bench_batch(args.conversations or 1000, concurrencies, args.model_latency)
         bench.print_batch(rows, bench.sdk_floor_ms())
     elif args.which == "retry":
-        from .simulation import simulation_table
+        from .course.simulation import simulation_table
 
         measured = bench.bench_retry(args.conversations) if args.conversations else bench.bench_retry()
         bench.print_retry(measured, simulation_table(args.clients))
@@ -159,7 +159,7 @@ def add_bench(subparsers: argparse._SubParsersAction) -> None:
 
 def _run_exercises(args: argparse.Namespace) -> int:
     """Handler of ``exercises``: 0 when every reference passes and every wrong answer is caught, else 1."""
-    from . import exercises
+    from .course import exercises
 
     rows = exercises.verify_all(tuple(args.lesson) if args.lesson else exercises.LESSONS)
     exercises.print_report(rows, verbose=args.verbose)
@@ -174,7 +174,7 @@ def add_exercises(subparsers: argparse._SubParsersAction) -> None:
         description="Run each exercise's stub (must say 'not attempted'), reference solution (must pass) "
         "and typical wrong answers (must fail with a message) through its check; exit 1 otherwise.",
     )
-    from .exercises import LESSONS
+    from .course.exercises import LESSONS
 
     parser.add_argument("--lesson", action="append", choices=LESSONS, help="only this lesson; repeatable")
     parser.add_argument("-v", "--verbose", action="store_true", help="print the message each wrong answer got")
@@ -183,7 +183,7 @@ def add_exercises(subparsers: argparse._SubParsersAction) -> None:
 
 def _run_soak(args: argparse.Namespace) -> int:
     """Handler of ``soak``: 0 when every promise held on every conversation, else 1."""
-    from . import soak
+    from .course import soak
 
     if args.conversations < 1 or args.workers < 1:
         raise CourseError("--conversations and --workers must be at least 1")

@@ -50,7 +50,7 @@ if TYPE_CHECKING:
     from .providers import LLM
     from .rounds import Conversation
 
-__all__ = ["Orchestrator", "Progress", "describe_call", "scrub"]
+__all__ = ["Orchestrator", "Progress", "scrub"]
 
 logger = logging.getLogger(__name__)
 
@@ -83,40 +83,6 @@ class Progress:
     text: str
     tool: str | None = None
     arguments: dict[str, Any] | None = None
-
-
-def describe_call(name: str, arguments: dict[str, Any], earlier: int = 0) -> str:
-    """What a tool call is doing, in the user's terms ("Searching lesson 1…").
-
-    ``earlier``: calls of the same tool this conversation made before (a second search compares).
-    """
-    if name == "search_course_content":
-        lesson = arguments.get("lesson_number") or _lesson_in(arguments.get("query", ""))
-        if earlier:
-            return f"Comparing with lesson {lesson}…" if lesson else "Comparing with more course material…"
-        return f"Searching lesson {lesson}…" if lesson else "Searching the course materials…"
-    if name == "get_course_outline":
-        return f"Reading the outline of {arguments.get('course_title', 'the course')}…"
-    if name == "get_weather":
-        return f"Checking the weather in {arguments.get('city', 'the city')}…"
-    if name == "suggest_clothing":
-        temperature = arguments.get("temperature")
-        shown = f"{temperature:g}" if isinstance(temperature, int | float) else temperature
-        return f"Choosing clothes for {shown} °C…"
-    if name == "calculate":
-        return f"Calculating {arguments.get('expression', '')}…"
-    return f"Calling {name}…"
-
-
-def _lesson_in(query: str) -> int | None:
-    """The lesson a search query is about, by its number or its title in the course catalogue."""
-    from .scenarios import COURSES
-
-    for course in COURSES:
-        for number, (title, _) in enumerate(course["lessons"], start=1):
-            if title.casefold() in str(query).casefold():
-                return number
-    return None
 
 
 ProgressCallback = Callable[[Progress], Any]
@@ -153,10 +119,14 @@ class _Run:
 
     # -- the hooks RunLimits calls before each request --------------------------------------
 
-    def _announce(self) -> None:
+    def _announce(self, conversation: Conversation) -> None:
+        # Before a request nobody knows whether the model will answer or call more tools; only
+        # a request with tools forbidden (the forced final one) is surely the answer being written.
         self.requests += 1
         if self.requests == 1:
             self.emit("thinking", "Thinking…")
+        elif conversation.tools_allowed:
+            self.emit("thinking", "Reading the results…")
         else:
             self.emit("writing", "Writing the answer…")
 
@@ -174,7 +144,7 @@ class _Run:
             conversation.stop("rate_limit", stopped_answer(conversation, "rate_limit", f"rate limit: {refused}"))
 
     def before_send(self, conversation: Conversation, request: dict[str, Any]) -> None:
-        self._announce()
+        self._announce(conversation)
         if self.orch.limiters.paces_requests:
             tokens, left = self._budget_for(conversation, request)
             try:
@@ -183,7 +153,7 @@ class _Run:
                 self._stop(conversation, refused)
 
     async def abefore_send(self, conversation: Conversation, request: dict[str, Any]) -> None:
-        self._announce()
+        self._announce(conversation)
         if self.orch.limiters.paces_requests:
             tokens, left = self._budget_for(conversation, request)
             try:
@@ -193,11 +163,11 @@ class _Run:
 
     # -- the tools, wrapped for this run ----------------------------------------------------
 
-    def _started(self, tool: str, arguments: dict[str, Any]) -> None:
+    def _started(self, tool: Tool, arguments: dict[str, Any]) -> None:
         with self._lock:  # a turn's calls may start in several threads at once
-            earlier = self.calls[tool]
-            self.calls[tool] += 1
-        self.emit("tool", describe_call(tool, arguments, earlier), tool, arguments)
+            earlier = self.calls[tool.name]
+            self.calls[tool.name] += 1
+        self.emit("tool", tool.describe(arguments, earlier), tool.name, arguments)
 
     def wrap(self, original: Tool) -> Tool:
         """A copy of ``original`` that reports progress and takes the user's rate limit first.
@@ -210,14 +180,14 @@ class _Run:
         if original.is_async:
 
             async def limited(**arguments: Any) -> Any:
-                run._started(original.name, arguments)
+                run._started(original, arguments)
                 await limiters.atool_call(run.user)
                 return await func(**arguments)
 
         else:
 
             def limited(**arguments: Any) -> Any:  # type: ignore[misc]
-                run._started(original.name, arguments)
+                run._started(original, arguments)
                 limiters.tool_call(run.user)
                 if _given_up():
                     # The wait outlasted the call's timeout (or the run's deadline): the model has been

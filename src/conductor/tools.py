@@ -18,6 +18,7 @@ import inspect
 import json
 import logging
 import re
+import string
 import sys
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -362,6 +363,33 @@ def _check_requires_approval(rule: Any, name: str) -> bool | Callable[[dict[str,
     )
 
 
+ProgressLabel = str | Callable[[dict[str, Any], int], str] | None
+"""A tool's progress label: a template over its parameters, or a function of (arguments, earlier calls)."""
+
+
+def _check_progress(label: Any, name: str, parameters: dict[str, Any]) -> None:
+    """A label's fields must be the tool's parameters: a typo would otherwise show "Calling <name>…" silently."""
+    if label is None or callable(label):
+        return
+    if not isinstance(label, str):
+        raise ToolDefinitionError(
+            f"tool {name!r}: progress must be a text such as 'Checking the weather in {{city}}…' "
+            f"or a function of (arguments, earlier calls); got {label!r:.60}"
+        )
+    known = set(parameters.get("properties", {}))
+    try:
+        fields = {field.split(".")[0].split("[")[0] for _, field, _, _ in string.Formatter().parse(label) if field}
+    except ValueError as exc:
+        raise ToolDefinitionError(f"tool {name!r}: progress label {label!r} is not a valid template: {exc}") from None
+    unknown = sorted(fields - known)
+    if unknown:
+        raise ToolDefinitionError(
+            f"tool {name!r}: progress label {label!r} names {', '.join(unknown)}, which "
+            f"{'is not a parameter' if len(unknown) == 1 else 'are not parameters'}; "
+            f"its parameters are: {', '.join(sorted(known)) or 'none'}"
+        )
+
+
 def _check_max_invalid(budget: Any, name: str) -> int | None:
     if budget is None:
         return None
@@ -394,6 +422,7 @@ class Tool:
         retry: Any = None,
         timeout: float | None = None,
         fallbacks: Iterable[Any] = (),
+        progress: ProgressLabel = None,
     ) -> None:
         name = _check_callable(func, name)
         # Not the wrapped object's __dict__: a callable instance's attributes would overwrite the tool's.
@@ -409,6 +438,7 @@ class Tool:
         # send invalid arguments ``max_invalid`` times in a row before the tool is withdrawn.
         self.requires_approval = _check_requires_approval(requires_approval, name)
         self.max_invalid = _check_max_invalid(max_invalid, name)
+        self.progress = progress
         self.is_async = inspect.iscoroutinefunction(func) or inspect.iscoroutinefunction(_target(func))
         self.retry, self.timeout, self.fallbacks = None, None, ()
         if retry is not None or timeout is not None or fallbacks:
@@ -427,12 +457,31 @@ class Tool:
         else:
             self.arguments_model = self._build_model(param_docs)
             self.parameters = self._build_schema()
+        _check_progress(progress, name, self.parameters)
         if not self.description:  # both APIs accept it, but the model then has only the name to go by
             logger.warning(
                 "tool %r has no description: the model reads it to decide when to call the tool; "
                 "add a docstring or pass description=",
                 name,
             )
+
+    def describe(self, arguments: dict[str, Any], earlier: int = 0) -> str:
+        """What a call with these arguments is doing, for a progress display ("Checking the weather in Oslo…").
+
+        ``earlier``: how many calls of this tool the conversation made before (a label
+        function may say "Comparing…" for a second search). Without a ``progress=`` label,
+        or when the arguments do not fit the label, it is "Calling <name>…".
+        """
+        plain = f"Calling {self.name}…"
+        label = self.progress
+        try:
+            if callable(label):
+                return str(label(arguments, earlier))
+            if isinstance(label, str):
+                return label.format_map(arguments)
+        except Exception:  # noqa: BLE001 - a label must never break the call it describes
+            logger.debug("tool %s: progress label failed for %r", self.name, arguments, exc_info=True)
+        return plain
 
     def needs_approval(self, arguments: dict[str, Any]) -> bool:
         """Whether a person must approve a call with these (validated) arguments.
@@ -641,6 +690,7 @@ def tool(
     retry: Any = None,
     timeout: float | None = None,
     fallbacks: Iterable[Any] = (),
+    progress: ProgressLabel = None,
 ) -> Any:
     """Decorate a function as a tool: ``@tool`` or ``@tool(name=..., exclusive=True)``.
 
@@ -656,6 +706,9 @@ def tool(
     ``retry=cd.Retry(...)``, ``timeout=`` seconds and ``fallbacks=[...]`` (tools or
     functions taking the same arguments) make transient failures retried, a slow
     call an error result, and a spent tool answered from elsewhere (see :mod:`conductor.retry`).
+    ``progress="Checking the weather in {city}…"`` is what a progress display shows while
+    the call runs (fields are the tool's parameters), or a function of the arguments dict
+    and the number of earlier calls of the tool; without it, "Calling <name>…".
     """
 
     def wrap(f: Callable[..., Any]) -> Tool:
@@ -674,6 +727,7 @@ def tool(
             retry=retry,
             timeout=timeout,
             fallbacks=fallbacks,
+            progress=progress,
         )
 
     return wrap if func is _MISSING else wrap(func)

@@ -29,8 +29,8 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 import pydantic
 
 from . import scenarios
-from .offline.conversation import CallTools, Conversation, Decision, PlannedCall, Reply
-from .tools import Tool, tool
+from ..offline.conversation import CallTools, Conversation, Decision, PlannedCall, Reply
+from ..tools import Tool, tool
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -377,8 +377,8 @@ class Bench:
     """
 
     def __init__(self) -> None:
-        from .offline import LatencyModel, OfflineModel
-        from .providers import connect
+        from ..offline import LatencyModel, OfflineModel
+        from ..providers import connect
 
         self.recorder = Recorder()
         self.tools = {flag: [self.recorder.wrap(t) for t in measured_tools(approval=flag).values()]
@@ -488,7 +488,7 @@ class Measurement:
 
     def plot(self, *, figsize: tuple[float, float] = (10, 4)) -> Figure:
         """Grouped bars: each defence's precision and recall on the labelled set."""
-        from .charts import _figure
+        from ..charts import _figure
 
         fig = _figure(figsize)
         ax = fig.subplots()
@@ -573,8 +573,8 @@ def play(case: Case, *, seed: int = 0, latency_scale: float | None = 0.0) -> Any
     proposed call. After that the built-in rules read the results and answer (or
     ask for more). ``latency_scale`` 0 answers at once.
     """
-    from .offline import LatencyModel, OfflineModel
-    from .providers import connect
+    from ..offline import LatencyModel, OfflineModel
+    from ..providers import connect
 
     planned = (*case.earlier, case.call)
 

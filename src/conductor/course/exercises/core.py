@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from ..display import wrap
+from ...display import wrap
 
 __all__ = [
     "____",
@@ -120,7 +120,7 @@ def _code_names(code: types.CodeType) -> set[str]:
 
 def has_placeholder(value: Any) -> bool:
     """Does ``value`` still hold a ``____`` (or is it ``...``)? Looks inside tools, functions and containers."""
-    from ..tools import Tool
+    from ...tools import Tool
 
     if value is ____ or value is Ellipsis:
         return True
@@ -182,7 +182,7 @@ def _api_error_text(exc: BaseException) -> str | None:
 
 def explain(exc: BaseException, doing: str) -> str:
     """A sentence for the learner about an exception their code raised while ``doing`` ran."""
-    from ..tools import ToolDefinitionError
+    from ...tools import ToolDefinitionError
 
     if isinstance(exc, ToolDefinitionError):
         return f"cd.tool cannot make a tool of it: {exc}"
@@ -210,7 +210,7 @@ def learner_call(doing: str, func: Callable[..., Any], *args: Any, **kwargs: Any
 
 def as_tool(value: Any, name: str) -> Any:
     """The learner's ``name`` as a :class:`~conductor.Tool` (a plain function goes through ``cd.tool``)."""
-    from ..tools import Tool, ToolDefinitionError, tool
+    from ...tools import Tool, ToolDefinitionError, tool
 
     if isinstance(value, Tool):
         return value
@@ -225,7 +225,7 @@ def as_tool(value: Any, name: str) -> Any:
 def offline_llm(api: str = "openai", *, policies: tuple[Any, ...] = (), asynchronous: bool = False) -> Any:
     """A fresh zero-latency offline connection: a check's own model, with its own request log."""
     import conductor as cd
-    from ..offline import LatencyModel, OfflineModel
+    from ...offline import LatencyModel, OfflineModel
 
     model = OfflineModel(seed=0, latency=LatencyModel.instant(), policies=list(policies))
     return cd.connect("offline", api=api, offline_model=model, asynchronous=asynchronous)
@@ -323,7 +323,7 @@ class Exercise:
 
 
 def _source(part: Any) -> str:
-    from ..tools import Tool
+    from ...tools import Tool
 
     if isinstance(part, str):
         return part

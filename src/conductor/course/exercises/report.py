@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass
 from types import ModuleType
 
-from ..display import clip, ljust, wrap
+from ...display import clip, ljust, wrap
 from .core import Exercise, Outcome, WrongAnswer
 
 __all__ = ["LESSONS", "Row", "run_stub", "verify", "verify_all", "print_report"]

@@ -40,7 +40,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from .tools import Tool, tool
+from ..tools import Tool, tool
 
 __all__ = [
     "Lesson",
@@ -399,7 +399,26 @@ def default_catalogue() -> Catalogue:
 # -- the tools ---------------------------------------------------------------------------------
 
 
-@tool
+def _search_label(arguments: dict[str, Any], earlier: int) -> str:
+    """What a search is doing, in the user's terms: "Searching lesson 1…", "Comparing with lesson 5…"."""
+    lesson = arguments.get("lesson_number") or _lesson_named(str(arguments.get("query", "")))
+    if earlier:
+        return f"Comparing with lesson {lesson}…" if lesson is not None else "Comparing with more course material…"
+    return f"Searching lesson {lesson}…" if lesson is not None else "Searching the course materials…"
+
+
+def _lesson_named(query: str) -> int | None:
+    """The number of the lesson whose title the query contains, if exactly one course has it."""
+    found = {
+        lesson.number
+        for course in default_catalogue().courses
+        for lesson in course.lessons
+        if lesson.title.casefold() in query.casefold()
+    }
+    return found.pop() if len(found) == 1 else None
+
+
+@tool(progress="Reading the outline of {course_name}…")
 def get_course_outline(course_name: str) -> dict:
     """Get a course's outline: its exact title, link, instructor and every lesson's number, title and link.
 
@@ -409,7 +428,7 @@ def get_course_outline(course_name: str) -> dict:
     return default_catalogue().outline(course_name)
 
 
-@tool
+@tool(progress=_search_label)
 def search_course_content(query: str, course_name: str | None = None, lesson_number: int | None = None) -> dict:
     """Search the course materials; returns the best-matching lesson passages with their course, lesson and link.
 

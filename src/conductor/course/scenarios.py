@@ -27,7 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .tools import Tool, ToolDefinitionError, tool
+from ..tools import Tool, ToolDefinitionError, tool
 
 __all__ = [
     "WEATHER",
@@ -90,7 +90,7 @@ def _known_cities() -> str:
     return ", ".join(f"{name} ({english[name]})" if name in english else name for name in WEATHER)
 
 
-@tool
+@tool(progress="Checking the weather in {city}…")
 def get_weather(city: str) -> dict:
     """Get today's weather for a city: the sky and the temperature in °C.
 
@@ -104,7 +104,7 @@ def get_weather(city: str) -> dict:
     return {"city": city, **WEATHER[key], "unit": "°C"}
 
 
-@tool
+@tool(progress="Choosing clothes for {temperature:g} °C…")
 def suggest_clothing(temperature: float) -> dict:
     """Suggest what to wear for a temperature.
 
@@ -206,7 +206,7 @@ def _evaluate(node: ast.AST, depth: int = 0) -> int | float:
     raise _refuse(node)
 
 
-@tool
+@tool(progress="Calculating {expression}…")
 def calculate(expression: str) -> dict:
     """Evaluate an arithmetic expression, e.g. (2 + 3) * 4 or 2 ** 10.
 

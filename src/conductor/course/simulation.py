@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Literal
 
-from .backoff import JITTERS, Jitter, backoff_delay
+from ..backoff import JITTERS, Jitter, backoff_delay
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -283,7 +283,7 @@ def simulation_table(clients: int = 50, *, server: Server = "occ", trials: int =
 
 def chart(results: Sequence[StrategyResult], *, title: str | None = None) -> Figure:
     """Calls and completion time per strategy: lines against clients for a sweep, bars for one set-up."""
-    from .charts import _figure  # the course's figure set-up: shown inline in Jupyter, CJK fonts
+    from ..charts import _figure  # the course's figure set-up: shown inline in Jupyter, CJK fonts
 
     figure = _figure((10, 4))
     calls_axes, time_axes = figure.subplots(1, 2)

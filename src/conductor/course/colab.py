@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from . import __version__
+from .. import __version__
 
 COURSE_REPO = "conductor-course/conductor"
 """``OWNER/REPO`` of the course on GitHub (a placeholder until the repository is published)."""
@@ -94,7 +94,7 @@ def read_key(provider: str, source: str = "env") -> str | None:
     (the key icon in Colab's left bar), ``"getpass"`` asks for it without echoing
     it. The offline model needs no key, so it is ``None`` whatever ``source`` is.
     """
-    from .providers import KEY_VARIABLES, PROVIDERS
+    from ..providers import KEY_VARIABLES, PROVIDERS
 
     if source not in KEY_SOURCES:
         raise ValueError(f"unknown key source {source!r}; choose one of: {', '.join(KEY_SOURCES)}")

@@ -15,10 +15,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .display import LINE_WIDTH, clip
-from .offline import CallTools, Conversation, LatencyModel, OfflineModel, PlannedCall, Reply
+from ..display import LINE_WIDTH, clip
+from ..offline import CallTools, Conversation, LatencyModel, OfflineModel, PlannedCall, Reply
 from .offline_suite import CASES, Case, Verdict, describe_call, describe_expected, judge
-from .providers import connect
+from ..providers import connect
 from .scenarios import get_weather, suggest_clothing, with_delay
 
 CHAIN_QUESTION = "北京今天天气怎么样?应该穿什么衣服?"
@@ -354,8 +354,8 @@ class RetryBench:
 
 def _guarded(tool: Any, timeout: float) -> Any:
     """The same tool with a retry policy and a timeout: what lesson 03 adds."""
-    from .retry import Retry
-    from .tools import Tool
+    from ..retry import Retry
+    from ..tools import Tool
 
     return Tool(tool.func, name=tool.name, description=tool.description, retry=Retry(seed=0), timeout=timeout)
 
@@ -369,9 +369,9 @@ def bench_retry(conversations: int = 400, rounds_per_block: int = 2, timeout: fl
     of each alternate (the difference is a few percent, and a shared machine's load
     drifts by more than that within seconds); medians are compared.
     """
-    from .execution import execute
-    from .tools import ToolRegistry
-    from .types import ToolCall
+    from ..execution import execute
+    from ..tools import ToolRegistry
+    from ..types import ToolCall
 
     llm = connect("offline", latency_scale=0)
     plain = [get_weather, suggest_clothing]
@@ -483,8 +483,8 @@ def bench_batch(
     """``orch.run_many`` of mixed questions on the async offline model, each request exactly ``latency`` s."""
     import asyncio
 
-    from .metrics import Thresholds
-    from .orchestrator import Orchestrator
+    from ..metrics import Thresholds
+    from ..orchestrator import Orchestrator
     from .scenarios import ALL_TOOLS
 
     questions = [BATCH_QUESTIONS[i % len(BATCH_QUESTIONS)] for i in range(conversations)]

@@ -21,14 +21,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from . import catalogue
-from .display import LINE_WIDTH, clip, wrap
-from .offline.evidence import describe_call
-from .tools import Tool
+from ..display import LINE_WIDTH, clip, wrap
+from ..offline.evidence import describe_call
+from ..tools import Tool
 
 if TYPE_CHECKING:
-    from .providers import LLM
-    from .rounds import RunResult
-    from .trace import ToolCallRecord
+    from ..providers import LLM
+    from ..rounds import RunResult
+    from ..trace import ToolCallRecord
 
 __all__ = ["SYSTEM_PROMPT", "Source", "Reply", "Session", "sources_of"]
 

@@ -120,7 +120,7 @@ def _timed_client(model: Any, api: str, max_retries: int, stamps: list[tuple[str
             stamps.append(("answered", time.perf_counter()))
 
     http = httpx2.Client(transport=httpx2.MockTransport(handle))
-    from .offline import model as offline_model
+    from ..offline import model as offline_model
 
     if api == "openai":
         import openai
@@ -153,7 +153,7 @@ def measure_sdk_retries(
     backoff (``min(0.5 * 2**n, 8) * (1 - 0.25 * random())``) or the server's
     ``retry-after`` (fault option ``retry_after``, in seconds).
     """
-    from .offline import LatencyModel, OfflineModel
+    from ..offline import LatencyModel, OfflineModel
 
     if api not in ("openai", "anthropic"):
         raise ValueError(

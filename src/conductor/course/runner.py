@@ -26,8 +26,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, TextIO
 
-from .apis import API_ALIASES, API_NAMES
-from .providers import PROVIDERS  # the one list of providers (importing it loads no SDK)
+from ..apis import API_ALIASES, API_NAMES
+from ..providers import PROVIDERS  # the one list of providers (importing it loads no SDK)
 
 NOTEBOOK_DIRS: tuple[str, ...] = ("notebooks", "demos")
 """Folders, relative to the project root, whose notebooks make up the course."""

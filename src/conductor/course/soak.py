@@ -39,7 +39,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from . import display
+from .. import display
 
 logger = logging.getLogger(__name__)
 
@@ -206,7 +206,7 @@ def scenario_names() -> list[str]:
 
 def plan(index: int, seed: int) -> Plan:
     """The random choices of conversation ``index`` (the same for the same seed)."""
-    from .offline.faults import FAULT_KINDS
+    from ..offline.faults import FAULT_KINDS
 
     rng = random.Random(seed * 1_000_003 + index)
     from .offline_suite import CASES
@@ -239,7 +239,7 @@ def plan(index: int, seed: int) -> Plan:
 
 def check_call_ids(conversation: Sequence[Any], tally: Tally) -> None:
     """Count calls answered 0 or 2+ times, and results that answer no call."""
-    from .types import ToolResult, Turn
+    from ..types import ToolResult, Turn
 
     issued: Counter = Counter()
     answered: Counter = Counter()
@@ -260,7 +260,7 @@ def _is_reported(exc: BaseException) -> bool:
     import anthropic
     import openai
 
-    from .failover import ModelError
+    from ..failover import ModelError
 
     bad_request = (openai.BadRequestError, anthropic.BadRequestError)
     if isinstance(exc, ModelError):  # cd.fallback's: a quota, or every model failed
@@ -311,8 +311,9 @@ class _StatefulTools:
     the injection scenario's database."""
 
     def __init__(self) -> None:
-        from . import flaky, retry, scenarios
-        from .tools import tool
+        from .. import retry
+        from . import flaky, scenarios
+        from ..tools import tool
 
         self.approvals = _Approvals(random.Random(0), 0.0)
         self.api = flaky.WeatherAPI(0.3)
@@ -362,8 +363,8 @@ class _Worker:
         self.tools = _StatefulTools()
 
     def _offline(self, api: str, asynchronous: bool, gullible: bool, role: str, reasoning: bool = False) -> Any:
-        from . import connect
-        from .offline import LatencyModel, OfflineModel
+        from .. import connect
+        from ..offline import LatencyModel, OfflineModel
 
         key = ("offline", api, asynchronous, gullible, role, reasoning)
         if key not in self._llms:
@@ -375,7 +376,7 @@ class _Worker:
 
     def _llm(self, plan_: Plan) -> tuple[Any, list[Any]]:
         """The LLM for this plan and the offline models behind it (primary first)."""
-        from . import fallback
+        from .. import fallback
 
         gullible = plan_.scenario == "injection"
         # A reasoning model answers function tools on Chat Completions with a 400: not a model to soak there.
@@ -420,7 +421,7 @@ class _Worker:
 
     def _setup(self, plan_: Plan, approvals: _Approvals) -> tuple[list[Any], dict[str, Any]]:
         """The tools and run options of this plan."""
-        from .budget import Budget
+        from ..budget import Budget
 
         self.tools.reset(plan_.index, approvals)
         options: dict[str, Any] = {"max_rounds": plan_.max_rounds, "parallel": plan_.parallel}

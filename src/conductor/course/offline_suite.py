@@ -30,9 +30,9 @@ from zoneinfo import ZoneInfo
 
 import pydantic
 
-from .offline.glossary import CHINESE_GLOSSARY
-from .offline.language import holds_words, negated_in_chinese, normalise
-from .tools import Tool, ToolArgumentsError, tool
+from ..offline.glossary import CHINESE_GLOSSARY
+from ..offline.language import holds_words, negated_in_chinese, normalise
+from ..tools import Tool, ToolArgumentsError, tool
 
 __all__ = [
     "Case",
