@@ -21,7 +21,9 @@ def first_calls(tool_: Tool, question: str) -> list[tuple[str, dict]]:
     """The calls of the model's first turn, through the real loop (tool choice included)."""
     llm = cd.connect("offline", offline_model=OfflineModel(seed=0, latency=LatencyModel.instant()))
     result = llm.run(question, tools=[tool_], max_rounds=1)
-    return [(c.name, c.arguments) for c in result.rounds[0].tool_calls] if result.rounds else []
+    # A strict tool's call carries every key, null for "not given": only the stated ones are compared.
+    return [(c.name, {k: v for k, v in c.arguments.items() if v is not None}) for c in result.rounds[0].tool_calls
+            ] if result.rounds else []
 
 
 @tool

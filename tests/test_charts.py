@@ -127,16 +127,34 @@ def test_plot_trace_latency_bars_are_the_trace_rows():
 def test_plot_trace_cost_bars_split_each_request_and_add_up():
     trace = make_trace()
     fig = charts.plot_trace(trace)
-    cost_ax, total_ax = fig.axes[1], fig.axes[2]
+    cost_ax = fig.axes[1]
     inputs, outputs = cost_ax.containers
     for call, i_bar, o_bar in zip(trace.model_calls, inputs, outputs):
         assert i_bar.get_height() == pytest.approx(call.usage.input_tokens * INPUT_PRICE / 1e6)
         assert o_bar.get_height() == pytest.approx(call.usage.output_tokens * OUTPUT_PRICE / 1e6)
         assert o_bar.get_y() == pytest.approx(i_bar.get_height())
-    (line,) = total_ax.get_lines()
+    (line,) = cost_ax.get_lines()
     assert list(line.get_ydata()) == pytest.approx(list(accumulate(c.cost for c in trace.model_calls)))
-    assert (cost_ax.get_ylabel(), total_ax.get_ylabel()) == ("cost", "cumulative cost")
+    assert cost_ax.get_ylabel() == "cost"
     assert cost_ax.yaxis.get_major_formatter()(0.0015, 0).startswith("$")
+
+
+def test_plot_trace_draws_equal_costs_at_equal_heights():
+    """Bars and running total share one dollar axis: the first request's bar top is the line's first point."""
+    trace = make_trace()
+    fig = charts.plot_trace(trace)
+    render(fig)
+    cost_ax = fig.axes[1]
+    assert len(fig.axes) == 2, "no second y axis for the running total"
+    (line,) = cost_ax.get_lines()
+    first_bar_top = cost_ax.containers[-1][0]
+    top = first_bar_top.get_y() + first_bar_top.get_height()
+    assert top == pytest.approx(line.get_ydata()[0])
+    bar_pixels = cost_ax.transData.transform((0, top))[1]
+    line_pixels = cost_ax.transData.transform((0, line.get_ydata()[0]))[1]
+    assert bar_pixels == pytest.approx(line_pixels)
+    low, high = cost_ax.get_ylim()
+    assert low == 0 and high >= trace.cost, "the running total stays inside the axes"
 
 
 def test_plot_trace_has_one_legend_and_a_title_naming_the_run():
@@ -163,7 +181,7 @@ def test_plot_trace_keeps_the_recorded_cost_when_rates_are_tiered():
 def test_trace_plot_is_plot_trace_with_an_explicit_size():
     fig = make_trace().plot()
     assert isinstance(fig, Figure)
-    assert repr(fig) == "<Figure size 1000x360 with 3 Axes>"  # what nbval compares
+    assert repr(fig) == "<Figure size 1000x360 with 2 Axes>"  # what nbval compares
     assert tuple(charts.plot_trace(make_trace(), figsize=(6, 3)).get_size_inches()) == (6, 3)
 
 
@@ -343,7 +361,7 @@ def test_axis_labels_name_the_quantity_and_leave_the_unit_to_the_ticks():
     trace_fig, gantt_fig, comparison_fig, growth_fig = every_chart()
     labels = [[(ax.get_xlabel(), ax.get_ylabel()) for ax in fig.axes] for fig in every_chart()]
     assert labels == [
-        [("", "seconds"), ("", "cost"), ("", "cumulative cost")],
+        [("", "seconds"), ("", "cost")],
         [("seconds since the run started", "")],
         [("", "seconds"), ("", "cost")],
         [("", "input tokens"), ("", "messages")],
@@ -422,7 +440,7 @@ def test_figures_display_as_png_in_ipython():
         data, _ = shell.display_formatter.format(fig)
         png = data["image/png"]
         png = base64.b64decode(png) if isinstance(png, str) else png
-        assert png[:4] == b"\x89PNG" and data["text/plain"] == "<Figure size 1000x360 with 3 Axes>"
+        assert png[:4] == b"\x89PNG" and data["text/plain"] == "<Figure size 1000x360 with 2 Axes>"
     finally:
         charts._prepare_display.cache_clear()
         InteractiveShell.clear_instance()

@@ -23,7 +23,9 @@ def llm(request) -> cd.LLM:
 
 
 def calls(result) -> list[list[tuple[str, Any]]]:
-    return [[(c.name, c.arguments) for c in r.tool_calls] for r in result.rounds]
+    # A strict tool's call carries every key, null for "not given": only the stated ones are compared.
+    return [[(c.name, {k: v for k, v in c.arguments.items() if v is not None}) for c in r.tool_calls]
+            for r in result.rounds]
 
 
 # -- reading the question -----------------------------------------------------------------------

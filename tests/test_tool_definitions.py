@@ -253,9 +253,9 @@ def call_remote(**arguments):
     return {"forwarded": arguments}
 
 
-def remote_tool() -> cd.Tool:
+def remote_tool(strict: bool | None = False) -> cd.Tool:
     return cd.tool(call_remote, name="remote_forecast", description="Forecast from the weather server.",
-                   parameters=REMOTE_SCHEMA)
+                   parameters=REMOTE_SCHEMA, strict=strict)
 
 
 def test_explicit_schema_is_sent_as_given():
@@ -264,6 +264,17 @@ def test_explicit_schema_is_sent_as_given():
     assert remote.openai_schema()["function"]["parameters"] == REMOTE_SCHEMA
     assert remote.anthropic_schema()["input_schema"] == REMOTE_SCHEMA
     assert remote.validate('{"city": "北京", "days": 3}') == {"city": "北京", "days": 3}
+
+
+def test_an_explicit_schema_is_made_strict_where_it_can_be():
+    remote = remote_tool(strict=None)
+    days = remote.openai_schema()["function"]["parameters"]["properties"]["days"]
+    assert remote.strict and remote.parameters == REMOTE_SCHEMA  # validation keeps the schema as given
+    assert days == {"anyOf": [{"type": "integer", "minimum": 1, "maximum": 7}, {"type": "null"}]}
+    # null is "not given" for an optional key, and the server's own limits still hold
+    assert remote.validate('{"city": "北京", "days": null}') == {"city": "北京"}
+    with pytest.raises(cd.ToolArgumentsError, match="days: 30 is greater than the maximum of 7"):
+        remote.validate('{"city": "北京", "days": 30}')
 
 
 @pytest.mark.parametrize(

@@ -69,16 +69,32 @@ def test_schema_from_hints_and_docstring():
     assert "title" not in schema
 
 
-def test_rendering_for_both_apis():
+def test_rendering_for_the_three_apis():
+    assert forecast.strict, "every parameter of forecast has a shape a strict schema can state"
+    strict = forecast.strict_parameters
     assert forecast.openai_schema() == {
+        "type": "function",
+        "function": {"name": "forecast", "description": forecast.description, "parameters": strict, "strict": True},
+    }
+    assert forecast.responses_schema() == {
+        "type": "function", "name": "forecast", "description": forecast.description, "parameters": strict,
+        "strict": True,
+    }
+    anthropic = forecast.anthropic_schema()
+    assert anthropic["strict"] is True and anthropic["input_schema"]["required"] == strict["required"]
+
+
+def test_a_tool_that_is_not_strict_is_sent_as_built():
+    loose = cd.tool(forecast.func, strict=False)
+    assert loose.openai_schema() == {
         "type": "function",
         "function": {"name": "forecast", "description": forecast.description, "parameters": forecast.parameters},
     }
-    assert forecast.anthropic_schema() == {
-        "name": "forecast",
-        "description": forecast.description,
-        "input_schema": forecast.parameters,
+    assert loose.anthropic_schema() == {
+        "name": "forecast", "description": forecast.description, "input_schema": forecast.parameters,
     }
+    # Responses takes an absent strict as true: a tool that is not strict says so
+    assert loose.responses_schema()["strict"] is False and loose.responses_schema()["parameters"] == forecast.parameters
 
 
 def test_validation_converts_and_keeps_models():

@@ -145,3 +145,10 @@ class _CourseAlias(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
 if not any(isinstance(finder, _CourseAlias) for finder in sys.meta_path):
     sys.meta_path.insert(0, _CourseAlias())
+
+
+# In a Jupyter kernel the library's warnings print as plain output lines, not red stderr boxes
+# (conductor.display.notebook_logging; nothing is attached in scripts or tests).
+from . import display as _display  # noqa: E402
+
+_display._attach_in_notebook()

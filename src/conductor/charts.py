@@ -278,9 +278,14 @@ def _drawable(text: str) -> bool:
 
 def _figure_legend(fig: Figure) -> None:
     """One legend for all the figure's series, under the axes, where it cannot hide a bar."""
+    from matplotlib.lines import Line2D
+
     handles, labels = [], []
     for ax in fig.axes:
-        for handle, label in zip(*ax.get_legend_handles_labels()):
+        # matplotlib lists an axes' lines before its bars; bars first reads in drawing order
+        # (the cost bars, then the running total drawn over them).
+        pairs = sorted(zip(*ax.get_legend_handles_labels()), key=lambda pair: isinstance(pair[0], Line2D))
+        for handle, label in pairs:
             if label not in labels:
                 handles.append(handle)
                 labels.append(label)
@@ -288,20 +293,20 @@ def _figure_legend(fig: Figure) -> None:
 
 
 def _cost_bars(ax: Axes, trace: Trace, steps: list[str]) -> None:
-    """Stacked input/output cost per request, and the running total on a second y axis."""
+    """Stacked input/output cost per request, and the running total as a line, on one dollar axis."""
     splits = [_cost_split(trace, call) for call in trace.model_calls]
     positions = range(len(splits))
     _stacked_cost(ax, positions, splits)
     _step_ticks(ax, steps)
-    _usd_axis(ax, max((c.cost for c in trace.model_calls), default=0.0))
-    ax.set(title="cost per request", ylabel="cost")  # the ticks carry the $
-
-    total_ax = ax.twinx()
+    # One y axis for both, not a second one for the running total: bars and line are both dollars,
+    # and two axes scaled to their own peaks draw the same amount at two heights (the first
+    # request's bar looked far smaller than the line's first point, which is the same cost). On one
+    # axis the line starts at the top of the first bar and each step up is the next bar's height.
     running = list(accumulate(c.cost for c in trace.model_calls))
-    total_ax.plot(positions, running, "o-", color=CUMULATIVE_COLOR, label="cumulative")
-    total_ax.set_ylim(0, max(running, default=0.0) * 1.1 or 1.0)
-    _usd_axis(total_ax, max(running, default=0.0))
-    total_ax.set_ylabel("cumulative cost")
+    ax.plot(positions, running, "o-", color=CUMULATIVE_COLOR, label="cumulative")
+    ax.set_ylim(0, max(running, default=0.0) * 1.1 or 1.0)
+    _usd_axis(ax, max(running, default=0.0))
+    ax.set(title="cost per request and cumulative", ylabel="cost")  # the ticks carry the $
 
 
 def _stacked_cost(ax: Axes, positions: range, splits: Sequence[tuple[float, float, float]]) -> BarContainer:

@@ -511,8 +511,8 @@ def _plain(value: Any) -> str:
 
 
 def _bar(total: int) -> Any:
-    """A text progress bar on stderr (a widget bar would put varying output in committed notebooks)."""
-    from tqdm import tqdm
+    """A progress bar: a widget in Jupyter, text on stderr elsewhere (``tqdm.auto`` picks)."""
+    from tqdm.auto import tqdm
 
     return tqdm(total=total, desc="conversations", unit="conv", mininterval=0.5)
 

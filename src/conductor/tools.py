@@ -29,6 +29,7 @@ import pydantic
 import pydantic_core
 from pydantic.fields import FieldInfo
 
+from .strict import NotStrict, make_strict
 from .types import ToolSpec, loads_json
 
 if TYPE_CHECKING:
@@ -363,6 +364,47 @@ def _check_requires_approval(rule: Any, name: str) -> bool | Callable[[dict[str,
     )
 
 
+def _strict_parameters(name: str, parameters: dict[str, Any], strict: bool | None) -> dict[str, Any] | None:
+    """The strict form of a tool's schema, or None when the tool is not strict (``strict=``: see :func:`tool`)."""
+    if strict is False:
+        return None
+    if strict not in (None, True):
+        raise ToolDefinitionError(f"tool {name!r}: strict must be True, False or None; got {strict!r:.60}")
+    try:
+        return make_strict(parameters)
+    except NotStrict as blocker:
+        if strict:
+            raise ToolDefinitionError(
+                f"tool {name!r} cannot be strict: {blocker}. Change that parameter, or pass strict=False "
+                f"(its arguments are then checked only when they arrive)"
+            ) from None
+        if name not in _NOT_STRICT_LOGGED:
+            _NOT_STRICT_LOGGED.add(name)
+            logger.info("tool %r is sent without strict: %s", name, blocker)
+        return None
+
+
+_NOT_STRICT_LOGGED: set[str] = set()  # tools already logged as not strict: once each, not on every definition
+
+
+def _without_default_nulls(schema: dict[str, Any], value: Any) -> Any:
+    """``value`` without the nulls a strict schema sent for keys that have defaults: null means "the default"."""
+    if isinstance(value, list) and isinstance(schema.get("items"), dict):
+        return [_without_default_nulls(schema["items"], item) for item in value]
+    if not isinstance(value, dict):
+        return value
+    objects = [schema, *(b for b in schema.get("anyOf", ()) if "properties" in b)]
+    shape = next((o for o in objects if "properties" in o), None)
+    if shape is None:
+        return value
+    required = set(shape.get("required", ()))
+    return {
+        key: _without_default_nulls(shape["properties"].get(key, {}), item)
+        for key, item in value.items()
+        if item is not None or key in required
+    }
+
+
 ProgressLabel = str | Callable[[dict[str, Any], int], str] | None
 """A tool's progress label: a template over its parameters, or a function of (arguments, earlier calls)."""
 
@@ -423,6 +465,7 @@ class Tool:
         timeout: float | None = None,
         fallbacks: Iterable[Any] = (),
         progress: ProgressLabel = None,
+        strict: bool | None = None,
     ) -> None:
         name = _check_callable(func, name)
         # Not the wrapped object's __dict__: a callable instance's attributes would overwrite the tool's.
@@ -458,6 +501,9 @@ class Tool:
             self.arguments_model = self._build_model(param_docs)
             self.parameters = self._build_schema()
         _check_progress(progress, name, self.parameters)
+        self.strict_option = strict
+        self.strict_parameters = _strict_parameters(name, self.parameters, strict)
+        self.strict = self.strict_parameters is not None
         if not self.description:  # both APIs accept it, but the model then has only the name to go by
             logger.warning(
                 "tool %r has no description: the model reads it to decide when to call the tool; "
@@ -547,12 +593,15 @@ class Tool:
     def spec(self) -> ToolSpec:
         return ToolSpec(self.name, self.description, self.parameters)
 
+    @property
+    def wire_parameters(self) -> dict[str, Any]:
+        """The parameters schema sent to a model: the strict form for a strict tool."""
+        return self.strict_parameters if self.strict_parameters is not None else self.parameters
+
     def openai_schema(self) -> dict[str, Any]:
-        """The tool as an OpenAI Chat Completions function tool."""
-        return {
-            "type": "function",
-            "function": {"name": self.name, "description": self.description, "parameters": self.parameters},
-        }
+        """The tool as an OpenAI Chat Completions function tool (``"strict": true`` when strict; else no flag)."""
+        function = {"name": self.name, "description": self.description, "parameters": self.wire_parameters}
+        return {"type": "function", "function": {**function, "strict": True} if self.strict else function}
 
     def responses_schema(self) -> dict[str, Any]:
         """The tool as an OpenAI Responses function tool (flat: no ``function`` wrapper)."""
@@ -561,8 +610,15 @@ class Tool:
         return ResponsesApi.tool(self)
 
     def anthropic_schema(self) -> dict[str, Any]:
-        """The tool as an Anthropic Messages tool."""
-        return {"name": self.name, "description": self.description, "input_schema": self.parameters}
+        """The tool as an Anthropic Messages tool (``"strict": true`` when strict; else no flag)."""
+        if not self.strict:
+            return {"name": self.name, "description": self.description, "input_schema": self.parameters}
+        # The SDK's own transform for strict schemas: keywords strict tool use does not support
+        # (minimum, maxLength, pattern, ...) move into the description, where the model still reads them.
+        from anthropic.lib._parse._transform import transform_schema
+
+        schema = transform_schema(self.wire_parameters)
+        return {"name": self.name, "description": self.description, "input_schema": schema, "strict": True}
 
     # -- running it ------------------------------------------------------------
 
@@ -578,6 +634,8 @@ class Tool:
                 ) from exc
         if not isinstance(arguments, dict):
             raise ToolArgumentsError(f"arguments for {self.name} must be a JSON object, got {type(arguments).__name__}")
+        if self.strict:
+            arguments = _without_default_nulls(self.parameters, arguments)
         if self.arguments_model is None:
             return self._validate_with_schema(arguments)
         try:
@@ -691,6 +749,7 @@ def tool(
     timeout: float | None = None,
     fallbacks: Iterable[Any] = (),
     progress: ProgressLabel = None,
+    strict: bool | None = None,
 ) -> Any:
     """Decorate a function as a tool: ``@tool`` or ``@tool(name=..., exclusive=True)``.
 
@@ -709,6 +768,10 @@ def tool(
     ``progress="Checking the weather in {city}…"`` is what a progress display shows while
     the call runs (fields are the tool's parameters), or a function of the arguments dict
     and the number of earlier calls of the tool; without it, "Calling <name>…".
+    ``strict=None`` (the default) sends the tool strict when its schema can be made strict
+    (the API then guarantees the arguments' shape; see :mod:`conductor.strict`), and logs once
+    when it cannot; ``strict=True`` raises :class:`ToolDefinitionError` naming the parameter that
+    blocks it; ``strict=False`` never sends it strict.
     """
 
     def wrap(f: Callable[..., Any]) -> Tool:
@@ -728,6 +791,7 @@ def tool(
             timeout=timeout,
             fallbacks=fallbacks,
             progress=progress,
+            strict=strict,
         )
 
     return wrap if func is _MISSING else wrap(func)

@@ -186,6 +186,7 @@ class ToolSpec:
     name: str
     description: str
     parameters: dict[str, Any]
+    strict: bool = False  # sent strict: every key arrives, null where the caller means "the default"
 
 
 # One entry of a neutral conversation.

@@ -132,13 +132,13 @@ class ResponsesApi:
 
     @staticmethod
     def tool(tool: Any) -> dict[str, Any]:
-        # strict is sent as false: the API takes an absent strict as true, which these schemas don't meet.
+        # strict is always sent: the API takes an absent strict as true, which a non-strict schema doesn't meet.
         return {
             "type": "function",
             "name": tool.name,
             "description": tool.description,
-            "parameters": tool.parameters,
-            "strict": False,
+            "parameters": tool.wire_parameters,
+            "strict": tool.strict,
         }
 
     @staticmethod
@@ -236,7 +236,10 @@ class ResponsesApi:
         refusal: str | None = None
         items: list[dict[str, Any]] = []
         for item in response.output or ():
-            items.append(item.model_dump(mode="json", exclude_none=True))
+            kept = item.model_dump(mode="json", exclude_none=True)
+            # The SDK's stream adds parsed_arguments to a strict tool's call; the API refuses it as input.
+            kept.pop("parsed_arguments", None)
+            items.append(kept)
             if item.type == "function_call":
                 calls.append(ToolCall(item.call_id or "", item.name, item.arguments or ""))
             elif item.type == "message":

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import pydantic
 
+from .. import display
 from . import scenarios
 from ..offline.conversation import CallTools, Conversation, Decision, PlannedCall, Reply
 from ..tools import Tool, tool
@@ -478,13 +479,11 @@ class Measurement:
     def by_kind(self) -> str:
         """For each kind of case, how many of its calls each defence stopped."""
         names = list(self.stopped)
-        head = f"{'kind':<31}" + "".join(f"{_short(n):>9}" for n in names)
-        lines = [head]
+        rows = []
         for kind in KINDS:
-            rows = [i for i, c in enumerate(self.cases) if c.kind == kind]
-            cells = "".join(f"{sum(self.stopped[n][i] for i in rows):>5}/{len(rows):<3}" for n in names)
-            lines.append(f"{KIND_LABELS[kind]:<31}{cells}".rstrip())
-        return "\n".join(lines)
+            cases = [i for i, c in enumerate(self.cases) if c.kind == kind]
+            rows.append([KIND_LABELS[kind], *(f"{sum(self.stopped[n][i] for i in cases)}/{len(cases)}" for n in names)])
+        return display.table(["kind", *map(_short, names)], rows)
 
     def plot(self, *, figsize: tuple[float, float] = (10, 4)) -> Figure:
         """Grouped bars: each defence's precision and recall on the labelled set."""

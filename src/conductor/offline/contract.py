@@ -13,8 +13,76 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..strict import loosen
+from ..types import ToolSpec
 
-__all__ = ["InvalidRequest"]
+
+__all__ = ["InvalidRequest", "anthropic_strict_problem", "offered_tool", "openai_strict_problem"]
+
+
+def openai_strict_problem(schema: dict[str, Any], context: tuple[str, ...] = ()) -> str | None:
+    """What OpenAI's strict mode refuses in a function's schema (the text after "Invalid schema for function"), or None.
+
+    Its rules for every object of the schema: closed, and every property required.
+    """
+    if schema.get("type") == "object" or "properties" in schema:
+        if schema.get("additionalProperties") is not False:
+            return f"In context={context}, 'additionalProperties' is required to be supplied and to be false."
+        properties = schema.get("properties") or {}
+        missing = [key for key in properties if key not in (schema.get("required") or [])]
+        if missing:
+            return (
+                f"In context={context}, 'required' is required to be supplied and to be an array including every "
+                f"key in properties. Missing '{missing[0]}'."
+            )
+        children = [((*context, "properties", key), value) for key, value in properties.items()]
+    else:
+        children = []
+    if isinstance(schema.get("items"), dict):
+        children.append(((*context, "items"), schema["items"]))
+    children += [((*context, "anyOf", str(i)), branch) for i, branch in enumerate(schema.get("anyOf") or ())]
+    for where, child in children:
+        if isinstance(child, dict) and (problem := openai_strict_problem(child, where)):
+            return problem
+    return None
+
+
+# What Anthropic's strict tool use accepts beside "type", "description", "title", "enum", "const"
+# and "anyOf", by type (its SDK's strict-schema transform moves every other keyword into the description).
+_ANTHROPIC_STRICT_KEYWORDS = {
+    "object": {"properties", "additionalProperties", "required"},
+    "array": {"items", "minItems"},
+    "string": {"format"},
+}
+_ANTHROPIC_ANY = {"type", "description", "title", "enum", "const", "anyOf"}
+
+
+def anthropic_strict_problem(schema: dict[str, Any]) -> str | None:
+    """What Anthropic's strict tool use refuses in an input schema (the text after "tools.N.custom: "), or None."""
+    kind = schema.get("type")
+    kind = kind if isinstance(kind, str) else None
+    if kind == "object" and schema.get("additionalProperties") is not False:
+        return "For 'object' type, 'additionalProperties' must be explicitly set to false"
+    allowed = _ANTHROPIC_ANY | _ANTHROPIC_STRICT_KEYWORDS.get(kind or "", set())
+    extra = [key for key in schema if key not in allowed]
+    if kind == "array" and schema.get("minItems") not in (None, 0, 1):
+        extra.insert(0, "minItems")
+    if extra:
+        return f"For '{kind or 'any'}' type, property '{extra[0]}' is not supported"
+    children = [*(schema.get("properties") or {}).values(), *(schema.get("anyOf") or ())]
+    if isinstance(schema.get("items"), dict):
+        children.append(schema["items"])
+    for child in children:
+        if isinstance(child, dict) and (problem := anthropic_strict_problem(child)):
+            return problem
+    return None
+
+
+def offered_tool(name: str, description: str, parameters: dict[str, Any], strict: Any) -> ToolSpec:
+    """A function tool of a request as the model reads it: a strict schema read back as a plain one."""
+    if strict is True:
+        return ToolSpec(name, description, loosen(parameters), strict=True)
+    return ToolSpec(name, description, parameters)
 
 
 class InvalidRequest(Exception):

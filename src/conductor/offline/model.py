@@ -29,6 +29,7 @@ import asyncio
 import hashlib
 import json
 import logging
+import os
 import threading
 import time
 from collections.abc import AsyncIterator, Iterable, Iterator, Mapping
@@ -43,6 +44,8 @@ from .wire import chat as chat_wire
 from .wire import messages as messages_wire
 from .contract import InvalidRequest
 from .conversation import ApiName, CallTools, Conversation, Decision, Policy, Reply
+from ..strict import fill_nulls
+from ..types import ToolCall, Turn
 from .faults import Fault, FaultContext, FaultSchedule, call_unknown_tool, malform_arguments
 from .injection import gullible_policy
 from .language import language_of
@@ -129,6 +132,47 @@ def _json_bytes(value: Any) -> bytes:
 def _unstreamed(body: dict[str, Any]) -> dict[str, Any]:
     """The body without what only says how to deliver the answer."""
     return {key: value for key, value in body.items() if key not in ("stream", "stream_options")}
+
+
+def _unstrict(conversation: Conversation) -> Conversation:
+    """The conversation with its strict tools' earlier calls read without their nulls ("not given").
+
+    The policies compare a call they plan with the calls already made, key by key; a strict
+    call's nulls (added by :func:`_json`) would make the same call look new.
+    """
+    strict = {spec.name for spec in conversation.tools if spec.strict}
+    if not strict:
+        return conversation
+    messages = tuple(
+        replace(m, tool_calls=tuple(_stated(c) if c.name in strict else c for c in m.tool_calls))
+        if isinstance(m, Turn) else m
+        for m in conversation.messages
+    )
+    return replace(conversation, messages=messages)
+
+
+def _stated(call: ToolCall) -> ToolCall:
+    try:
+        arguments = call.parsed_arguments()
+    except ValueError:
+        return call
+    return replace(call, arguments=json.dumps(_without_nulls(arguments), ensure_ascii=False))
+
+
+def _without_nulls(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _without_nulls(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [_without_nulls(v) for v in value]
+    return value
+
+
+def _json(conversation: Conversation, name: str, arguments: dict[str, Any]) -> str:
+    """A call's arguments as sent: for a strict tool, every key, null for those the question left open."""
+    spec = conversation.tool(name)
+    if spec is not None and spec.strict:
+        arguments = fill_nulls(spec.parameters, arguments)
+    return json.dumps(arguments, ensure_ascii=False)
 
 
 class OfflineModel:
@@ -347,6 +391,7 @@ class OfflineModel:
         # Where a streamed answer must match the plain one, its ids ignore the stream flag.
         ids = self._digest(_unstreamed(body)) if wire.SAME_IDS_STREAMED else digest
         completion = self._complete(wire, body, ids, fault)
+        _log_usage(wire.API, completion)
         timing = self.latency.timing(int.from_bytes(digest[:8], "big"))
         if not streaming:
             content = _json_bytes(wire.render(completion, body, self._server))
@@ -401,7 +446,7 @@ class OfflineModel:
     def _conversation(self, wire: ModuleType, body: dict[str, Any]) -> Conversation:
         body_seed = body.get("seed")
         seed = self.seed if not isinstance(body_seed, int) else self.seed * 1_000_003 + body_seed
-        conversation = wire.parse(body, seed, self._server)
+        conversation = _unstrict(wire.parse(body, seed, self._server))
         if self.one_call_per_turn:
             conversation = replace(conversation, parallel_tool_calls=False)
         return conversation
@@ -447,7 +492,7 @@ class OfflineModel:
             RenderedCall(
                 wire.call_id(digest, index),
                 call.name,
-                call.arguments if isinstance(call.arguments, str) else json.dumps(call.arguments, ensure_ascii=False),
+                call.arguments if isinstance(call.arguments, str) else _json(conversation, call.name, call.arguments),
             )
             for index, call in enumerate(decision.calls if isinstance(decision, CallTools) else ())
         )
@@ -477,3 +522,21 @@ class OfflineModel:
             reasoning=reasoning,
             reasoning_tokens=reasoning_tokens,
         )
+
+
+USAGE_LOG = "CONDUCTOR_USAGE_LOG"
+"""Names a JSONL file to which every answer appends its usage; ``python -m conductor course`` sets it."""
+
+
+def _log_usage(api: str, completion: Completion) -> None:
+    """Append one answer's usage to the file ``$CONDUCTOR_USAGE_LOG`` names, when it is set.
+
+    One JSON object a line: ``api``, ``model``, ``input_tokens``, ``cached_input_tokens``
+    (always 0: the offline model has no prompt cache), ``output_tokens`` (reasoning included).
+    """
+    path = os.environ.get(USAGE_LOG)
+    if path:
+        usage = {"api": api, "model": completion.model, "input_tokens": completion.input_tokens,
+                 "cached_input_tokens": 0, "output_tokens": completion.output_tokens}
+        with open(path, "a", encoding="utf-8") as log_file:
+            log_file.write(json.dumps(usage) + "\n")

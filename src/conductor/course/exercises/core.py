@@ -50,7 +50,7 @@ __all__ = [
 logger = logging.getLogger(__name__)
 
 _EXERCISES_DIR = Path(__file__).resolve().parent
-_PACKAGE_DIR = _EXERCISES_DIR.parent  # src/conductor
+_PACKAGE_DIR = _EXERCISES_DIR.parent.parent  # src/conductor (the exercises live in conductor/course/)
 _MACHINERY = {_EXERCISES_DIR / "core.py", _EXERCISES_DIR / "report.py"}
 _LIBRARY_DIRS = tuple(
     str(Path(p).resolve()) for p in {sysconfig.get_paths()["stdlib"], sysconfig.get_paths()["purelib"]}

@@ -51,7 +51,7 @@ def _judge_convert_temperature(convert_temperature: Any) -> str:
             "the tool has no description: write a docstring. Its first line tells the model what "
             "the tool does and when to call it."
         )
-    schema = tool.responses_schema()["parameters"]  # the same parameters go to every API
+    schema = tool.parameters  # the schema built from the hints (a strict tool is sent in a stricter form)
     properties = schema["properties"]
     if properties.get("celsius", {}).get("type") != "number":
         raise Wrong("the first parameter should be `celsius: float`, so its schema type is \"number\".")

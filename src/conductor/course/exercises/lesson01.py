@@ -13,12 +13,13 @@ In the notebook::
 from __future__ import annotations
 
 import json
+import traceback
 from typing import Any
 
 import conductor as cd
 from conductor.scenarios import get_weather, suggest_clothing
 
-from .core import Exercise, Wrong, WrongAnswer, as_tool, learner_call, offline_llm
+from .core import Exercise, Wrong, WrongAnswer, _where, as_tool, learner_call, offline_llm
 
 __all__ = ["SETUP", "EXERCISES", "APIS", "q1", "q2", "q3"]
 
@@ -202,23 +203,97 @@ def run_rounds(client, model_name, user_query, tools, max_rounds):
         rounds += 1
 
 
-def _ids(messages: list[dict[str, Any]], role: str, block_type: str, key: str) -> list[str]:
+def _blocks(messages: list[dict[str, Any]], role: str, block_type: str) -> list[dict[str, Any]]:
+    """The content blocks of ``block_type`` in the ``role`` messages, in order."""
     return [
-        block[key]
+        block
         for m in messages
         if m["role"] == role and isinstance(m["content"], list)
         for block in m["content"]
-        if block.get("type") == block_type
+        if isinstance(block, dict) and block.get("type") == block_type
     ]
 
 
-def _judge_one_limit(run_rounds: Any, limit: int) -> int:
-    """Run the learner's loop with ``max_rounds=limit``; return the number of requests it made."""
+def _ids(messages: list[dict[str, Any]], role: str, block_type: str, key: str) -> list[str]:
+    return [block[key] for block in _blocks(messages, role, block_type)]
+
+
+# A city the weather tool does not know: get_weather raises ValueError for it, as a real tool fails.
+FAILING_QUESTION = "What's the weather in Atlantis and Beijing today, and what should I wear?"
+FAILING_ROUNDS = 2
+
+
+def _raising_tool(exc: BaseException | None, tools: list[Any]) -> str | None:
+    """The name of the tool whose own code raised ``exc``, when it is one of ``tools``; else None."""
+    if exc is None:
+        return None
+    names = {t.name for t in tools}
+    return next((f.name for f in reversed(traceback.extract_tb(exc.__traceback__)) if f.name in names), None)
+
+
+def _tool_error(tool: Any, arguments: Any) -> BaseException | None:
+    """What calling ``tool`` with ``arguments`` raises, or None when it returns."""
+    try:
+        tool(**arguments)
+    except Exception as exc:  # noqa: BLE001 - the exception is the answer
+        return exc
+    return None
+
+
+def _call_text(use: dict[str, Any]) -> str:
+    """``get_weather(city="Atlantis")``: a tool_use block as a call."""
+    arguments = use.get("input") if isinstance(use.get("input"), dict) else {}
+    return f"{use.get('name')}({', '.join(f'{k}={json.dumps(v, ensure_ascii=False)}' for k, v in arguments.items())})"
+
+
+def _failed_calls(doing: str, messages: list[dict[str, Any]], tools: list[Any]) -> list[str]:
+    """The calls whose tool raised, each answered with ``"is_error": true`` and the error; else :class:`Wrong`."""
+    by_name = {t.name: t for t in tools}
+    uses = {block.get("id"): block for block in _blocks(messages, "assistant", "tool_use")}
+    failed = []
+    for result in _blocks(messages, "user", "tool_result"):
+        use = uses.get(result.get("tool_use_id"))
+        if use is None or use.get("name") not in by_name:
+            continue  # an unanswered or unknown id: the id check says so
+        call = _call_text(use)
+        error = _tool_error(by_name[use["name"]], use.get("input") or {})
+        if error is None:
+            if result.get("is_error"):
+                raise Wrong(f'{doing}: {call} returned normally, but its tool_result says "is_error": true; set '
+                            "it only when the tool raised, or the model takes a good result for a failure.")
+            continue
+        if result.get("is_error") is not True:
+            raise Wrong(f"{doing}: {call} raised {type(error).__name__}, but its tool_result went back without "
+                        '"is_error": true, so the model reads the error text as the tool\'s output and does not '
+                        'know the call failed. Mark the tool_result of a call whose tool raised with "is_error": '
+                        "true, its content the error text.")
+        content = result.get("content")
+        if not content or (isinstance(content, str) and not content.strip()):
+            raise Wrong(f'{doing}: the tool_result of {call} has "is_error": true but no content; put the '
+                        f"error text in it ({type(error).__name__}: ...) so the model can say what went wrong.")
+        failed.append(call)
+    return failed
+
+
+def _judge_one_limit(run_rounds: Any, limit: int, question: str = ROUNDS_QUESTION) -> tuple[int, list[str]]:
+    """Run the learner's loop with ``max_rounds=limit``; return the number of requests and the calls that failed."""
     tools = [get_weather, suggest_clothing]
-    expected = offline_llm("messages").run(ROUNDS_QUESTION, tools=tools, max_rounds=limit).api_calls
+    expected = offline_llm("messages").run(question, tools=tools, max_rounds=limit).api_calls
     llm = offline_llm("messages")
     doing = f"run_rounds(..., max_rounds={limit})"
-    text = learner_call(doing, run_rounds, llm.client, llm.model, ROUNDS_QUESTION, tools, limit)
+    if question != ROUNDS_QUESTION:
+        doing += f" for {question!r}"
+    try:
+        text = learner_call(doing, run_rounds, llm.client, llm.model, question, tools, limit)
+    except Wrong as wrong:
+        exc = wrong.__cause__
+        failed = _raising_tool(exc, tools)
+        if exc is None or failed is None:
+            raise
+        raise Wrong(f"{doing}: {failed} raised {type(exc).__name__}: {exc}{_where(exc)}, and the exception "
+                    "escaped run_rounds. Catch a tool's exception and answer its tool_use with a "
+                    'tool_result whose content is the error text, with "is_error": true, so the model '
+                    "knows the call failed.") from exc
     sent = llm.offline.requests
     if not sent:
         raise Wrong(f"{doing} sent no request: even max_rounds=0 makes one, with tool use forbidden, "
@@ -239,10 +314,11 @@ def _judge_one_limit(run_rounds: Any, limit: int) -> int:
                     f'{json.dumps(choices[-1])}: send tool_choice={{"type": "none"}} on it.')
     if {"type": "none"} in choices[:-1]:
         raise Wrong(f"{doing} forbade tool use before the last request: allow it while rounds remain.")
+    last = sent[-1].body["messages"]
+    failed_calls = _failed_calls(doing, last, tools)  # before the count: a wrong flag changes what the model asks
     if len(sent) != expected:
         raise Wrong(f"{doing} made {len(sent)} request(s); the model needed {expected} here: keep going "
                     "while it asks for tools and rounds remain, then make the final request.")
-    last = sent[-1].body["messages"]
     asked = _ids(last, "assistant", "tool_use", "id")
     answered = _ids(last, "user", "tool_result", "tool_use_id")
     if asked != answered:
@@ -250,15 +326,20 @@ def _judge_one_limit(run_rounds: Any, limit: int) -> int:
                     "once, in order, in the next user message.")
     if not isinstance(text, str) or not text.strip():
         raise Wrong(f"{doing} returned {text!r}: return the text of the final reply (every text block).")
-    return len(sent)
+    return len(sent), failed_calls
 
 
 def _judge_run_rounds(run_rounds: Any) -> str:
-    made = [_judge_one_limit(run_rounds, limit) for limit in LIMITS]
+    made = [_judge_one_limit(run_rounds, limit)[0] for limit in LIMITS]
+    _, failed = _judge_one_limit(run_rounds, FAILING_ROUNDS, FAILING_QUESTION)
+    if not failed:  # the offline model always asks for Atlantis; a loop that never answered it fails above
+        raise Wrong(f"for {FAILING_QUESTION!r} no tool_result answered the call that failed: answer every "
+                    'tool_use, a failed one with "is_error": true.')
     counts = ", ".join(f"max_rounds={limit}: {n}" for limit, n in zip(LIMITS, made))
     return (
         f"requests made ({counts}); tools kept on every request, the forced final one with "
-        'tool_choice {"type": "none"}, every tool_use id answered once.'
+        'tool_choice {"type": "none"}, every tool_use id answered once; when '
+        f'{" and ".join(failed)} raised, its result went back with "is_error": true.'
     )
 
 
@@ -352,6 +433,72 @@ def _never_forbids() -> tuple[Any, ...]:
     return (run_rounds,)
 
 
+def _error_not_flagged() -> tuple[Any, ...]:
+    def run_rounds(client, model_name, user_query, tools, max_rounds):
+        """Catch a tool's exception and send its text back, but without "is_error": true."""
+        by_name = {t.name: t for t in tools}
+        schemas = [t.anthropic_schema() for t in tools]
+        messages = [{"role": "user", "content": user_query}]
+        rounds = 0
+        while True:
+            choice = {"type": "auto"} if rounds < max_rounds else {"type": "none"}
+            response = client.messages.create(
+                model=model_name, max_tokens=1024, messages=messages, tools=schemas, tool_choice=choice
+            )
+            calls = [block for block in response.content if block.type == "tool_use"]
+            if not calls or rounds == max_rounds:
+                return "".join(block.text for block in response.content if block.type == "text")
+            content = [
+                {"type": "text", "text": block.text} if block.type == "text"
+                else {"type": "tool_use", "id": block.id, "name": block.name, "input": block.input}
+                for block in response.content
+                if block.type in ("text", "tool_use")
+            ]
+            messages.append({"role": "assistant", "content": content})
+            results = []
+            for call in calls:
+                try:
+                    output = json.dumps(by_name[call.name](**call.input), ensure_ascii=False)
+                except Exception as error:
+                    output = f"Error: {error}"  # the model cannot tell this from a result
+                results.append({"type": "tool_result", "tool_use_id": call.id, "content": output})
+            messages.append({"role": "user", "content": results})
+            rounds += 1
+
+    return (run_rounds,)
+
+
+def _exception_escapes() -> tuple[Any, ...]:
+    def run_rounds(client, model_name, user_query, tools, max_rounds):
+        """Run each tool without catching what it raises."""
+        by_name = {t.name: t for t in tools}
+        schemas = [t.anthropic_schema() for t in tools]
+        messages = [{"role": "user", "content": user_query}]
+        rounds = 0
+        while True:
+            choice = {"type": "auto"} if rounds < max_rounds else {"type": "none"}
+            response = client.messages.create(
+                model=model_name, max_tokens=1024, messages=messages, tools=schemas, tool_choice=choice
+            )
+            calls = [block for block in response.content if block.type == "tool_use"]
+            if not calls or rounds == max_rounds:
+                return "".join(block.text for block in response.content if block.type == "text")
+            content = [
+                {"type": "text", "text": block.text} if block.type == "text"
+                else {"type": "tool_use", "id": block.id, "name": block.name, "input": block.input}
+                for block in response.content
+                if block.type in ("text", "tool_use")
+            ]
+            messages.append({"role": "assistant", "content": content})
+            messages.append({"role": "user", "content": [
+                {"type": "tool_result", "tool_use_id": c.id, "content": json.dumps(by_name[c.name](**c.input))}
+                for c in calls
+            ]})
+            rounds += 1
+
+    return (run_rounds,)
+
+
 q2 = Exercise(
     number=2,
     title="The round loop by hand, on Anthropic",
@@ -363,7 +510,8 @@ most `max_rounds` tool rounds, then a final request that keeps `tools` and sends
 it with max_rounds 0 to 3 on a fresh offline Anthropic model, for the question
 "{ROUNDS_QUESTION}"
 ("What's the weather in Beijing and Shanghai today, and what should I wear?": two calls per turn,
-two rounds), and reads the requests the model received.""",
+two rounds), then once for a city the weather tool does not know, so that `get_weather` raises, and
+reads the requests the model received.""",
     stub='''\
 import json
 
@@ -391,7 +539,8 @@ ex.q2.check()''',
     "forbade tools). Send the turn back as {\"role\": \"assistant\", \"content\": [...]} with each text "
     'block as {"type": "text", "text": ...} and each tool_use block as {"type": "tool_use", "id": ..., '
     '"name": ..., "input": ...}, then one user message whose '
-    'content is a list of {"type": "tool_result", "tool_use_id": call.id, "content": ...}, one per call.',
+    'content is a list of {"type": "tool_result", "tool_use_id": call.id, "content": ...}, one per call. Run '
+    'each tool in try/except: when it raises, the content is the error text and the block adds "is_error": True.',
     names=("run_rounds",),
     judge=_judge_run_rounds,
     reference=lambda: (run_rounds,),
@@ -401,6 +550,12 @@ ex.q2.check()''',
         WrongAnswer("max_iterations: no final answer", _counts_requests, fix="even max_rounds=0 makes one"),
         WrongAnswer("answers only the first tool_use", _first_call_only, fix="tool_result"),
         WrongAnswer("never forbids tool use", _never_forbids, fix='send tool_choice={"type": "none"}'),
+        WrongAnswer(
+            "a raising tool's error sent back without is_error",
+            _error_not_flagged,
+            fix='Mark the tool_result of a call whose tool raised with "is_error": true',
+        ),
+        WrongAnswer("a raising tool's exception escapes the loop", _exception_escapes, fix="Catch a tool's exception"),
     ),
 )
 

@@ -174,7 +174,23 @@ def _most_in_a_minute(times: list[float]) -> int:
     return max((sum(1 for t in times if s <= t < s + 60) for s in times), default=0)
 
 
+def _judge_at_the_limit(allow: Any, limit: int) -> None:
+    """Exactly ``limit`` calls in the last minute must refuse the next one: the off-by-one ``<=`` allows it."""
+    full = list(range(limit))  # limit calls, all within the last 60 seconds
+    now = limit
+    if not learner_call(f"allow({full}, {now}, limit={limit})", allow, list(full), now, limit, 60.0):
+        return
+    over = [*full, now]
+    if learner_call(f"allow({over}, {now + 1}, limit={limit})", allow, list(over), now + 1, limit, 60.0):
+        return  # it allows even more: not this mistake; the replay below says what is wrong
+    raise Wrong(f"allow({full}, {now}, limit={limit}) is True, with {limit} calls already in the last 60 seconds: "
+                f"an off-by-one that allows limit + 1 calls in a window ({limit + 1} here). A call may start "
+                "only while fewer than `limit` are recent: use `len(recent) < limit`, not `<=`.")
+
+
 def _judge_window(allow: Any) -> str:
+    for limit in (3, 10):
+        _judge_at_the_limit(allow, limit)
     for arrivals, limit in ((ARRIVALS, 3), ((58.0, 58.5, 59.0, 60.5, 61.0, 61.5), 3), (tuple(range(0, 200, 7)), 10)):
         got = _decisions(allow, arrivals, limit)
         expected = _decisions(_RULE, arrivals, limit)
@@ -203,6 +219,15 @@ def _never_forgets() -> tuple[Any, ...]:
     def allow(starts, now, limit=10, period=60.0) -> bool:
         """Counts every call ever made."""
         return len(starts) < limit
+
+    return (allow,)
+
+
+def _off_by_one() -> tuple[Any, ...]:
+    def allow(starts, now, limit=10, period=60.0) -> bool:
+        """Still allows a call when `limit` calls are already recent."""
+        recent = [t for t in starts if t > now - period]
+        return len(recent) <= limit
 
     return (allow,)
 
@@ -245,6 +270,7 @@ ex.q2.check()''',
         WrongAnswer("a fixed window", _fixed_window, fix="not of the clock's current minute"),
         WrongAnswer("never forgets a call", _never_forgets, fix="no longer counts"),
         WrongAnswer("counts the call of exactly 60 s ago", _keeps_the_boundary, fix="no longer counts"),
+        WrongAnswer("off by one: len(recent) <= limit", _off_by_one, fix="an off-by-one that allows limit + 1 calls"),
     ),
 )
 

@@ -12,8 +12,8 @@ import hashlib
 import json
 from typing import TYPE_CHECKING, Any, Literal
 
-from ...types import ToolCall, ToolResult, ToolSpec, Turn, UserMessage
-from ..contract import InvalidRequest
+from ...types import ToolCall, ToolResult, Turn, UserMessage
+from ..contract import InvalidRequest, offered_tool, openai_strict_problem
 from ..conversation import Conversation, ToolChoice
 from ..faults import FaultContext, retry_headers
 from ..ids import base62, hexadecimal
@@ -134,10 +134,11 @@ def parse(body: dict[str, Any], seed: int, server: ServerState) -> Conversation:
                 content = content.removeprefix("Error:").strip()
             messages.append(ToolResult(call_id, call_names.get(call_id, ""), content, is_error))
     tools = tuple(
-        ToolSpec(
+        offered_tool(
             t["function"]["name"],
             t["function"].get("description", ""),
             t["function"].get("parameters", {"type": "object", "properties": {}}),
+            t["function"].get("strict"),
         )
         for t in body.get("tools") or []
     )
@@ -423,6 +424,10 @@ def _check_tool(index: int, tool: dict[str, Any]) -> None:
             f"got 'type: \"{parameters.get('type')}\"'.",
             param=param,
             code="invalid_function_parameters",
+        )
+    if function.get("strict") is True and (problem := openai_strict_problem(parameters)):
+        raise InvalidRequest(
+            f"Invalid schema for function '{name}': {problem}", param=param, code="invalid_function_parameters"
         )
 
 

@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, Literal
 
-from ...types import ToolCall, ToolResult, ToolSpec, Turn, UserMessage
-from ..contract import InvalidRequest
+from ...types import ToolCall, ToolResult, Turn, UserMessage
+from ..contract import InvalidRequest, anthropic_strict_problem, offered_tool
 from ..conversation import Conversation, ToolChoice
 from ..faults import FaultContext, retry_headers
 from ..ids import base62
@@ -138,7 +138,7 @@ def parse(body: dict[str, Any], seed: int, server: ServerState) -> Conversation:
         else:
             messages.extend(_user_turn(turn.blocks, call_names))
     tools = tuple(
-        ToolSpec(t["name"], t.get("description", ""), t["input_schema"])
+        offered_tool(t["name"], t.get("description", ""), t["input_schema"], t.get("strict"))
         for t in body.get("tools") or []
         if t.get("type", "custom") == "custom"
     )
@@ -420,6 +420,8 @@ def _check_tools(tools: list[dict[str, Any]]) -> None:
             raise InvalidRequest(f"{prefix}.input_schema.type: Field required")
         if schema["type"] != "object":
             raise InvalidRequest(f"{prefix}.input_schema.type: Input should be 'object'")
+        if tool.get("strict") is True and (problem := anthropic_strict_problem(schema)):
+            raise InvalidRequest(f"{prefix}: {problem}")
 
 
 def _check_roles(messages: list[dict[str, Any]]) -> None:

@@ -23,8 +23,8 @@ import json
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Literal
 
-from ...types import ToolCall, ToolResult, ToolSpec, Turn, UserMessage
-from ..contract import InvalidRequest
+from ...types import ToolCall, ToolResult, Turn, UserMessage
+from ..contract import InvalidRequest, offered_tool, openai_strict_problem
 from ..conversation import Conversation, ToolChoice
 from ..ids import hexadecimal
 from ..reasoning import seal, unseal
@@ -205,7 +205,12 @@ def parse(body: dict[str, Any], seed: int, server: ServerState) -> Conversation:
     if isinstance(instructions, str) and instructions:
         system.insert(0, instructions)
     tools = tuple(
-        ToolSpec(t["name"], t.get("description") or "", t.get("parameters") or {"type": "object", "properties": {}})
+        offered_tool(
+            t["name"],
+            t.get("description") or "",
+            t.get("parameters") or {"type": "object", "properties": {}},
+            t.get("strict", True),  # Responses takes an absent strict as true
+        )
         for t in body.get("tools") or []
         if t.get("type") == "function"
     )
@@ -528,31 +533,8 @@ def _check_tool(index: int, tool: dict[str, Any]) -> None:
     if parameters.get("type") != "object":
         got = f"'type: \"{parameters.get('type')}\"'"
         raise _invalid_schema(name, index, f"schema must be a JSON Schema of 'type: \"object\"', got {got}.")
-    if tool.get("strict") is True:
-        _check_strict(name, index, parameters, ())
-
-
-def _check_strict(name: str, index: int, schema: dict[str, Any], context: tuple[str, ...]) -> None:
-    """Strict mode's rules for every object of the schema: closed, and every property required."""
-    if schema.get("type") == "object" or "properties" in schema:
-        if schema.get("additionalProperties") is not False:
-            raise _invalid_schema(
-                name, index, f"In context={context}, 'additionalProperties' is required to be supplied and to be false."
-            )
-        properties = schema.get("properties") or {}
-        missing = [key for key in properties if key not in (schema.get("required") or [])]
-        if missing:
-            raise _invalid_schema(
-                name,
-                index,
-                f"In context={context}, 'required' is required to be supplied and to be an array including every "
-                f"key in properties. Missing '{missing[0]}'.",
-            )
-        for key, value in properties.items():
-            if isinstance(value, dict):
-                _check_strict(name, index, value, (*context, "properties", key))
-    if isinstance(schema.get("items"), dict):
-        _check_strict(name, index, schema["items"], (*context, "items"))
+    if tool.get("strict") is True and (problem := openai_strict_problem(parameters)):
+        raise _invalid_schema(name, index, problem)
 
 
 def _abbreviated(token: str) -> str:
