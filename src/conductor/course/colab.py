@@ -44,7 +44,7 @@ def bootstrap_source(repo: str = COURSE_REPO, ref: str = COURSE_REF) -> str:
     """
     return (
         "# Colab only: install the course package at the version of this notebook.\n"
-        "# Written by `python -m conductor refresh` from src/conductor/colab.py; edit it there.\n"
+        "# Written by `python -m conductor refresh` from src/conductor/course/colab.py; edit it there.\n"
         "import subprocess\n"
         "import sys\n"
         "\n"
