@@ -317,7 +317,8 @@ class Guards:
         """The record answering a paused call without running it, or the call to run now (a person's edit
         of it when the approval carries one)."""
         if decision is None:
-            logger.warning("no decision for %s when the run resumed: denied by default", pending)
+            # Short enough for one notebook line; the call's id and arguments are in the trace.
+            logger.warning("nobody decided on %s before the run resumed: denied by default", pending.name)
             return blocked_record(call, "denied", denial(call.name, "no one approved it"), origin)
         if not decision.approved:
             return blocked_record(call, "denied", denial(call.name, decision.reason), origin)

@@ -5,9 +5,12 @@ the base delay and the jitter, and what they buy: the share of calls that
 succeed and the time a call takes on average.
 
 ``approval(result)``: Approve / Deny buttons for each call a paused run awaits,
-showing the exact arguments (lesson 04). A click only records the decision: the
-cell that shows the buttons has finished by then (Jupyter delivers a click only
-to an idle kernel), so ``llm.resume(result)`` goes in the next cell.
+showing the exact arguments (lesson 04). A click only records the decision, on
+the paused run itself: the cell that shows the buttons has finished by then
+(Jupyter delivers a click only to an idle kernel), so ``llm.resume(result)`` goes
+in the next cell, and runs what was approved and nothing else (a call nobody
+decided is denied). After that cell the buttons turn off and each call shows its
+final decision.
 
 A widget needs a live frontend to draw it. Run headless (papermill, nbval, the
 course runner) or outside Jupyter, each function draws a static figure for its
@@ -17,6 +20,7 @@ nbval compares its printed figures.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import statistics
 import sys
@@ -38,6 +42,8 @@ __all__ = [
     "retry_explorer",
     "has_frontend",
     "approval",
+    "ApprovalPanel",
+    "approval_decisions",
     "approval_listing",
 ]
 
@@ -221,6 +227,40 @@ _DECIDE_HINT = (
     "Decide with result.approve(id) or result.reject(id, reason=...), then run llm.resume(result); "
     "a call left undecided is denied when the run resumes."
 )
+UNDECIDED = "undecided (denied if the run resumes now)"
+UNDECIDED_AT_RESUME = "denied: undecided (nobody decided before the run resumed)"
+
+
+def _resumed(result: Any) -> bool:
+    """Has the paused run behind ``result`` resumed (this object, or a copy of it in this process)?"""
+    from .rounds import _resumed as claimed
+
+    run = result.paused
+    return run is not None and (run.resumed or run.token in claimed)
+
+
+def _label(result: Any, call_id: str) -> str:
+    decision = result.paused.decisions.get(call_id) if result.paused is not None else None
+    if decision is None:
+        return UNDECIDED_AT_RESUME if _resumed(result) else UNDECIDED
+    if decision.approved:
+        return "approved" if decision.arguments is None else "approved with edited arguments"
+    return f"denied: {decision.reason}" if decision.reason else "denied"
+
+
+def approval_decisions(result: Any) -> dict[str, str]:
+    """What was decided for each call ``result`` awaits, by call id, read from the paused run itself.
+
+    ``"approved"`` (or ``"approved with edited arguments"``), ``"denied"`` or ``"denied: <reason>"``
+    as recorded by ``result.approve`` / ``result.reject`` or the widget's buttons; a call nobody
+    decided is ``"undecided (denied if the run resumes now)"`` and, once the run has resumed,
+    ``"denied: undecided (nobody decided before the run resumed)"``. Empty when nothing awaits.
+    """
+    from .rounds import RunResult
+
+    if not isinstance(result, RunResult):
+        raise TypeError(f"approval_decisions() takes the RunResult of llm.run(...), got {type(result).__name__}")
+    return {call.id: _label(result, call.id) for call in result.pending}
 
 
 def _exact_arguments(call: Any) -> str:
@@ -242,7 +282,8 @@ def _fit(text: str) -> str:
 
 
 def approval_listing(result: Any) -> str:
-    """The calls ``result`` awaits, one block each with the id and the exact arguments, as plain text."""
+    """The calls ``result`` awaits, one block each with the id, the exact arguments and what was decided
+    so far, as plain text."""
     from .rounds import RunResult
 
     if not isinstance(result, RunResult):
@@ -250,58 +291,140 @@ def approval_listing(result: Any) -> str:
     if not result.pending:
         return f"No call awaits approval (stopped_by={result.stopped_by!r})."
     blocks = [f"{len(result.pending)} call(s) await approval:"]
+    decided = approval_decisions(result)
     for call in result.pending:
-        blocks.append(f"{call.id}: {call.name}\n{_exact_arguments(call)}")
+        blocks.append(f"{call.id}: {call.name}\n{_exact_arguments(call)}\ndecision: {decided[call.id]}")
     blocks.append(_DECIDE_HINT)
     return _fit("\n\n".join(blocks))
 
 
-def approval(result: Any, *, interactive: bool | None = None) -> Any:
+def approval(result: Any, *, interactive: bool | None = None) -> ApprovalPanel | None:
     """Approve / Deny buttons for each call a paused run awaits, with its exact arguments.
 
-    A click records the decision on ``result`` (``result.approve(id)`` or
-    ``result.reject(id, reason=...)``, with the reason typed beside the buttons);
-    run ``llm.resume(result)`` in the next cell. Headless (papermill, nbval) or
-    with ``interactive=False`` it prints the calls as plain text and returns None:
-    decide in code, or let an ``approve=`` policy decide.
+    A click records the decision on ``result`` itself (``result.approve(id)`` or
+    ``result.reject(id, reason=...)``, with the reason typed beside the buttons), so
+    ``llm.resume(result)`` in the next cell acts on exactly what the person clicked; a
+    call nobody decided is denied. Once the run has resumed the panel shows each final
+    decision and turns its buttons off (see :class:`ApprovalPanel`).
+
+    Headless (papermill, nbval) or with ``interactive=False`` there is nobody to click:
+    it prints the calls as plain text and returns None. Decide in code, or let an
+    ``approve=`` policy decide.
     """
     listing = approval_listing(result)
     if not result.pending or not (has_frontend() if interactive is None else interactive):
         print(listing)
         return None
-    import html
-
-    w = _ipywidgets()
-    rows = [w.HTML(f"<b>{len(result.pending)} call(s) await approval.</b> {html.escape(_DECIDE_HINT)}")]
-    for call in result.pending:
-        rows.append(_approval_row(w, result, call))
-    return w.VBox(rows)
+    return ApprovalPanel(result)
 
 
-def _approval_row(w: Any, result: Any, call: Any) -> Any:
-    """One pending call: its name, id and exact arguments (escaped: they come from the model), buttons, status."""
-    import html
+class ApprovalPanel:
+    """The approval widget of one paused run (what :func:`approval` returns when a frontend draws it).
 
-    shown = w.HTML(
-        f"<b>{html.escape(call.name)}</b> <code>{html.escape(call.id)}</code>"
-        f"<pre>{html.escape(_exact_arguments(call))}</pre>"
-    )
-    approve = w.Button(description="Approve", button_style="success", icon="check")
-    deny = w.Button(description="Deny", button_style="danger", icon="times")
-    reason = w.Text(placeholder="reason for a denial (sent to the model)", layout=w.Layout(width="320px"))
-    status = w.Label("undecided (denied if the run resumes now)")
+    Jupyter shows it like any widget (``widget`` is its ipywidgets ``VBox``). Every click
+    is recorded on the paused run, the only place decisions are kept: what ``llm.resume``
+    sees is what the buttons say, and a decision made in code shows here too after the
+    cell that made it. After the cell that resumes the run, :meth:`refresh` (called then
+    by IPython's ``post_run_cell`` event, or by you) shows each call's final decision,
+    ``"denied: undecided ..."`` for one nobody decided, and disables the buttons.
+    """
 
-    def decide(approved: bool) -> None:
+    def __init__(self, result: Any) -> None:
+        import html
+
+        w = _ipywidgets()
+        self.result = result
+        self._rows: dict[str, tuple[Any, ...]] = {}  # call id -> (approve, deny, reason, status)
+        header = w.HTML(f"<b>{len(result.pending)} call(s) await approval.</b> {html.escape(_DECIDE_HINT)}")
+        self.widget = w.VBox([header, *(self._row(w, call) for call in result.pending)])
+        self._events: Any = None
+        self.refresh()
+        self._watch()
+
+    @property
+    def children(self) -> tuple[Any, ...]:
+        """The widget's rows: a header, then one row per pending call (shown, buttons, status)."""
+        return self.widget.children
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        return self.widget._repr_mimebundle_(**kwargs)
+
+    def __repr__(self) -> str:
+        decided = approval_decisions(self.result)
+        return f"ApprovalPanel({', '.join(f'{i}: {d}' for i, d in decided.items())})"
+
+    def _row(self, w: Any, call: Any) -> Any:
+        """One pending call: its name, id and exact arguments (escaped: they come from the model), buttons, status."""
+        import html
+
+        shown = w.HTML(
+            f"<b>{html.escape(call.name)}</b> <code>{html.escape(call.id)}</code>"
+            f"<pre>{html.escape(_exact_arguments(call))}</pre>"
+        )
+        approve = w.Button(description="Approve", button_style="success", icon="check")
+        deny = w.Button(description="Deny", button_style="danger", icon="times")
+        reason = w.Text(placeholder="reason for a denial (sent to the model)", layout=w.Layout(width="320px"))
+        status = w.Label(UNDECIDED)
+        approve.on_click(lambda _button: self._decide(call.id, approved=True))
+        deny.on_click(lambda _button: self._decide(call.id, approved=False))
+        self._rows[call.id] = (approve, deny, reason, status)
+        return w.VBox([shown, w.HBox([approve, deny, reason]), status])
+
+    def _decide(self, call_id: str, *, approved: bool) -> None:
+        status = self._rows[call_id][3]
         try:
             if approved:
-                result.approve(call.id)
+                self.result.approve(call_id)
             else:
-                result.reject(call.id, reason=reason.value.strip())
-        except (RuntimeError, KeyError) as exc:
+                self.result.reject(call_id, reason=self._rows[call_id][2].value.strip())
+        except RuntimeError:  # the run already resumed: this click changes nothing
+            self.refresh()
+            return
+        except (KeyError, ValueError) as exc:
             status.value = str(exc)
             return
-        status.value = ("approved" if approved else "denied") + ": run llm.resume(result) in the next cell"
+        self.refresh()
 
-    approve.on_click(lambda _button: decide(True))
-    deny.on_click(lambda _button: decide(False))
-    return w.VBox([shown, w.HBox([approve, deny, reason]), status])
+    def refresh(self) -> None:
+        """Show the decisions the paused run holds; once it has resumed, the final ones, with the buttons off."""
+        done = _resumed(self.result)
+        for call_id, (approve, deny, reason, status) in self._rows.items():
+            label = _label(self.result, call_id)
+            if done:
+                status.value = f"{label}; the run already resumed, so these buttons are off"
+            elif label == UNDECIDED:
+                status.value = label
+            else:
+                status.value = f"{label}: run llm.resume(result) in the next cell (a click until then changes it)"
+            for control in (approve, deny, reason):
+                control.disabled = done
+        if done:
+            self._unwatch()
+
+    def resume(self, llm: Any, **options: Any) -> Any:
+        """``llm.resume(result, **options)``: run what was approved, deny the rest; then :meth:`refresh`."""
+        try:
+            return llm.resume(self.result, **options)
+        finally:
+            self.refresh()
+
+    # IPython calls ``_after_cell`` after every cell, so the cell that resumes the run updates the panel.
+    def _watch(self) -> None:
+        try:
+            from IPython import get_ipython
+        except ImportError:
+            return
+        shell = get_ipython()
+        events = getattr(shell, "events", None)
+        if events is not None:
+            events.register("post_run_cell", self._after_cell)
+            self._events = events
+
+    def _after_cell(self, _result: Any = None) -> None:
+        self.refresh()
+
+    def _unwatch(self) -> None:
+        events, self._events = self._events, None
+        if events is not None:
+            with contextlib.suppress(ValueError):
+                events.unregister("post_run_cell", self._after_cell)
