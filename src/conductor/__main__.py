@@ -24,6 +24,11 @@ USAGE_ERROR = 2  # argparse's own exit code for bad input
 def _run_course(args: argparse.Namespace) -> int:
     """Handler of ``course``: execute the notebooks, return 0 when all ran cleanly, else 1."""
     root = find_root(Path.cwd())
+    if args.save_usage and (args.provider or args.api or args.only or args.parameter):
+        raise CourseError(
+            "--save-usage measures one run of the whole course on the offline default: "
+            "drop --provider, --api, --only and -p"
+        )
     report = run_course(
         root,
         provider=args.provider,
@@ -33,6 +38,17 @@ def _run_course(args: argparse.Namespace) -> int:
         parameters={name: parse_value(value) for name, value in args.parameter or ()},
         cell_timeout=args.cell_timeout,
     )
+    if args.save_usage:
+        from .course import cost
+
+        if report.failures:
+            print(f"usage not saved: a notebook failed; {cost.USAGE_FILE} is unchanged", file=sys.stderr)
+        else:
+            saved = cost.save_usage(
+                [result.usage for result in report.results if result.usage is not None],
+                command="python -m conductor course --save-usage",
+            )
+            print(f"\n{cost.format_usage(saved)}\n\nusage saved to {cost.USAGE_FILE}")
     return report.exit_code
 
 
@@ -69,6 +85,12 @@ def add_course(subparsers: argparse._SubParsersAction) -> None:
         default=CELL_TIMEOUT,
         metavar="SECONDS",
         help=f"seconds one cell may run (default: {CELL_TIMEOUT})",
+    )
+    parser.add_argument(
+        "--save-usage",
+        action="store_true",
+        help="write each notebook's measured token totals to conductor/data/course_usage.json "
+        "(whole course, offline default only; `python -m conductor cost` prices them)",
     )
     parser.set_defaults(handler=_run_course)
 
@@ -209,12 +231,42 @@ def add_soak(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=_run_soak)
 
 
+def _run_cost(args: argparse.Namespace) -> int:
+    """Handler of ``cost``: print the estimate of one course run on each default model."""
+    from .course import cost
+
+    usage = cost.load_usage()
+    if args.notebooks:
+        print(cost.format_usage(usage), end="\n\n")
+    print(cost.format_table(cost.estimate(usage)))
+    print(
+        f"\ntokens measured {usage.measured} by `{usage.command}`: every model request of one run of every "
+        "lesson and demo, as the offline model counts them; priced with "
+        f"{cost.price_source()}"
+    )
+    return 0
+
+
+def add_cost(subparsers: argparse._SubParsersAction) -> None:
+    """``cost``: what one run of the whole course would cost on each default model, computed offline."""
+    parser = subparsers.add_parser(
+        "cost",
+        help="estimate the cost of one course run on each default model, from the saved token counts",
+        description="Price the token totals that `python -m conductor course --save-usage` saved "
+        "(conductor/data/course_usage.json) for cd.connect('openai'), cd.connect('openai', api='chat') "
+        "and cd.connect('anthropic'), with the bundled price table; no network.",
+    )
+    parser.add_argument("--notebooks", action="store_true", help="also print each notebook's token totals")
+    parser.set_defaults(handler=_run_cost)
+
+
 COMMANDS: tuple[Callable[[argparse._SubParsersAction], None], ...] = (
     add_course,
     add_refresh,
     add_bench,
     add_exercises,
     add_soak,
+    add_cost,
 )
 
 

@@ -7,6 +7,11 @@ against them, executes each notebook in-process with
 against 2 s through the papermill command line), writes the executed copies
 under the output folder, prints a line per notebook and a summary table.
 
+Each notebook's kernel gets ``CONDUCTOR_USAGE_LOG`` naming a JSONL file of its own:
+the offline model appends the usage of every answer it gives there, and the
+runner adds the lines up into the notebook's :attr:`NotebookResult.usage`
+(``python -m conductor course --save-usage`` saves them, see :mod:`.cost`).
+
 Bad input (an unknown provider, parameter or notebook pattern, a missing
 dependency) raises :class:`CourseError`, whose message lists the valid choices
 or names the fix.
@@ -19,6 +24,7 @@ import fnmatch
 import importlib
 import os
 import sys
+import tempfile
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -28,6 +34,7 @@ from typing import Any, TextIO
 
 from ..apis import API_ALIASES, API_NAMES
 from ..providers import PROVIDERS  # the one list of providers (importing it loads no SDK)
+from .cost import USAGE_LOG, NotebookUsage, read_log
 
 NOTEBOOK_DIRS: tuple[str, ...] = ("notebooks", "demos")
 """Folders, relative to the project root, whose notebooks make up the course."""
@@ -100,6 +107,7 @@ class NotebookResult:
     output: Path
     seconds: float
     failure: CellFailure | None = None
+    usage: NotebookUsage | None = None  # the tokens of every offline model answer; None when not recorded
 
     @property
     def ok(self) -> bool:
@@ -267,21 +275,29 @@ def _failure_from(exc: Exception, output: Path) -> CellFailure:
 
 
 @contextlib.contextmanager
-def _headless() -> Iterator[None]:
+def _headless(usage_log: Path | None = None) -> Iterator[None]:
     """Kernels started inside inherit ``CONDUCTOR_WIDGETS=static``: no frontend will draw a widget.
 
     The widgets' own guess reads Jupyter's variables, which a kernel started from a
     notebook cell inherits; a headless run must commit static figures regardless.
+    With ``usage_log`` they also inherit ``CONDUCTOR_USAGE_LOG`` naming it.
     """
-    before = os.environ.get("CONDUCTOR_WIDGETS")
-    os.environ["CONDUCTOR_WIDGETS"] = "static"
+    wanted = {"CONDUCTOR_WIDGETS": "static", USAGE_LOG: None if usage_log is None else str(usage_log)}
+    before = {name: os.environ.get(name) for name in wanted}
+    _set_environment(wanted)
     try:
         yield
     finally:
-        if before is None:
-            os.environ.pop("CONDUCTOR_WIDGETS", None)
+        _set_environment(before)
+
+
+def _set_environment(values: Mapping[str, str | None]) -> None:
+    """Set each variable to its value; remove those whose value is None."""
+    for name, value in values.items():
+        if value is None:
+            os.environ.pop(name, None)
         else:
-            os.environ["CONDUCTOR_WIDGETS"] = before
+            os.environ[name] = value
 
 
 def execute(
@@ -290,18 +306,21 @@ def execute(
     output: Path,
     cell_timeout: int = CELL_TIMEOUT,
     source: Any | None = None,
+    usage_log: Path | None = None,
 ) -> NotebookResult:
     """Execute one notebook into ``output`` in its own folder; never raises for a failing notebook.
 
     ``source``, an ``nbformat`` notebook, is executed in place of the file's
-    contents (still in the file's folder).
+    contents (still in the file's folder). With ``usage_log`` (a file that need
+    not exist), the offline model's answers are recorded there and added up
+    into the result's ``usage``.
     """
     papermill = require("papermill")
     output.parent.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
     failure = None
     try:
-        with _headless():
+        with _headless(usage_log):
             papermill.execute_notebook(
                 source if source is not None else str(notebook.path),
                 str(output),
@@ -314,7 +333,8 @@ def execute(
             )
     except Exception as exc:  # noqa: BLE001 - any failure of one notebook is reported, the run goes on
         failure = _failure_from(exc, output)
-    return NotebookResult(notebook, output, time.perf_counter() - started, failure)
+    usage = read_log(usage_log, notebook.name) if usage_log is not None else None
+    return NotebookResult(notebook, output, time.perf_counter() - started, failure, usage)
 
 
 def format_summary(results: Sequence[NotebookResult]) -> str:
@@ -350,12 +370,14 @@ def run_course(
         raise CourseError(f"no notebooks found in {', '.join(f'{root / d}/' for d in NOTEBOOK_DIRS)}")
     plan = plan_parameters(notebooks, parameters or {}, provider, api)
     report = CourseReport()
-    for number, notebook in enumerate(notebooks, start=1):
-        print(f"[{number}/{len(notebooks)}] {notebook.name} ...", file=stream, flush=True)
-        result = execute(notebook, plan[notebook.name], out_dir / notebook.name, cell_timeout)
-        report.results.append(result)
-        detail = f": {result.failure.describe()}" if result.failure else ""
-        print(f"      {result.status} in {result.seconds:.1f} s{detail}", file=stream, flush=True)
+    with tempfile.TemporaryDirectory(prefix="conductor-usage-") as usage_dir:
+        for number, notebook in enumerate(notebooks, start=1):
+            print(f"[{number}/{len(notebooks)}] {notebook.name} ...", file=stream, flush=True)
+            usage_log = Path(usage_dir) / f"{number:03d}.jsonl"
+            result = execute(notebook, plan[notebook.name], out_dir / notebook.name, cell_timeout, usage_log=usage_log)
+            report.results.append(result)
+            detail = f": {result.failure.describe()}" if result.failure else ""
+            print(f"      {result.status} in {result.seconds:.1f} s{detail}", file=stream, flush=True)
     print(f"\n{format_summary(report.results)}\n", file=stream)
     for result in report.results:
         if result.failure is not None:
