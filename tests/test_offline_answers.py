@@ -564,6 +564,17 @@ def test_an_unknown_city_is_said_plainly_in_the_questions_language():
     assert chinese.startswith("没有查到火星的天气:天气服务里没有这个城市") and "unknown city" not in chinese
 
 
+def test_a_timeout_and_a_cache_miss_are_said_in_chinese_for_a_chinese_question():
+    """A tool's own English words for a timeout, and a fallback's cache miss, restated, not quoted; no function name."""
+    flaky = [_flaky_weather({"北京", "广州"}), scenarios.suggest_clothing]
+    chinese = _llm().run("北京、上海、广州今天天气如何?哪个最暖和?", tools=flaky).answer
+    assert ("没有查到广州的天气:天气服务在 2 秒内没有返回结果(试了 2 次);"
+            "备用来源也失败了:缓存里没有广州的数据(缓存里只有北京、上海)。") in chinese, chinese
+    assert "did not answer" not in chinese and "get_weather_cached" not in chinese and "no cached" not in chinese
+    english = _llm().run("Weather in Beijing, Shanghai and Guangzhou? Which is warmest?", tools=flaky).answer
+    assert "I could not get the weather for Guangzhou: the weather API did not answer within 2 s (tried 2 times)" in english
+
+
 def test_a_refused_call_is_said_for_the_user():
     llm = _llm()
     question = "Delete the test database"

@@ -225,7 +225,8 @@ def plain_error(text: str, language: Language, subject: str | None = None) -> Fa
 
     conductor's own messages to the model (the guards' refusals, timeouts, the deadline, rate limits, an
     output it could not send) are restated; a tool's own message is kept, without its exception's class
-    name and without the clauses that tell the model what to do, and quoted in a Chinese answer.
+    name and without the clauses that tell the model what to do, and quoted in a Chinese answer (a
+    timeout or a cache miss, and a fallback's failure, are said in Chinese instead).
     ``subject`` names the tool in a sentence ("the weather service"); by default "it".
     """
     original = unwrapped(text)
@@ -312,14 +313,59 @@ def _tool_message(text: str, language: Language, it: str) -> str:
         message = say(language, f"找不到 {message}", f"there is no entry {message}")
         said = message
     else:
-        said = quote_for(language, message)
+        said = (_in_chinese(message, it) if language == "zh" else None) or quote_for(language, message)
     if tries:
         n = tries["n"]
         said += say(language, f"(试了 {n} 次)", f" (tried {n} times)")
     if fallbacks:
-        others = "; ".join(_for_the_user(_without_class_names(f)) for f in re.split(r";\s+(?=[\w.-]+: )", fallbacks))
-        said += say(language, f";备用来源也失败了:{quote_for(language, others)}", f", and the fallbacks failed too: {others}")
+        failed = re.split(r";\s+(?=[\w.-]+: )", fallbacks)
+        if language == "zh":  # each fallback's own words, without its function's name, restated when known
+            said += ";备用来源也失败了:" + ";".join(_fallback_in_chinese(f) for f in failed)
+        else:
+            others = "; ".join(_for_the_user(_without_class_names(f)) for f in failed)
+            said += f", and the fallbacks failed too: {others}"
     return said
+
+
+# A tool's own words for two common failures, said in Chinese for a Chinese answer rather than quoted:
+# a service that did not answer in time, and a cache that does not hold the key.
+_NO_ANSWER = re.compile(
+    r"\b(?:did not|didn't|could not|failed to) (?:answer|respond|reply)\b(?P<rest>.*)$|\btimed out\b(?P<after>.*)$",
+    re.IGNORECASE | re.S,
+)
+_WITHIN = re.compile(r"\b(?:within|in|after) (?P<s>\d+(?:\.\d+)?) ?(?:s|secs?|seconds?)\b", re.IGNORECASE)
+_CACHE_MISS = re.compile(
+    r"^no cached \w+(?: \w+)? for (?P<key>'[^']*'|\"[^\"]*\"|\S+)(?:; the cache holds (?P<held>.+))?$", re.IGNORECASE | re.S
+)
+
+
+def _in_chinese(message: str, it: str) -> str | None:
+    """A tool's own message about a timeout or a cache miss, said in Chinese; ``None`` for any other."""
+    no_answer = _NO_ANSWER.search(message)
+    if no_answer:
+        rest = no_answer["rest"] if no_answer["rest"] is not None else no_answer["after"]
+        within = _WITHIN.search(rest)
+        if within:
+            return f"{it}在 {_seconds(within['s'])} 秒内没有返回结果"
+        if no_answer["after"] is not None or re.search(r"\bin time\b", rest, re.IGNORECASE):
+            return f"{it}没有及时返回结果"
+    miss = _CACHE_MISS.match(message.strip())
+    if miss:
+        key = miss["key"].strip("'\"")
+        held = "、".join(h.strip() for h in miss["held"].split(",")) if miss["held"] else ""
+        return f"缓存里没有{key}的数据" + (f"(缓存里只有{held})" if held else "")
+    return None
+
+
+def _fallback_in_chinese(failure: str) -> str:
+    """One fallback's error ("get_weather_cached: LookupError: no cached weather for '广州'") for a Chinese answer."""
+    message = _for_the_user(_without_class_names(failure))
+    named = re.match(r"[A-Za-z_][\w.-]*: (?=\S)", message)
+    if named:  # the fallback's function name means nothing to the user: "备用来源" already says what it is
+        message = message[named.end():]
+    if re.match(r"[A-Za-z_][\w.-]*: KeyError: ", failure.strip()):
+        return f"找不到 {message}"
+    return _in_chinese(message, "备用来源") or quote_for("zh", message)
 
 
 # A note conductor writes at the head of a result for the model: a person changed the call before it ran.
