@@ -21,6 +21,8 @@ from conductor.catalogue import (
 )
 from conductor.trace import ToolCallRecord
 
+FUNCTION_CALLING = "Function Calling and Tool Orchestration with LLMs"
+
 COURSE_TEXT = """\
 Course Title: Tiny Course
 Course Link: https://example.invalid/tiny
@@ -83,7 +85,9 @@ def test_the_package_ships_a_catalogue_of_real_courses():
     assert 4 <= len(courses) <= 6
     for course in courses:
         assert 5 <= len(course.lessons) <= 8, course.title
-        assert [lesson.number for lesson in course.lessons] == list(range(1, len(course.lessons) + 1))
+        first = course.lessons[0].number
+        assert first in (0, 1), course.title  # numbered from 0 (like this course's notebooks) or from 1
+        assert [lesson.number for lesson in course.lessons] == list(range(first, first + len(course.lessons)))
         assert all(lesson.link and lesson.link.startswith(course.link) for lesson in course.lessons)
         assert all(len(lesson.paragraphs) >= 2 for lesson in course.lessons), course.title
 
@@ -97,6 +101,13 @@ def test_a_folder_of_course_files_loads_sorted_and_rejects_duplicate_titles(tmp_
         load_courses(tmp_path)
     with pytest.raises(FileNotFoundError, match="is not a folder"):
         load_courses(tmp_path / "missing")
+
+
+def test_lesson_zero_is_a_lesson_like_any_other():
+    own = Catalogue([parse_course(COURSE_TEXT.replace("Lesson 1: First Steps", "Lesson 0: First Steps"))])
+    assert [lesson.number for lesson in own.courses[0].lessons] == [0, 3]
+    assert [h.lesson_number for h in own.search("kettles", "tiny", 0)] == [0]
+    assert own.outline("tiny")["lessons"][0]["lesson_number"] == 0
 
 
 # -- fuzzy course names --------------------------------------------------------------------------
@@ -115,7 +126,8 @@ def shipped() -> Catalogue:
         ("the promt engeneering course", "Prompt Engineering Fundamentals"),  # typos
         ("MCP", "Building Agents with the Model Context Protocol"),  # an acronym of the title
         ("RAG", "Retrieval-Augmented Generation in Practice"),
-        ("function calling", "Function Calling with LLMs"),
+        ("function calling", FUNCTION_CALLING),
+        ("the tool orchestration course", FUNCTION_CALLING),
         ("evaluation", "Evaluating LLM Applications"),
     ],
 )
@@ -149,7 +161,7 @@ def test_search_ranks_the_lesson_about_the_topic_first(shipped: Catalogue):
 
 def test_a_lesson_title_word_outranks_a_passing_mention(shipped: Catalogue):
     hits = shipped.search("parallel tool calls")
-    assert (hits[0].course_title, hits[0].lesson_title) == ("Function Calling with LLMs", "Parallel Tool Calls")
+    assert (hits[0].course_title, hits[0].lesson_title) == (FUNCTION_CALLING, "Parallel Tool Calls")
 
 
 def test_each_lesson_appears_once_with_its_best_passage(shipped: Catalogue):
@@ -168,6 +180,27 @@ def test_course_and_lesson_filters_restrict_the_search(shipped: Catalogue):
 def test_a_lesson_the_course_lacks_is_an_error_not_an_empty_result(shipped: Catalogue):
     with pytest.raises(LookupError, match="has no lesson 9; its lessons are 1, 2, 3, 4, 5"):
         shipped.search("anything", course_name="prompt engineering", lesson_number=9)
+
+
+def test_the_tool_orchestration_course_numbers_its_lessons_like_this_course(shipped: Catalogue):
+    """Its lesson N is the topic of this course's notebook 0N: no "lesson 5" that means retries here and the
+    orchestrator there."""
+    topics = {
+        0: "Why Models Need Tools",  # notebooks/00_setup
+        1: "Tool Call Loop",  # 01_tool_chain
+        2: "Parallel Tool Calls",  # 02_parallel_calls
+        3: "Retries, Timeouts and Fallbacks",  # 03_retry_fallback
+        4: "Validating and Securing Tool Calls",  # 04_tool_validation
+        5: "Orchestrating in Production",  # 05_orchestrator
+    }
+    course = shipped.find_course("tool orchestration")
+    assert course.title == FUNCTION_CALLING
+    assert [lesson.number for lesson in course.lessons] == list(topics)
+    for number, words in topics.items():
+        assert words in course.lesson(number).title, number
+    assert shipped.search("exponential backoff jitter", "tool orchestration")[0].lesson_number == 3
+    assert shipped.search("budgets rate limits metrics", "tool orchestration")[0].lesson_number == 5
+    assert shipped.search("allowlist approval", "tool orchestration")[0].lesson_number == 4
 
 
 def test_a_query_without_words_says_what_to_send(shipped: Catalogue):

@@ -49,8 +49,13 @@ def test_one_conversation_reports_progress_in_order() -> None:
 def test_progress_texts_come_from_each_tools_label() -> None:
     search = catalogue.search_course_content
     assert search.describe({"query": "x", "lesson_number": 1}) == "Searching lesson 1…"
+    assert search.describe({"query": "x", "lesson_number": 0}) == "Searching lesson 0…"  # a lesson, not "no lesson"
     assert search.describe({"query": "x", "lesson_number": 5}, 1) == "Comparing with lesson 5…"
+    # no lesson_number: the lesson whose title the query is (the tool orchestration course numbers like ours)
+    assert search.describe({"query": "Parallel Tool Calls"}) == "Searching lesson 2…"
+    assert search.describe({"query": "Orchestrating in Production"}, 1) == "Comparing with lesson 5…"
     assert search.describe({"query": "jitter"}) == "Searching the course materials…"
+    assert catalogue.get_course_outline.describe({"course_name": "MCP"}) == "Reading the outline of MCP…"
     assert sc.get_weather.describe({"city": "Oslo"}) == "Checking the weather in Oslo…"
     # arguments that do not fit the label, and a tool without one, get the plain text
     assert sc.suggest_clothing.describe({"temperature": "warm"}) == "Calling suggest_clothing…"

@@ -10,7 +10,7 @@ import pytest
 from pydantic import BaseModel
 
 import conductor as cd
-from conductor import scenarios
+from conductor import catalogue, scenarios
 from conductor.offline import POLICIES, LatencyModel, OfflineModel
 from conductor.offline.conversation import CallTools, Conversation, PlannedCall, Reply
 from conductor.offline.policies import (
@@ -46,7 +46,14 @@ def run(question: str, tools: list[Tool], *, max_rounds: int = 4, api: API = "re
     model = OfflineModel(seed=0, latency=LatencyModel.instant())
     llm = cd.connect("offline", api=api, offline_model=model)
     result = llm.run(question, tools=tools, max_rounds=max_rounds, **options)
-    return Run(result.answer, [[(c.name, c.arguments) for c in r.tool_calls] for r in result.rounds])
+    return Run(result.answer, [[(c.name, stated(c.arguments)) for c in r.tool_calls] for r in result.rounds])
+
+
+def stated(arguments: Any) -> Any:
+    """The arguments a call states: a strict tool's call carries every key, null for "not given"."""
+    if not isinstance(arguments, dict):
+        return arguments
+    return {key: value for key, value in arguments.items() if value is not None}
 
 
 @pytest.fixture(params=APIS)
@@ -55,7 +62,7 @@ def api(request) -> API:
 
 
 WEATHER = scenarios.weather_tools()
-COURSES = scenarios.course_tools()
+COURSE_TOOLS = scenarios.course_tools()
 
 # -- weather and clothing ----------------------------------------------------------------
 
@@ -176,55 +183,71 @@ def test_calculator_errors_are_explained():
 # -- course catalogue ---------------------------------------------------------------------------
 
 
+FUNCTION_CALLING = "Function Calling and Tool Orchestration with LLMs"
+
+
 def test_lesson_question_reads_the_outline_then_searches_that_lesson():
-    result = run("What's in lesson 4 of the course about tool orchestration?", COURSES)
+    result = run("What's in lesson 2 of the course about tool orchestration?", COURSE_TOOLS)
     assert result.rounds == [
-        [("get_course_outline", {"course_title": "tool orchestration"})],
-        [("search_course_content", {"query": "Parallel Tool Calls", "course_name": "Tool Orchestration with LLMs",
-                                    "lesson_number": 4})],
+        [("get_course_outline", {"course_name": "tool orchestration"})],
+        [("search_course_content", {"query": "Parallel Tool Calls", "course_name": FUNCTION_CALLING,
+                                    "lesson_number": 2})],
     ]
-    assert 'Lesson 4 of "Tool Orchestration with LLMs" is "Parallel Tool Calls".' in result.answer
-    assert "several independent calls" in result.answer
-    assert "(Source: Tool Orchestration with LLMs, lesson 4," in result.answer
+    assert f'Lesson 2 of "{FUNCTION_CALLING}" is "Parallel Tool Calls".' in result.answer
+    assert "Parallel calls help most when tools wait on the network" in result.answer  # the passage found
+    assert f"(Source: {FUNCTION_CALLING}, lesson 2," in result.answer
+
+
+def test_the_catalogue_course_numbers_its_lessons_like_this_course():
+    """Lesson 5 of the tool orchestration course is the orchestrator, as in notebooks/05; lesson 0 exists."""
+    production = run("What's in lesson 5 of the tool orchestration course?", COURSE_TOOLS)
+    assert production.rounds[1][0][1] == {"query": "Orchestrating in Production", "course_name": FUNCTION_CALLING,
+                                          "lesson_number": 5}
+    assert "rate limits and budgets around the loop" in production.answer
+    first = run("tool orchestration 课程第0课讲什么?", COURSE_TOOLS)
+    assert first.rounds[1][0][1]["lesson_number"] == 0
+    assert first.answer.startswith(f"《{FUNCTION_CALLING}》第0课是“Why Models Need Tools and How to Describe Them”。")
 
 
 @pytest.fixture
 def edited_catalogue(monkeypatch):
-    """Lesson 4 of the first course renamed and rewritten; the index is rebuilt before and after."""
-    course = scenarios.COURSES[0]
-    lessons = list(course["lessons"])
-    lessons[3] = ("Fan-Out Calls", "Independent calls can run at once; this is called fan-out.")
-    monkeypatch.setitem(course, "lessons", tuple(lessons))
-    scenarios.reload_catalogue()
-    yield
-    scenarios.reload_catalogue()  # the next search rebuilds from the restored data
+    """The catalogue with lesson 2 of the tool orchestration course renamed and rewritten."""
+    shipped = catalogue.default_catalogue()
+    course = shipped.find_course("tool orchestration")
+    fan_out = catalogue.Lesson(2, "Fan-Out Calls", None, "Independent calls can run at once; this is called fan-out.")
+    lessons = tuple(fan_out if lesson.number == 2 else lesson for lesson in course.lessons)
+    edited = catalogue.Course(course.title, course.link, course.instructor, lessons)
+    monkeypatch.setattr(catalogue, "_default", catalogue.Catalogue(edited if c is course else c for c in shipped.courses))
 
 
 def test_the_search_follows_the_outline_data(edited_catalogue):
-    result = run("What's in lesson 4 of the course about tool orchestration?", COURSES)
+    result = run("What's in lesson 2 of the course about tool orchestration?", COURSE_TOOLS)
     assert result.rounds[1][0][1]["query"] == "Fan-Out Calls"
     assert "fan-out" in result.answer
 
 
 def test_comparing_two_lessons_searches_both_in_one_turn():
-    result = run("Compare lesson 1 and lesson 5 of the RAG course", COURSES)
-    assert result.rounds[0] == [("get_course_outline", {"course_title": "rag"})]
+    result = run("Compare lesson 1 and lesson 5 of the RAG course", COURSE_TOOLS)
+    assert result.rounds[0] == [("get_course_outline", {"course_name": "rag"})]
     assert [args["lesson_number"] for _, args in result.rounds[1]] == [1, 5]
-    assert '"What Retrieval Solves"' in result.answer and '"Grounded Answers and Citations"' in result.answer
+    assert '"What Retrieval Solves"' in result.answer and '"Hybrid Search and Reranking"' in result.answer
     assert "Both lessons mention" not in result.answer  # no list of shared keywords as filler
 
 
 def test_outline_question_lists_the_lessons_in_chinese():
-    result = run("《Streaming Chat Interfaces》这门课有哪些课?大纲是什么?", COURSES)
-    assert result.rounds == [[("get_course_outline", {"course_title": "Streaming Chat Interfaces"})]]
-    assert result.answer.startswith("《Streaming Chat Interfaces》共5课:1. Why Stream Responses")
+    result = run(f"《{FUNCTION_CALLING}》这门课有哪些课?大纲是什么?", COURSE_TOOLS)
+    assert result.rounds == [[("get_course_outline", {"course_name": FUNCTION_CALLING})]]
+    assert result.answer.startswith(f"《{FUNCTION_CALLING}》共6课:0. Why Models Need Tools and How to Describe Them;"
+                                    "1. The Tool Call Loop;")
 
 
 def test_unknown_course_and_missing_lesson_are_explained():
-    unknown = run("What's in lesson 2 of the cooking course?", COURSES)
+    unknown = run("What's in lesson 2 of the cooking course?", COURSE_TOOLS)
     assert 'I could not find the course "cooking": no course matches' in unknown.answer
-    missing = run("What is in lesson 9 of the tool orchestration course?", COURSES)
-    assert len(missing.rounds) == 1 and "has no lesson 9; its lessons are numbered 1-6" in missing.answer
+    missing = run("What is in lesson 9 of the tool orchestration course?", COURSE_TOOLS)
+    assert len(missing.rounds) == 1 and "has no lesson 9; its lessons are numbered 0-5" in missing.answer
+    missing_zh = run("tool orchestration 课程第9课讲什么?", COURSE_TOOLS)
+    assert missing_zh.answer == f"《{FUNCTION_CALLING}》没有第9课(共6课,第0至5课)。"
 
 
 # -- generic policy and the stand-in answer -----------------------------------------------------------
@@ -342,9 +365,9 @@ def test_policies_are_listed_for_display():
 
 def test_decisions_are_deterministic_and_the_same_for_every_api():
     question = "Compare lesson 1 and lesson 5 of the RAG course"
-    first = run(question, COURSES)
-    assert run(question, COURSES) == first
-    assert run(question, COURSES, api="chat") == run(question, COURSES, api="messages") == first
+    first = run(question, COURSE_TOOLS)
+    assert run(question, COURSE_TOOLS) == first
+    assert run(question, COURSE_TOOLS, api="chat") == run(question, COURSE_TOOLS, api="messages") == first
 
 
 def test_equal_temperatures_are_said_to_be_equal(monkeypatch):
@@ -576,13 +599,12 @@ def test_the_course_tools_are_read_by_role_whatever_their_parameter_names(api):
         """
         return scenarios.search_course_content(q, course, lesson)
 
-    result = run("What's in lesson 4 of the course about tool orchestration?", [outline, search], api=api)
+    result = run("What's in lesson 2 of the course about tool orchestration?", [outline, search], api=api)
     assert result.rounds == [
         [("get_course_outline", {"title": "tool orchestration"})],
-        [("search_course_content", {"q": "Parallel Tool Calls", "course": "Tool Orchestration with LLMs",
-                                    "lesson": 4})],
+        [("search_course_content", {"q": "Parallel Tool Calls", "course": FUNCTION_CALLING, "lesson": 2})],
     ]
-    assert "several independent calls" in result.answer
+    assert "Parallel calls help most" in result.answer
 
 
 def test_the_clothing_step_finds_its_temperature_parameter():

@@ -38,7 +38,8 @@ their lessons from the tools' results only.
 
 Tools:
 - get_course_outline(course_name): a course's exact title, link and numbered lessons. Use it when the \
-question names a lesson by number, or asks what a course contains.
+question names a lesson by number, or asks what a course contains. Lesson numbers are the outline's: a \
+course may start at lesson 0.
 - search_course_content(query, course_name, lesson_number): passages of the lessons, with their sources. \
 Search with the exact course title and lesson number once you know them.
 

@@ -3,15 +3,19 @@
 A course is a plain text file in the format of the course-materials chatbot the
 course grew from::
 
-    Course Title: Function Calling with LLMs
+    Course Title: Function Calling and Tool Orchestration with LLMs
     Course Link: https://...
     Course Instructor: Mira Okafor
 
-    Lesson 1: Why Models Need Tools
+    Lesson 0: Why Models Need Tools and How to Describe Them
     Lesson Link: https://...
     The transcript, in paragraphs ...
 
-The package ships a few such files (``conductor/data/courses/*.txt``).
+Lessons are numbered as the course numbers them, from 0 or from 1. The
+package ships a few such files (``conductor/data/courses/*.txt``); the first,
+*Function Calling and Tool Orchestration with LLMs*, numbers its lessons like
+this course's notebooks (lesson 3 is retries, lesson 5 the orchestrator).
+
 :func:`parse_course` reads one; :class:`Catalogue` indexes the paragraphs of
 every lesson in an in-memory SQLite FTS5 table ranked with ``bm25()``, a real
 search engine embedded in Python's standard library (no model download, no
@@ -150,7 +154,8 @@ def parse_course(text: str, source: str = "<text>") -> Course:
     """Parse one course file's text: the header, then ``Lesson N: title`` sections.
 
     ``source`` names the text in error messages (a file name). Lesson numbers
-    must increase; each lesson needs a transcript; ``Lesson Link:`` is optional.
+    (from 0 or 1) must increase; each lesson needs a transcript; ``Lesson Link:``
+    is optional.
     """
     lines = text.splitlines()
     fields, start = _header(lines, source)
@@ -401,7 +406,9 @@ def default_catalogue() -> Catalogue:
 
 def _search_label(arguments: dict[str, Any], earlier: int) -> str:
     """What a search is doing, in the user's terms: "Searching lesson 1…", "Comparing with lesson 5…"."""
-    lesson = arguments.get("lesson_number") or _lesson_named(str(arguments.get("query", "")))
+    lesson = arguments.get("lesson_number")
+    if lesson is None:  # lesson 0 is a lesson: only a missing number is looked up by the query
+        lesson = _lesson_named(str(arguments.get("query", "")))
     if earlier:
         return f"Comparing with lesson {lesson}…" if lesson is not None else "Comparing with more course material…"
     return f"Searching lesson {lesson}…" if lesson is not None else "Searching the course materials…"
@@ -435,7 +442,7 @@ def search_course_content(query: str, course_name: str | None = None, lesson_num
     Args:
         query: What to look for, in a few words, e.g. "prompt injection".
         course_name: Only search this course (its title or a few words of it).
-        lesson_number: Only search this lesson number (from 1); use with course_name.
+        lesson_number: Only search this lesson, by its number in the outline; use with course_name.
     """
     hits = default_catalogue().search(query, course_name, lesson_number)
     return {"query": query, "results": [hit.as_dict() for hit in hits]}

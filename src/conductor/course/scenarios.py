@@ -1,8 +1,9 @@
 """The course's example tools and their data.
 
 Weather and clothing (the tool chain of the first lessons), a safe calculator,
-and a small course catalogue searched with SQLite FTS5. The data lives in
-module-level constants so a lesson (or a test) can change it and watch the
+and the course catalogue's two tools (the catalogue itself, course files indexed
+with SQLite FTS5, is :mod:`conductor.course.catalogue`). The weather data lives
+in module-level constants so a lesson (or a test) can change it and watch the
 offline model's calls and answers change with it.
 
 Failures are exceptions with a message that names the fix, not error
@@ -19,27 +20,23 @@ import functools
 import inspect
 import math
 import operator
-import re
-import sqlite3
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..tools import Tool, ToolDefinitionError, tool
+from . import catalogue
 
 __all__ = [
     "WEATHER",
     "CITY_ALIASES",
     "CLOTHING",
-    "COURSES",
     "get_weather",
     "suggest_clothing",
     "calculate",
     "get_course_outline",
     "search_course_content",
-    "reload_catalogue",
     "with_delay",
     "weather_tools",
     "calculator_tools",
@@ -310,204 +307,12 @@ def injection_scenario(*, requires_approval: bool = False) -> InjectionScenario:
 
 
 # -- course catalogue ---------------------------------------------------------
+# One catalogue for the lessons and the course-assistant demo: the course files
+# of conductor/data/courses, parsed and indexed by :mod:`conductor.course.catalogue`.
+# These names are the catalogue's own tool objects, not copies.
 
-COURSES: tuple[dict[str, Any], ...] = (
-    {
-        "title": "Tool Orchestration with LLMs",
-        "link": "https://courses.conductor.invalid/tool-orchestration",
-        "tags": ("tools", "orchestration", "function calling"),
-        "lessons": (
-            ("Why Models Need Tools",
-             "A language model only knows its training data and cannot act. Tools give it fresh facts and "
-             "actions: the model asks for a call, your code runs it, and the result goes back to the model."),
-            ("Describing Tools with Schemas",
-             "A tool is a name, a description and a JSON schema of its arguments. Type hints and docstrings "
-             "generate the schema, and the same schema validates the arguments the model sends."),
-            ("The Round Loop",
-             "Each round sends the conversation, runs the requested tool calls and appends their results. "
-             "A maximum number of rounds bounds cost; the last request forbids tools so an answer arrives."),
-            ("Parallel Tool Calls",
-             "A model may ask for several independent calls in one turn, such as the weather in three cities. "
-             "Running them in parallel threads or tasks cuts the round's latency to the slowest call."),
-            ("Retries, Timeouts and Fallbacks",
-             "Tools fail: networks time out and services are overloaded. Retry transient errors with "
-             "exponential backoff and jitter, give every call a timeout, and fall back to a cache or a "
-             "second source when retries run out."),
-            ("Orchestrating in Production",
-             "An orchestrator adds logging, metrics and alerts, rate limits and budgets around the loop. "
-             "Track rounds per query, tool failure rate and latency, and require approval for dangerous tools."),
-        ),
-    },
-    {
-        "title": "Retrieval-Augmented Generation Basics",
-        "link": "https://courses.conductor.invalid/rag-basics",
-        "tags": ("rag", "retrieval"),
-        "lessons": (
-            ("What Retrieval Solves",
-             "Models forget, hallucinate and miss private documents. Retrieval finds relevant passages at "
-             "question time and puts them in the prompt, so answers rest on sources you control."),
-            ("Chunking Documents",
-             "Documents are split into chunks small enough to rank and quote. Chunk by headings or sentences, "
-             "keep some overlap, and store the source and position of every chunk."),
-            ("Keyword Search with BM25",
-             "BM25 ranks chunks by how often the query words occur, discounted for common words and long "
-             "chunks. SQLite FTS5 provides it through the bm25 function with no extra service."),
-            ("Embeddings and Vector Search",
-             "Embeddings map text to vectors so that similar meanings lie close together. Vector search finds "
-             "passages that share no words with the query; hybrid search combines it with BM25."),
-            ("Grounded Answers and Citations",
-             "Ask the model to answer only from the retrieved passages and to cite them. Show the sources to "
-             "the user and say so plainly when the passages do not contain the answer."),
-        ),
-    },
-    {
-        "title": "Streaming Chat Interfaces",
-        "link": "https://courses.conductor.invalid/streaming-chat",
-        "tags": ("streaming", "sse", "chat"),
-        "lessons": (
-            ("Why Stream Responses",
-             "Streaming shows the first words within a fraction of a second instead of after the whole answer. "
-             "Users read while the model writes, and can stop a response that goes astray."),
-            ("Server-Sent Events",
-             "Both major APIs stream over server-sent events: lines of data separated by blank lines. "
-             "The client accumulates text deltas and tool-call argument fragments until the final event."),
-            ("Streaming Tool Calls",
-             "Tool-call arguments arrive as partial JSON fragments. Parse them only when the call is complete, "
-             "then run the tool and start the next streamed request with its result."),
-            ("Feeding Tool Results Back",
-             "Showing a tool result to the user is not enough: the model must receive it in a follow-up request "
-             "to write the answer. Otherwise the answer never arrives."),
-            ("Progress Messages and Cancellation",
-             "Between rounds, tell the user what is happening, such as searching the catalogue. Let the user "
-             "cancel, and close the stream and any running tools cleanly when they do."),
-        ),
-    },
-)
-"""The catalogue: each course has a title, a link, tags (other names) and (title, content) lessons numbered from 1."""
-
-_STOPWORDS = frozenset(
-    "a an and are as at be by can course courses do does for from how i in is it lesson lessons me "
-    "of on or that the this to what whats which with".split()
-)
-_MAX_RESULTS = 5
-_catalogue_lock = threading.Lock()
-_catalogue: sqlite3.Connection | None = None
-
-
-def _catalogue_connection() -> sqlite3.Connection:
-    """The shared in-memory FTS5 index, built on first use. Callers hold ``_catalogue_lock``."""
-    global _catalogue
-    if _catalogue is None:
-        # One connection shared by the tool threads; the lock serialises its use.
-        connection = sqlite3.connect(":memory:", check_same_thread=False)
-        connection.execute(
-            "CREATE VIRTUAL TABLE lessons USING fts5("
-            "course_title UNINDEXED, lesson_number UNINDEXED, lesson_title, content, link UNINDEXED, "
-            "tokenize='porter unicode61')"
-        )
-        connection.executemany(
-            "INSERT INTO lessons VALUES (?, ?, ?, ?, ?)",
-            [
-                (course["title"], number, title, content, course["link"])
-                for course in COURSES
-                for number, (title, content) in enumerate(course["lessons"], start=1)
-            ],
-        )
-        _catalogue = connection
-    return _catalogue
-
-
-def reload_catalogue() -> None:
-    """Rebuild the search index from :data:`COURSES` on the next search (after a lesson edits the catalogue)."""
-    global _catalogue
-    with _catalogue_lock:
-        if _catalogue is not None:
-            _catalogue.close()
-        _catalogue = None
-
-
-def _words(text: str) -> list[str]:
-    return [w for w in re.findall(r"\w+", text.casefold()) if w not in _STOPWORDS]
-
-
-def _course_names() -> str:
-    return "; ".join(course["title"] for course in COURSES)
-
-
-def _find_course(name: str) -> dict[str, Any]:
-    """The course a loosely written title means: a substring of the title or a tag, else the most shared words."""
-    wanted = name.strip().casefold()
-    for course in COURSES:
-        title = course["title"].casefold()
-        if len(wanted) >= 3 and (title in wanted or any(wanted in n for n in (title, *course["tags"]))):
-            return course
-    wanted_words = set(_words(name))
-    scores = [
-        len(wanted_words & set(_words(" ".join([course["title"], *course["tags"]])))) for course in COURSES
-    ]
-    best = max(scores, default=0)
-    if best == 0:
-        raise ValueError(f"no course matches {name!r}; the courses are: {_course_names()}")
-    return COURSES[scores.index(best)]
-
-
-@tool
-def get_course_outline(course_title: str) -> dict:
-    """Get a course's outline: its exact title, link and numbered lesson titles.
-
-    Args:
-        course_title: The course title or a few words of it, e.g. "tool orchestration".
-    """
-    course = _find_course(course_title)
-    return {
-        "course_title": course["title"],
-        "link": course["link"],
-        "lessons": [
-            {"lesson_number": number, "lesson_title": title}
-            for number, (title, _) in enumerate(course["lessons"], start=1)
-        ],
-    }
-
-
-@tool
-def search_course_content(query: str, course_name: str | None = None, lesson_number: int | None = None) -> dict:
-    """Search the course materials and return the best-matching lesson passages with their sources.
-
-    Args:
-        query: What to look for, in a few words.
-        course_name: Only search this course (its title or a few words of it).
-        lesson_number: Only search this lesson of the course (numbers start at 1).
-    """
-    terms = _words(query)
-    if not terms:
-        raise ValueError(f"the query {query!r} has no searchable words; send a few content words")
-    # Each word quoted and OR-ed: the query is data, never FTS5 syntax.
-    match = " OR ".join(f'"{term}"' for term in terms)
-    sql = (
-        "SELECT course_title, lesson_number, lesson_title, snippet(lessons, 3, '', '', '…', 40), link, "
-        "bm25(lessons, 0, 0, 2.0, 1.0) AS rank FROM lessons WHERE lessons MATCH ?"
-    )
-    parameters: list[Any] = [match]
-    if course_name is not None:
-        sql += " AND course_title = ?"
-        parameters.append(_find_course(course_name)["title"])
-    if lesson_number is not None:
-        sql += " AND lesson_number = ?"
-        parameters.append(lesson_number)
-    sql += " ORDER BY rank, course_title, lesson_number LIMIT ?"
-    parameters.append(_MAX_RESULTS)
-    with _catalogue_lock:
-        rows = _catalogue_connection().execute(sql, parameters).fetchall()
-    results = [
-        {"course_title": course, "lesson_number": number, "lesson_title": title, "snippet": snippet,
-         "link": link, "score": round(-rank, 4)}
-        for course, number, title, snippet, link, rank in rows
-    ]
-    return {
-        "query": query,
-        "results": results,
-        "sources": [f"{r['course_title']} - Lesson {r['lesson_number']}" for r in results],
-    }
+get_course_outline = catalogue.get_course_outline
+search_course_content = catalogue.search_course_content
 
 
 # -- delays for the parallel-calls lesson ------------------------------------------
@@ -559,8 +364,8 @@ def calculator_tools() -> list[Tool]:
 
 
 def course_tools() -> list[Tool]:
-    """get_course_outline and search_course_content: the course assistant."""
-    return [get_course_outline, search_course_content]
+    """get_course_outline and search_course_content: the course catalogue's tools (``catalogue.tools()``)."""
+    return catalogue.tools()
 
 
 ALL_TOOLS: tuple[Tool, ...] = (*weather_tools(), *calculator_tools(), *course_tools())

@@ -331,7 +331,7 @@ def lesson_numbers(text: str) -> list[int]:
         numbers.extend(int(n) for n in re.findall(r"\d+", match.group(1)))
     for match in _LESSON_ZH.finditer(text):
         number = _number(match.group(1))
-        if number:
+        if number is not None:  # 第0课 is a lesson too
             numbers.append(number)
     return list(dict.fromkeys(numbers))
 

@@ -481,9 +481,10 @@ def _searches(conversation: Conversation) -> dict[int, tuple[str | None, list[di
 def _lesson_block(outline: _Outline, number: int, search: tuple[str | None, list[dict[str, Any]]] | None,
                   can_search: bool, language: Language) -> str:
     if number not in outline.lessons:
-        last = max(outline.lessons, default=0)
-        return say(language, f"《{outline.title}》没有第{number}课(共{last}课)。",
-                   f'"{outline.title}" has no lesson {number}; its lessons are numbered 1-{last}.')
+        # Numbered as the outline numbers them: a course may start at lesson 0.
+        first, last = min(outline.lessons, default=0), max(outline.lessons, default=0)
+        return say(language, f"《{outline.title}》没有第{number}课(共{len(outline.lessons)}课,第{first}至{last}课)。",
+                   f'"{outline.title}" has no lesson {number}; its lessons are numbered {first}-{last}.')
     title = outline.lessons[number]
     head = say(
         language, f"《{outline.title}》第{number}课是“{title}”。", f'Lesson {number} of "{outline.title}" is "{title}".'
