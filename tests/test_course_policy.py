@@ -65,7 +65,7 @@ def test_lesson_and_related_courses_take_the_outline_then_two_searches_in_one_tu
     ]
     assert result.answer.startswith(f'Lesson 4 of "Prompt Engineering Fundamentals" is "{title}". Prompt injection is')
     related = result.answer.split("Other courses on the same topic:")[1]
-    assert '"Function Calling with LLMs", lesson 6' in related
+    assert '"Function Calling and Tool Orchestration with LLMs", lesson 4' in related
     assert '"Building Agents with the Model Context Protocol", lesson 6' in related
     # A lesson sharing one common word ("prompt") is not the same topic.
     assert "Evaluating LLM Applications" not in related

@@ -7,7 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from conductor import scenarios
+from conductor import catalogue, scenarios
 from conductor.scenarios import (
     ALL_TOOLS,
     calculate,
@@ -95,68 +95,17 @@ def test_calculator_refuses_what_is_not_plain_arithmetic(expression, message):
         calculate(expression)
 
 
-# -- course catalogue ---------------------------------------------------------------------
+# -- course catalogue: the catalogue's own tools (tests/test_catalogue.py tests the search) ------------
 
 
-@pytest.mark.parametrize(
-    ("asked", "title"),
-    [
-        ("Tool Orchestration with LLMs", "Tool Orchestration with LLMs"),
-        ("TOOL ORCHESTRATION", "Tool Orchestration with LLMs"),
-        ("rag", "Retrieval-Augmented Generation Basics"),
-        ("the streaming chat interfaces course", "Streaming Chat Interfaces"),
-        ("generation retrieval", "Retrieval-Augmented Generation Basics"),
-    ],
-)
-def test_outline_matches_loose_titles(asked, title):
-    outline = get_course_outline(asked)
-    assert outline["course_title"] == title
-    numbers = [lesson["lesson_number"] for lesson in outline["lessons"]]
-    assert numbers == list(range(1, len(numbers) + 1)) and 5 <= len(numbers) <= 6
-    assert outline["link"].startswith("https://")
-
-
-def test_outline_of_an_unknown_course_lists_the_courses():
-    with pytest.raises(ValueError, match="no course matches 'cooking'") as error:
-        get_course_outline("cooking")
-    assert all(course["title"] in str(error.value) for course in scenarios.COURSES)
-
-
-def test_search_ranks_the_lesson_that_is_about_the_query_first():
-    found = search_course_content("retry with exponential backoff")
-    best = found["results"][0]
-    assert (best["course_title"], best["lesson_number"]) == ("Tool Orchestration with LLMs", 5)
-    assert "backoff" in best["snippet"]
-    assert found["sources"][0] == "Tool Orchestration with LLMs - Lesson 5"
-    scores = [r["score"] for r in found["results"]]
-    assert scores == sorted(scores, reverse=True)
-
-
-def test_search_filters_by_course_and_lesson():
-    in_course = search_course_content("tool calls", course_name="streaming")
-    assert in_course["results"] and {r["course_title"] for r in in_course["results"]} == {"Streaming Chat Interfaces"}
-    one_lesson = search_course_content("tool calls", course_name="Tool Orchestration with LLMs", lesson_number=4)
-    assert [(r["lesson_number"], r["lesson_title"]) for r in one_lesson["results"]] == [(4, "Parallel Tool Calls")]
-
-
-def test_search_finds_nothing_for_words_the_catalogue_lacks():
-    assert search_course_content("quantum knitting")["results"] == []
-
-
-def test_search_treats_the_query_as_words_not_fts_syntax():
-    found = search_course_content('"bm25" OR NEAR( * -chunk')
-    assert found["results"][0]["lesson_title"] == "Keyword Search with BM25"
-
-
-def test_search_errors_name_the_fix():
-    with pytest.raises(ValueError, match="no searchable words"):
-        search_course_content("the of ?")
-    with pytest.raises(ValueError, match="no course matches"):
-        search_course_content("tools", course_name="cooking")
+def test_the_course_tools_are_the_catalogues():
+    assert scenarios.course_tools() == catalogue.tools()
+    assert get_course_outline is catalogue.get_course_outline
+    assert search_course_content is catalogue.search_course_content
 
 
 def test_search_is_safe_from_parallel_threads():
-    queries = ["backoff", "chunking", "streaming", "embeddings", "schemas", "cancel"] * 4
+    queries = ["backoff", "chunking", "injection", "embeddings", "schemas", "approval"] * 4
     sequential = [search_course_content(q) for q in queries]
     with ThreadPoolExecutor(max_workers=8) as pool:
         assert list(pool.map(search_course_content, queries)) == sequential
