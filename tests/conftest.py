@@ -8,7 +8,8 @@
   ``matplotlib.use`` rather than the ``MPLBACKEND`` variable: kernels inherit
   the environment, and ``MPLBACKEND=Agg`` there would switch off the inline
   figures the committed notebooks hold, so strict nbval would fail on them.
-- nbval ignores stderr when comparing outputs (warnings and progress bars).
+- nbval ignores stderr when comparing outputs (progress bars; the library's warnings go to stdout
+  as plain 'conductor: ...' lines in a notebook, see conductor.display.notebook_logging).
 - Kernels get ``CONDUCTOR_WIDGETS=static``: widgets render the static figure the
   committed notebooks hold, as in a headless run.
 - Hypothesis draws the same examples on every ``make test`` (profile ``repeatable``),

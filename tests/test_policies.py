@@ -1366,7 +1366,7 @@ def test_a_corrected_weather_call_leaves_its_error_out_of_the_answer(api):
     [
         ("responses", "What's the weather in Beijing?", "(from cache (yesterday), so it may be out of date)"),
         ("chat", "What's the weather in Beijing?", "(from cache (yesterday), so it may be out of date)"),
-        ("messages", "北京今天天气怎么样?", "(数据来自cache (yesterday),可能不是最新的)"),
+        ("messages", "北京今天天气怎么样?", "(数据来自缓存,可能不是最新的)"),
     ],
 )
 def test_a_reading_from_a_cache_fallback_is_said_to_be_possibly_stale(api, question, said):

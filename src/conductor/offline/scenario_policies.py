@@ -211,6 +211,16 @@ def _weather_failure(error: str, language: Language) -> str:
     return f"the weather service does not know that city; it has weather for {joined}"
 
 
+def _source_words(source: str, language: Language) -> str:
+    """A fallback's source as a person says it: a function's name ("cached_weather") is not for the user."""
+    cache = "cache" in source.lower()
+    if language == "zh":
+        return "缓存" if cache else "备用来源"
+    if re.fullmatch(r"[A-Za-z_][\w.]*", source):
+        return "the cache" if cache else "a backup source"
+    return source
+
+
 def _city_sentence(reading: _Reading, suggestion: str | None, language: Language) -> str:
     if reading.error is not None:
         reason = _weather_failure(reading.error, language)
@@ -225,11 +235,11 @@ def _city_sentence(reading: _Reading, suggestion: str | None, language: Language
     if language == "zh":
         sentence = f"{reading.city}今天{reading.sky},气温{degrees}" if reading.sky else f"{reading.city}今天气温{degrees}"
         if reading.source:
-            sentence += f"(数据来自{reading.source},可能不是最新的)"
+            sentence += f"(数据来自{_source_words(reading.source, language)},可能不是最新的)"
         return sentence + (f"。建议穿{suggestion}。" if suggestion else "。")
     sentence = f"{reading.city} today: {reading.sky}, {degrees}" if reading.sky else f"{reading.city} today: {degrees}"
     if reading.source:
-        sentence += f" (from {reading.source}, so it may be out of date)"
+        sentence += f" (from {_source_words(reading.source, language)}, so it may be out of date)"
     return sentence + (f"; wear {suggestion}." if suggestion else ".")
 
 
