@@ -42,6 +42,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from .apis.base import HiddenPrompt
+from .apis.hosted import search_ceiling
 from .apis.responses import is_reasoning_model
 from .types import CostSplit, ToolResult, Turn, Usage, UserMessage
 
@@ -224,9 +225,12 @@ def output_ceiling(conversation: Conversation, request: dict[str, Any]) -> int:
 
 
 def worst_case(conversation: Conversation, request: dict[str, Any], price: Callable[[Usage], CostSplit]) -> Spend:
-    """What ``request`` can cost at most: estimated input plus its output limit, at ``price``."""
+    """What ``request`` can cost at most: estimated input plus its output limit, at ``price``, and every
+    web search its hosted tools allow (Anthropic's ``max_uses``; an unbounded search tool adds none)."""
     usage = Usage(
-        input_tokens=estimate_input_tokens(conversation, request), output_tokens=output_ceiling(conversation, request)
+        input_tokens=estimate_input_tokens(conversation, request),
+        output_tokens=output_ceiling(conversation, request),
+        web_search_requests=search_ceiling(request.get("tools") or ()),
     )
     return Spend(price(usage).total, usage.input_tokens + usage.output_tokens)
 

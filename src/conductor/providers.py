@@ -19,10 +19,11 @@ from typing import TYPE_CHECKING, Any
 
 from .apis import ApiName, RequestSettings, api_for, api_name, tool_choice_from
 from .apis.base import check_system
+from .apis.hosted import split_tools
 from .budget import Budget, Ledger, RunLimits, stopped_answer
 from .execution import DEFAULT_MAX_WORKERS, aexecute, execute
 from .guards import DEFAULT_MAX_REPEATS, Approver, Guards, check_allowed_tools
-from .rounds import Conversation, RunResult, check_max_rounds
+from .rounds import DEFAULT_MAX_PAUSES, Conversation, RunResult, check_max_rounds
 from .tools import Tool, ToolRegistry
 from .trace import ToolCallRecord
 from .types import CostSplit, ToolCall, Usage
@@ -154,6 +155,7 @@ class LLM:
         parallel: bool = False,
         max_workers: int = DEFAULT_MAX_WORKERS,
         limits: RunLimits | None = None,
+        max_pauses: int = DEFAULT_MAX_PAUSES,
     ) -> Conversation:
         """A new run's conversation; how its calls execute and its limits are kept on it, for resume too."""
         if not isinstance(question, str) or not question.strip():
@@ -161,7 +163,8 @@ class LLM:
         check_max_rounds(max_rounds)
         server_state = bool(options.pop("server_state", False))
         _check_options(options, self.api, server_state)
-        registry = ToolRegistry(_check_tools(tools))
+        functions, hosted = split_tools(_check_tools(tools), self.api)
+        registry = ToolRegistry(functions)
         guards = dict(guards or {})
         allowed = check_allowed_tools(guards.pop("allowed_tools", None), registry)
         policy = Guards(allowed_tools=allowed, **guards)
@@ -170,7 +173,7 @@ class LLM:
             parallel_tool_calls = one_call
         settings = RequestSettings(
             self.model, registry, check_system(system), max_tokens, parallel_tool_calls, options, tool_choice=choice,
-            server_state=server_state,
+            server_state=server_state, hosted_tools=hosted, hosted_api=self.api if hosted else None,
         )
         conversation = Conversation(
             adapter=self.adapter,
@@ -180,6 +183,7 @@ class LLM:
             max_rounds=max_rounds,
             price=self.cost_split,
             guards=policy,
+            max_pauses=max_pauses,
         )
         conversation.provider = self.provider
         conversation.run_options = {"parallel": parallel, "max_workers": max_workers}
@@ -210,6 +214,7 @@ class LLM:
         allowed_tools: Iterable[str | Tool] | None = None,
         max_repeats: int | None = DEFAULT_MAX_REPEATS,
         approve: Approver | None = None,
+        max_pauses: int = DEFAULT_MAX_PAUSES,
         budget: Budget | Ledger | Sequence[Budget | Ledger] | None = None,
         deadline: float | None = None,
         limits: RunLimits | None = None,
@@ -221,6 +226,16 @@ class LLM:
         ``max_workers``); it is off by default because a sync tool may not be
         thread-safe (``arun`` runs calls concurrently by default: that is what it is for).
         ``parallel_tool_calls=False`` asks the model itself for at most one call per turn.
+
+        ``tools`` holds ``@cd.tool`` functions and, beside them, hosted tools as the API's own
+        dict (``{"type": "web_search"}`` on Responses, ``{"type": "web_search_20250305", "name":
+        "web_search", "max_uses": 2}`` on Messages): sent unchanged, run by the provider inside its
+        response, never here; their blocks and items stay in ``result.messages`` as received and
+        their web searches are priced. Chat Completions has no hosted tools (a clear error says so).
+        ``max_pauses`` (default 3): how many times in a run a turn the API paused (Anthropic's
+        ``stop_reason: "pause_turn"``, a long server-tool turn) is continued, by sending it back
+        unchanged. A continuation is a request but never a tool round; past the limit the run
+        ends with the text so far (``result.stopped_by == "pause_limit"``).
 
         ``history`` continues a conversation: ``result.messages`` or ``result.conversation``
         of an earlier run (from either API), or OpenAI- or Anthropic-format dicts.
@@ -250,7 +265,7 @@ class LLM:
         conversation = self._conversation(
             question, tools, max_rounds, system, history, max_tokens, parallel_tool_calls, tool_choice, options,
             guards={"allowed_tools": allowed_tools, "max_repeats": max_repeats, "approve": approve},
-            parallel=parallel, max_workers=max_workers, limits=_limits(budget, deadline, limits),
+            parallel=parallel, max_workers=max_workers, max_pauses=max_pauses, limits=_limits(budget, deadline, limits),
         )
         return self._drive(conversation, **conversation.run_options)
 
@@ -270,6 +285,7 @@ class LLM:
         allowed_tools: Iterable[str | Tool] | None = None,
         max_repeats: int | None = DEFAULT_MAX_REPEATS,
         approve: Approver | None = None,
+        max_pauses: int = DEFAULT_MAX_PAUSES,
         budget: Budget | Ledger | Sequence[Budget | Ledger] | None = None,
         deadline: float | None = None,
         limits: RunLimits | None = None,
@@ -279,7 +295,7 @@ class LLM:
         conversation = self._conversation(
             question, tools, max_rounds, system, history, max_tokens, parallel_tool_calls, tool_choice, options,
             guards={"allowed_tools": allowed_tools, "max_repeats": max_repeats, "approve": approve},
-            parallel=parallel, max_workers=max_workers, limits=_limits(budget, deadline, limits),
+            parallel=parallel, max_workers=max_workers, max_pauses=max_pauses, limits=_limits(budget, deadline, limits),
         )
         return await self._adrive(conversation, **conversation.run_options)
 
@@ -329,6 +345,7 @@ class LLM:
         allowed_tools: Iterable[str | Tool] | None = None,
         max_repeats: int | None = DEFAULT_MAX_REPEATS,
         approve: Approver | None = None,
+        max_pauses: int = DEFAULT_MAX_PAUSES,
         budget: Budget | Ledger | Sequence[Budget | Ledger] | None = None,
         deadline: float | None = None,
         **options: Any,
@@ -349,7 +366,7 @@ class LLM:
         conversation = self._conversation(
             question, tools, max_rounds, system, history, max_tokens, parallel_tool_calls, tool_choice, options,
             guards={"allowed_tools": allowed_tools, "max_repeats": max_repeats, "approve": approve},
-            parallel=parallel, max_workers=max_workers, limits=_limits(budget, deadline, None),
+            parallel=parallel, max_workers=max_workers, max_pauses=max_pauses, limits=_limits(budget, deadline, None),
         )
         return stream_run(self, conversation, **conversation.run_options)
 
@@ -369,6 +386,7 @@ class LLM:
         allowed_tools: Iterable[str | Tool] | None = None,
         max_repeats: int | None = DEFAULT_MAX_REPEATS,
         approve: Approver | None = None,
+        max_pauses: int = DEFAULT_MAX_PAUSES,
         budget: Budget | Ledger | Sequence[Budget | Ledger] | None = None,
         deadline: float | None = None,
         **options: Any,
@@ -379,7 +397,7 @@ class LLM:
         conversation = self._conversation(
             question, tools, max_rounds, system, history, max_tokens, parallel_tool_calls, tool_choice, options,
             guards={"allowed_tools": allowed_tools, "max_repeats": max_repeats, "approve": approve},
-            parallel=parallel, max_workers=max_workers, limits=_limits(budget, deadline, None),
+            parallel=parallel, max_workers=max_workers, max_pauses=max_pauses, limits=_limits(budget, deadline, None),
         )
         return astream_run(self, conversation, **conversation.run_options)
 
@@ -524,7 +542,8 @@ def _paused_conversation(
         model=llm.model,
         price=llm.cost_split,
         provider=llm.provider,
-        tools=None if tools is None else _check_tools(tools),
+        # A hosted tool's dict travels with the paused run's settings: only the functions are taken here.
+        tools=None if tools is None else split_tools(_check_tools(tools), llm.api)[0],
     )
 
 
@@ -558,20 +577,16 @@ def _check_options(options: dict[str, Any], api: ApiName, server_state: bool) ->
         )
 
 
-def _check_tools(tools: Iterable[Tool | Callable[..., Any]]) -> list[Tool | Callable[..., Any]]:
-    """The tools as a list; a wire-format schema dict is refused (it has no code to run)."""
+def _check_tools(tools: Iterable[Tool | Callable[..., Any] | dict[str, Any]]) -> list[Any]:
+    """The tools as a list (a single tool where a list belongs is refused, naming the fix).
+
+    Dicts are sorted out by :func:`~conductor.apis.hosted.split_tools`: a hosted tool passes, a
+    function's schema dict is refused (it has no code to run).
+    """
     if isinstance(tools, (Tool, dict, str)) or callable(tools):
         name = getattr(tools, "name", None) or getattr(tools, "__name__", None) or type(tools).__name__
         raise ValueError(f"tools= takes a list of tools: pass tools=[{name}], not tools={name}")
-    tools = list(tools)
-    for item in tools:
-        if isinstance(item, dict):
-            name = item.get("name") or (item.get("function") or {}).get("name") or "?"
-            raise ValueError(
-                f"tools= got a schema dict for {name!r}, which has no code to run: pass the function itself, "
-                "decorated with @cd.tool (its schema is built from the type hints and docstring)"
-            )
-    return tools
+    return list(tools)
 
 
 def _import_sdk(name: str) -> Any:

@@ -9,7 +9,12 @@ Round semantics (``max_rounds`` counts tool rounds):
   still defined), so a run makes at most ``max_rounds + 1`` requests;
 * if the model asks for tools in that final request anyway, they are not run
   and the run ends with whatever text the model wrote;
-* every tool call id the model issued is answered exactly once, in call order.
+* every tool call id the model issued is answered exactly once, in call order;
+* a turn the API paused (Anthropic's ``stop_reason: "pause_turn"``: a long
+  server-tool turn, such as a web search) is continued by sending it back
+  unchanged, at most ``max_pauses`` times in a run; a continuation is a request
+  but never a tool round. Past the limit the run ends with the text so far
+  (``stopped_by="pause_limit"``).
 
 Before any call runs, the run's guards (:mod:`conductor.guards`: allowlist,
 invalid-call budget, validation, loop detection, approval) screen it. A call
@@ -70,7 +75,9 @@ class RunResult:
       request; they were not run. Non-empty means the limit cut the model short.
     * ``truncated`` / ``refused`` / ``empty``: the answer was cut by the token
       limit, is a refusal, or holds no text.
-    * ``stopped_by``: a guard or a limit ended the run early; ``"approval"`` means
+    * ``stopped_by``: a guard or a limit ended the run early (``"pause_limit"``: the
+      model was still pausing its turn when ``max_pauses`` continuations were used,
+      and ``answer`` holds its text so far); ``"approval"`` means
       paused, with the calls awaiting a decision in ``pending`` (decide with
       :meth:`approve` / :meth:`reject`, which record on this result and return
       nothing, then call ``llm.resume(result)``).
@@ -93,7 +100,8 @@ class RunResult:
     max_rounds: int | None = None
     conversation: tuple[Message, ...] = field(default=(), repr=False)  # the neutral form of ``messages``
     # Why the run ended before the model finished: "loop", "validation", "budget", "deadline",
-    # "approval" (paused: see ``pending``), or None when the model wrote its answer.
+    # "pause_limit" (still pausing after max_pauses continuations), "approval" (paused: see ``pending``),
+    # or None when the model wrote its answer.
     stopped_by: str | None = None
     # Calls awaiting a person's decision when stopped_by == "approval" (see approve / reject / llm.resume).
     pending: tuple[PendingCall, ...] = ()
@@ -205,6 +213,7 @@ class RunResult:
                 ("refused", self.refused),
                 ("empty answer", self.empty),
                 (f"stopped by the {self.stopped_by}", self.stopped_by in ("budget", "deadline")),
+                ("the model was still pausing its turn at max_pauses", self.stopped_by == "pause_limit"),
             )
             if on
         ]
@@ -249,6 +258,19 @@ class RunResult:
 
 def _count(number: int, noun: str) -> str:
     return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
+DEFAULT_MAX_PAUSES = 3  # continuations of paused turns (Anthropic pause_turn) in one run
+
+
+def check_max_pauses(max_pauses: Any) -> int:
+    """``max_pauses`` itself, or an error saying what it must be."""
+    if isinstance(max_pauses, bool) or not isinstance(max_pauses, int) or max_pauses < 0:
+        raise ValueError(
+            f"max_pauses must be a whole number of continuations (0 or more), got {max_pauses!r}: it caps how "
+            "often a turn the API paused (pause_turn) is sent back to be continued"
+        )
+    return max_pauses
 
 
 def check_max_rounds(max_rounds: Any) -> int:
@@ -397,6 +419,8 @@ class PausedRun:
     budgets: tuple[Budget, ...]  # what was left of each budget when the run paused
     decisions: dict[str, Decision] = field(default_factory=dict)
     resumed: bool = False
+    max_pauses: int = DEFAULT_MAX_PAUSES  # continuations of paused turns allowed in the run, and those made
+    pauses: int = 0
     # The run's tools and limits in the process that paused it (left out when pickled): there a budget shared
     # with other runs stays shared, and an orchestrator's rate limits go on.
     live_tools: ToolRegistry | None = field(default=None, repr=False, compare=False)
@@ -559,6 +583,7 @@ class Conversation:
         max_rounds: int,
         price: Callable[[Usage], CostSplit],
         guards: Guards | None = None,
+        max_pauses: int = DEFAULT_MAX_PAUSES,
     ) -> None:
         neutral = history_to_neutral(history)
         given = system_text(settings.system)
@@ -577,6 +602,7 @@ class Conversation:
             max_rounds=max_rounds,
             price=price,
             guards=guards or Guards(),
+            max_pauses=max_pauses,
         )
 
     def _start(
@@ -588,9 +614,13 @@ class Conversation:
         max_rounds: int,
         price: Callable[[Usage], CostSplit],
         guards: Guards,
+        max_pauses: int = DEFAULT_MAX_PAUSES,
     ) -> None:
         """Every attribute of a run as it starts (a new run, or a paused one being restored)."""
         self.max_rounds = check_max_rounds(max_rounds)
+        self.max_pauses = check_max_pauses(max_pauses)
+        self.pauses = 0  # paused turns continued so far (never tool rounds)
+        self._paused_texts: tuple[str, ...] = ()  # text of the paused turns the next turn continues
         self.guards = guards
         self.adapter = adapter
         self.price = price
@@ -640,7 +670,9 @@ class Conversation:
             max_rounds=paused.max_rounds,
             price=price,
             guards=copy.deepcopy(paused.guards),
+            max_pauses=paused.max_pauses,
         )
+        conversation.pauses = paused.pauses
         # The clock goes on from where the run paused: the trace and the deadline leave out the wait for a person.
         conversation.origin = time.perf_counter() - paused.elapsed
         conversation.provider = provider
@@ -739,6 +771,9 @@ class Conversation:
             provider=self.provider,
         )
         self.model_calls.append(call)
+        if turn.stop_reason is StopReason.PAUSE_TURN and not turn.tool_calls:
+            self._paused(turn)
+            return []
         # A turn cut off by max_tokens may hold a call whose arguments were cut too: never run it.
         cut = turn.stop_reason is StopReason.MAX_TOKENS and bool(turn.tool_calls)
         if not turn.tool_calls or cut or not self.tools_allowed or not len(self.tools):
@@ -753,19 +788,46 @@ class Conversation:
                     "the model asked for %d tool call(s) when tool use was not allowed; they were not run",
                     len(turn.tool_calls),
                 )
-            self.final = turn
+            # The answer: the text of the turns paused before it, which it continues, then its own.
+            paused_texts = self._paused_texts
+            self.final = replace(turn, text_blocks=paused_texts + turn.text_blocks) if paused_texts else turn
+            self._paused_texts = ()
             # Unrun calls stay out of the conversation: nothing answers them.
             kept = replace(turn, tool_calls=()) if turn.tool_calls else turn
             if kept.text_blocks or kept.reasoning:
                 self.neutral.append(kept)
                 self._chain(kept)
             return []
+        self._paused_texts = ()  # a tool turn: the answer will be a later turn's
         turn = unique_call_ids(turn, self.call_ids, call.index)
         self.neutral.append(turn)
         self._chain(turn)
         self._pending = (turn, call)
         self._screened = self.guards.screen(turn.tool_calls, self.tools, self.origin)
         return self._take_runnable()
+
+    def _paused(self, turn: Turn) -> None:
+        """A turn the API paused (``pause_turn``): kept as received, so the next request, ending with it,
+        asks the model to go on; or, with every continuation of ``max_pauses`` used, the end of the run."""
+        self.neutral.append(turn)
+        self._chain(turn)
+        self._paused_texts += turn.text_blocks
+        if self.pauses < self.max_pauses:
+            self.pauses += 1
+            logger.info("the model paused its turn (%s); continuing it (%d of max_pauses=%d)",
+                        turn.native_stop_reason, self.pauses, self.max_pauses)
+            return
+        logger.warning(
+            "the model paused its turn again after %d continuation(s); max_pauses=%d is reached, so the run ends "
+            "with the text so far: raise max_pauses to let it go on", self.pauses, self.max_pauses,
+        )
+        self.stopped_by = "pause_limit"
+        texts = self._paused_texts if "".join(self._paused_texts).strip() else (
+            f"Stopped: the model paused its turn (pause_turn) {self.pauses + 1} time(s) without finishing, and "
+            f"max_pauses={self.max_pauses} continuations were used.",
+        )
+        self.final = replace(turn, text_blocks=texts, raw=None)
+        self._paused_texts = ()
 
     def _chain(self, turn: Turn) -> None:
         """With server state, the next request continues from this response and sends only what follows it."""
@@ -938,6 +1000,8 @@ class Conversation:
             elapsed=self._paused_at - self.origin,
             deadline=self.limits.deadline,
             budgets=tuple(_left(ledger) for ledger in self.limits.ledgers),
+            max_pauses=self.max_pauses,
+            pauses=self.pauses,
             live_tools=self.tools,
             live_limits=self.limits,
         )

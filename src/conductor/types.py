@@ -58,7 +58,9 @@ class Usage:
     cache_read_tokens: int = 0  # part of input_tokens read from the prompt cache (cheaper)
     cache_write_tokens: int = 0  # part of input_tokens written to the cache (Anthropic: dearer)
     reasoning_tokens: int = 0  # part of output_tokens spent on hidden reasoning
-    web_search_requests: int = 0  # Anthropic server tool searches, billed per search
+    # Hosted web searches, billed per search: Anthropic's usage.server_tool_use.web_search_requests; on
+    # Responses, the response's web_search_call output items (its usage has no count of them).
+    web_search_requests: int = 0
 
     def __add__(self, other: Usage) -> Usage:
         return Usage(
@@ -157,7 +159,16 @@ class Reasoning:
 
 @dataclass(frozen=True)
 class Turn:
-    """One assistant reply: its text blocks and tool calls, in the order sent."""
+    """One assistant reply: its text blocks and tool calls, in the order sent.
+
+    ``items`` keeps the reply as the API sent it, to go back unchanged to the same API and
+    model (``origin``); any other model gets the neutral turn (text and calls) instead.
+    Responses: every output item, ids included (reasoning, ``web_search_call`` and other hosted
+    tools' items, messages, function calls). Messages: every content block, kept when the turn
+    holds a server tool's blocks (``server_tool_use``, ``web_search_tool_result``, ...) or was
+    paused (``pause_turn``, continued by sending it back as it came); empty otherwise.
+    Hosted tools' calls are never run here: the provider ran them inside the response.
+    """
 
     text_blocks: tuple[str, ...] = ()
     tool_calls: tuple[ToolCall, ...] = ()
@@ -167,7 +178,7 @@ class Turn:
     refusal: str | None = None
     model: str | None = None
     reasoning: tuple[Reasoning, ...] = ()  # thinking blocks, sent first when rendered for Anthropic
-    items: tuple[dict[str, Any], ...] = ()  # Responses API: the output items as received, ids included
+    items: tuple[dict[str, Any], ...] = ()  # the output items / content blocks as received (see above)
     response_id: str | None = None  # Responses API: the response's id (for previous_response_id)
     origin: tuple[str, str] | None = None  # (API, model asked) that wrote the turn; None for history
     raw: Any = field(default=None, compare=False, repr=False)  # the SDK object, for inspection

@@ -10,6 +10,7 @@ fields; nothing outside those modules reads or writes them.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol
@@ -18,6 +19,8 @@ from ..types import Message, StopReason, Turn
 
 if TYPE_CHECKING:
     from ..tools import ToolRegistry
+
+logger = logging.getLogger(__name__)
 
 ApiName = Literal["responses", "chat", "messages"]
 API_NAMES: tuple[ApiName, ...] = ("responses", "chat", "messages")
@@ -50,6 +53,34 @@ class RequestSettings:
     options: dict[str, Any] = field(default_factory=dict)  # passed to the SDK's create call as is
     tool_choice: ToolChoice = ToolChoice()
     server_state: bool = False  # Responses only: chain requests with previous_response_id (store=True)
+    # Hosted tools (web search, ...): the API's own dicts, sent unchanged beside the function tools to
+    # ``hosted_api``, the API they were written for (see :mod:`.hosted`).
+    hosted_tools: tuple[dict[str, Any], ...] = ()
+    hosted_api: ApiName | None = None
+
+
+_hosted_dropped: set[tuple[str, str | None, tuple[str, ...]]] = set()  # said once per process
+
+
+def hosted_tools_for(settings: RequestSettings, api: ApiName) -> list[dict[str, Any]]:
+    """The hosted tools to send to ``api``: the run's own on the API they were written for, none on another.
+
+    A run moves to another API only when a model fallback takes it over; that API would refuse the
+    other's dicts (a 400 that no fallback gets past), so the request goes without them, said in the log.
+    """
+    if not settings.hosted_tools:
+        return []
+    if settings.hosted_api == api:
+        return list(settings.hosted_tools)
+    said = (api, settings.hosted_api, tuple(str(t.get("type")) for t in settings.hosted_tools))
+    if said in _hosted_dropped:
+        return []
+    _hosted_dropped.add(said)
+    logger.warning(
+        "this request goes to the %s API, which does not take the %s API's hosted tools (%s); it is sent "
+        "without them", api, settings.hosted_api, ", ".join(repr(t.get("type")) for t in settings.hosted_tools),
+    )
+    return []
 
 
 @dataclass(frozen=True)

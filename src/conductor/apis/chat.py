@@ -13,7 +13,18 @@ from collections.abc import AsyncIterator, Iterator, Sequence
 from typing import Any
 
 from ..types import Message, StopReason, SystemMessage, ToolCall, ToolResult, Turn, Usage, UserMessage
-from .base import OPENED, ApiName, Finished, Opened, RequestSettings, StreamIncomplete, ToolChoice, map_stop, plain_text
+from .base import (
+    OPENED,
+    ApiName,
+    Finished,
+    Opened,
+    RequestSettings,
+    StreamIncomplete,
+    ToolChoice,
+    hosted_tools_for,
+    map_stop,
+    plain_text,
+)
 
 OPENAI_STOP = {
     "stop": StopReason.END_TURN,
@@ -72,6 +83,7 @@ class ChatApi:
         kwargs: dict[str, Any] = {"model": settings.model, "messages": list(messages), **settings.options}
         if settings.max_tokens is not None:
             kwargs["max_completion_tokens"] = settings.max_tokens
+        hosted_tools_for(settings, self.api)  # Chat Completions has no hosted tools: a fallback's run goes without
         if len(settings.tools):
             # OpenAI allows tool_choice and parallel_tool_calls only beside tools.
             kwargs["tools"] = [t.openai_schema() for t in settings.tools]

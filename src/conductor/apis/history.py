@@ -15,7 +15,7 @@ from typing import Any
 from ..types import Message, SystemMessage, ToolResult, Turn, UserMessage
 from .chat import ChatApi
 from .messages import MessagesApi
-from .responses import ResponsesApi
+from .responses import HOSTED_ITEMS, ResponsesApi
 
 # The more specific formats first: Chat Completions reads every role-based message left.
 _READERS = (ResponsesApi(), MessagesApi(), ChatApi())
@@ -132,7 +132,9 @@ def _entry_messages(index: int, entry: Any) -> tuple[list[Message], bool]:
     if isinstance(entry, dict) and entry.get("type") is not None:
         messages = _READERS[0].read_history(index, entry)
         if messages is not None:
-            output_item = entry["type"] in ("function_call", "reasoning") or entry.get("role") == "assistant"
+            output_item = (
+                entry["type"] in ("function_call", "reasoning", *HOSTED_ITEMS) or entry.get("role") == "assistant"
+            )
             return messages, output_item
     role = entry.get("role") if isinstance(entry, dict) else None
     if role not in ("system", "developer", "user", "assistant", "tool"):

@@ -4,13 +4,20 @@ Content blocks: ``text``, ``tool_use`` on assistant turns, ``tool_result`` at th
 start of the next user turn, ``thinking`` blocks (with their signatures) kept and
 sent back beside the tool calls they led to. System text goes to the request's
 ``system`` parameter. Assistant turns are rebuilt from request fields, never by
-dumping the response (``caller`` on tool_use blocks is a response-only field).
+dumping the response (``caller`` on tool_use blocks is a response-only field),
+with one exception: a turn holding a server tool's blocks (``server_tool_use``,
+``web_search_tool_result``, ...; the tool given as its own dict, e.g.
+``{"type": "web_search_20250305", "name": "web_search"}``) or paused
+(``stop_reason: "pause_turn"``) goes back to the model that wrote it with its
+blocks as received (:attr:`~conductor.types.Turn.items`), which the API needs to
+continue it. Server tools' searches are in ``usage.server_tool_use``.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import re
 from collections.abc import AsyncIterator, Iterator, Sequence
 from typing import Any
@@ -25,9 +32,12 @@ from .base import (
     RequestSettings,
     StreamIncomplete,
     ToolChoice,
+    hosted_tools_for,
     map_stop,
     plain_text,
 )
+
+logger = logging.getLogger(__name__)
 
 ANTHROPIC_MAX_TOKENS = 4096  # required by the Messages API; 1024 cuts real answers short
 ANTHROPIC_STOP = {
@@ -48,6 +58,15 @@ TOOL_PROMPT_TOKENS_BY_MODEL: dict[str, tuple[int, int]] = {  # models the page l
     "claude-3-haiku": (264, 340),
 }
 _ASSISTANT_BLOCKS = ("tool_use", "thinking", "redacted_thinking")  # blocks only this API's history has
+_OWN_BLOCKS = ("text", *_ASSISTANT_BLOCKS)  # the blocks a turn is rebuilt from; any other is a server tool's
+# Server tools: Anthropic runs them inside the turn (``anthropic/types/tool_union_param.py``). Given to
+# ``tools=`` as the API's own dict they go into the request unchanged; their blocks (``server_tool_use``,
+# ``web_search_tool_result``, ...) are kept in the turn as received and never run here. Types are dated
+# (``web_search_20250305``); these prefixes name the families.
+SERVER_TOOL_PREFIXES = ("web_search_", "web_fetch_", "code_execution_", "tool_search_tool_")
+# Anthropic-defined tools whose tool_use blocks come back for the caller's code to carry out.
+CLIENT_RUN_PREFIXES = ("bash_", "text_editor_", "memory_", "computer_", "browser_toolset_")
+_DATED = re.compile(r"_\d{8}$")  # how Anthropic names a tool version: web_search_20250305
 _TOOL_USE_ID = re.compile(r"^[a-zA-Z0-9_-]+$")  # what the API accepts as a tool_use id
 _UNSAFE = re.compile(r"[^a-zA-Z0-9_-]")
 
@@ -64,6 +83,28 @@ def safe_id(call_id: str) -> str:
         return call_id
     digest = hashlib.sha256(call_id.encode()).hexdigest()[:8]
     return f"{_UNSAFE.sub('_', call_id)}_{digest}"
+
+
+def hosted_kind(tool: dict[str, Any]) -> str | None:
+    """``"hosted"`` for a server tool Anthropic runs, ``"client"`` for an Anthropic-defined tool your code
+    must carry out, or ``None`` when the dict is not one of this API's typed tools.
+
+    A dated type outside the known families (a server tool newer than this table) counts as hosted: the
+    API says whether it knows it.
+    """
+    kind = tool.get("type")
+    if not isinstance(kind, str) or kind == "custom":
+        return None
+    if kind.startswith(CLIENT_RUN_PREFIXES):
+        return "client"
+    if kind.startswith(SERVER_TOOL_PREFIXES) or _DATED.search(kind):
+        return "hosted"
+    return None
+
+
+def is_server_block(kind: Any) -> bool:
+    """A content block a server tool wrote (``server_tool_use``, ``web_search_tool_result``, ...)."""
+    return isinstance(kind, str) and kind not in _OWN_BLOCKS
 
 
 def tool_prompt_tokens(model: str, tool_choice: dict[str, Any] | None) -> int:
@@ -106,6 +147,9 @@ class MessagesApi:
             if isinstance(message, SystemMessage):
                 continue
             if isinstance(message, Turn):
+                if _replays(message, model):  # server-tool blocks: sent back as received, a list as received
+                    into.append({"role": "assistant", "content": _replayed(message)})
+                    continue
                 blocks = self._assistant_blocks(message, model)
                 if len(blocks) == 1 and blocks[0]["type"] == "text":
                     into.append({"role": "assistant", "content": blocks[0]["text"]})  # plain text, as people write it
@@ -166,10 +210,12 @@ class MessagesApi:
         }
         if settings.system:
             kwargs["system"] = settings.system
-        if len(settings.tools):
+        hosted = hosted_tools_for(settings, self.api)
+        if len(settings.tools) or hosted:
             # Tools stay defined on the final request: the API rejects tool_use/tool_result
             # blocks in a request without tools. tool_choice none forbids their use instead.
-            kwargs["tools"] = [t.anthropic_schema() for t in settings.tools]
+            # Server tools (web_search_20250305, ...) go beside the function tools unchanged.
+            kwargs["tools"] = [*(t.anthropic_schema() for t in settings.tools), *hosted]
             kwargs["tool_choice"] = self._tool_choice(
                 settings.tool_choice if tools_allowed else ToolChoice("none"), settings.parallel_tool_calls
             )
@@ -224,7 +270,9 @@ class MessagesApi:
         texts: list[str] = []
         calls: list[ToolCall] = []
         reasoning: list[Reasoning] = []
+        server = False
         for block in response.content:
+            server = server or is_server_block(block.type)
             if block.type == "text":
                 texts.append(block.text)
             elif block.type == "tool_use":
@@ -237,6 +285,9 @@ class MessagesApi:
             elif block.type == "redacted_thinking":
                 reasoning.append(Reasoning(redacted=True, data=block.data))
         stop = map_stop(response.stop_reason, ANTHROPIC_STOP)
+        # A turn with server-tool blocks (or paused: it is continued by sending it back unchanged) keeps its
+        # content as received, to go back as it came to the model that wrote it.
+        keep = server or stop is StopReason.PAUSE_TURN
         return Turn(
             text_blocks=tuple(texts),
             tool_calls=tuple(calls),
@@ -246,6 +297,7 @@ class MessagesApi:
             refusal="".join(texts) if stop is StopReason.REFUSAL else None,
             model=response.model,
             reasoning=tuple(reasoning),
+            items=tuple(_as_received(block) for block in response.content) if keep else (),
             raw=response,
         )
 
@@ -275,9 +327,14 @@ class MessagesApi:
         kinds = {block.get("type") for block in content if isinstance(block, dict)}
         if role == "user" and "tool_result" in kinds:
             return _user_messages(index, content)
-        if role == "assistant" and kinds & set(_ASSISTANT_BLOCKS):
+        if role == "assistant" and (kinds & set(_ASSISTANT_BLOCKS) or any(_server_history_block(k) for k in kinds)):
             return [_assistant_turn(index, content)]
         return None
+
+
+def _server_history_block(kind: Any) -> bool:
+    """A server tool's block in history=: its call (``server_tool_use``) or its result (``*_tool_result``)."""
+    return isinstance(kind, str) and (kind == "server_tool_use" or kind.endswith("_tool_result"))
 
 
 def _user_messages(index: int, content: list[Any]) -> list[Message]:
@@ -311,12 +368,46 @@ def _assistant_turn(index: int, content: list[Any]) -> Turn:
             reasoning.append(Reasoning(thinking=block.get("thinking", ""), signature=block.get("signature", "")))
         elif kind == "redacted_thinking":
             reasoning.append(Reasoning(redacted=True, data=block.get("data", "")))
+        elif _server_history_block(kind):
+            # What a server tool did reaches the model through the text that follows it.
+            logger.info("history[%d] holds a %s block (a server tool's); it is left out", index, kind)
         else:
             raise ValueError(
                 f"history[{index}] has an assistant block of type {kind!r}; history carries text, "
                 "thinking and tool_use blocks: leave the block out"
             )
     return Turn(text_blocks=tuple(t for t in texts if t), tool_calls=tuple(calls), reasoning=tuple(reasoning))
+
+
+def _as_received(block: Any) -> dict[str, Any]:
+    """A response's content block as the dict the API sent (its null fields, which a request may not
+    carry, left out)."""
+    # warnings off: a compatible server's odd field (tool input that is no object) is kept as it came
+    return block.model_dump(mode="json", exclude_none=True, warnings=False)
+
+
+def _replays(turn: Turn, model: str) -> bool:
+    """Does ``turn`` go back as its blocks were received? Only to the model (and API) that wrote them."""
+    return bool(turn.items) and turn.origin == ("messages", model)
+
+
+def _replayed(turn: Turn) -> list[dict[str, Any]]:
+    """The turn's content blocks as received, with its tool calls as the run knows them.
+
+    The loop may have renamed a call id (a repeated one) or left calls out (tools no longer
+    allowed): their tool_use blocks follow, everything else (server tool blocks, text with its
+    citations, thinking with its signature) goes back unchanged.
+    """
+    calls = iter(turn.tool_calls)
+    blocks = []
+    for block in turn.items:
+        if block.get("type") == "tool_use":
+            call = next(calls, None)
+            if call is None:  # a call the run did not make: nothing answers it
+                continue
+            block = {**block, "id": safe_id(call.id), "name": call.name, "input": _tool_input(call)}
+        blocks.append(block)
+    return blocks
 
 
 def _final(message: Any) -> Any:

@@ -14,6 +14,10 @@ name: :data:`REASONING_MODELS`). A turn's output items are sent back as received
 their ids, only to the model that made them; another model gets the neutral turn
 (text and calls, no reasoning). ``server_state=True`` chains requests with
 ``previous_response_id`` instead (``store=True``), sending only the new items.
+
+Hosted tools (``{"type": "web_search"}``, file search, ...) go into ``tools`` as the caller
+wrote them; OpenAI runs them inside the response, whose ``web_search_call`` (and other) items
+are kept with the turn's items and counted as web searches for the price.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ from .base import (
     StreamFailed,
     StreamIncomplete,
     ToolChoice,
+    hosted_tools_for,
     plain_text,
     system_text,
 )
@@ -52,7 +57,36 @@ _not_reasoning_lock = threading.Lock()
 
 RESPONSES_STOP = {"max_output_tokens": StopReason.MAX_TOKENS, "content_filter": StopReason.REFUSAL}
 _ASSISTANT_ITEMS = ("message", "function_call", "reasoning")
-_HISTORY_ITEMS = (*_ASSISTANT_ITEMS, "function_call_output")
+
+# Hosted tools: OpenAI runs them inside the response (``openai/types/responses/tool_param.py``). Given to
+# ``tools=`` as the API's own dict they go into the request unchanged; their calls come back as output items
+# (``web_search_call``, ...) that are kept as received and never run here.
+HOSTED_TOOLS = frozenset({
+    "web_search", "web_search_2025_08_26", "web_search_preview", "web_search_preview_2025_03_11",
+    "file_search", "code_interpreter", "image_generation", "mcp", "tool_search", "shell",
+})
+# Typed tools whose calls come back for the caller's code to carry out (computer_call, local_shell_call, ...).
+CLIENT_RUN_TOOLS = frozenset({"computer", "computer_use_preview", "local_shell", "apply_patch", "custom", "namespace"})
+# The output items of hosted tools: kept in the turn as received; in history= they are left out.
+HOSTED_ITEMS = frozenset({
+    "web_search_call", "file_search_call", "code_interpreter_call", "image_generation_call", "mcp_call",
+    "mcp_list_tools", "tool_search_call", "tool_search_output", "shell_call", "shell_call_output",
+})
+WEB_SEARCH_ITEM = "web_search_call"  # one per search, billed per call
+_HISTORY_ITEMS = (*_ASSISTANT_ITEMS, "function_call_output", *sorted(HOSTED_ITEMS))
+
+
+def hosted_kind(tool: dict[str, Any]) -> str | None:
+    """``"hosted"`` for a tool OpenAI runs, ``"client"`` for a typed tool your code must carry out, or
+    ``None`` when the dict is not one of this API's typed tools."""
+    kind = tool.get("type")
+    if kind == "shell" and (tool.get("environment") or {}).get("type") == "local":
+        return "client"  # a shell on your own machine: its shell_call items are yours to run
+    if kind in HOSTED_TOOLS:
+        return "hosted"
+    if kind in CLIENT_RUN_TOOLS:
+        return "client"
+    return None
 
 
 def is_reasoning_model(model: str) -> bool:
@@ -123,8 +157,10 @@ class ResponsesApi:
             kwargs["instructions"] = system_text(settings.system)
         if settings.max_tokens is not None:
             kwargs["max_output_tokens"] = settings.max_tokens
-        if len(settings.tools):
-            kwargs["tools"] = [self.tool(t) for t in settings.tools]
+        hosted = hosted_tools_for(settings, self.api)
+        if len(settings.tools) or hosted:
+            # Hosted tools (web_search, ...) go beside the function tools unchanged, as the caller wrote them.
+            kwargs["tools"] = [*(self.tool(t) for t in settings.tools), *hosted]
             kwargs["tool_choice"] = self._tool_choice(settings.tool_choice if tools_allowed else ToolChoice("none"))
             if settings.parallel_tool_calls is not None:
                 kwargs["parallel_tool_calls"] = settings.parallel_tool_calls
@@ -262,7 +298,7 @@ class ResponsesApi:
             tool_calls=tuple(calls),
             stop_reason=stop,
             native_stop_reason=native,
-            usage=self._usage(response.usage),
+            usage=self._usage(response.usage, sum(item.get("type") == WEB_SEARCH_ITEM for item in items)),
             refusal=refusal,
             model=response.model,
             items=tuple(items),
@@ -271,9 +307,11 @@ class ResponsesApi:
         )
 
     @staticmethod
-    def _usage(usage: Any) -> Usage:
+    def _usage(usage: Any, searches: int = 0) -> Usage:
+        """The response's token counts, and its web searches: the API reports none in ``usage``, it bills
+        each ``web_search_call`` item of the output."""
         if usage is None:
-            return Usage()
+            return Usage(web_search_requests=searches)
         inputs = getattr(usage, "input_tokens_details", None)
         outputs = getattr(usage, "output_tokens_details", None)
         return Usage(
@@ -281,6 +319,7 @@ class ResponsesApi:
             output_tokens=usage.output_tokens or 0,
             cache_read_tokens=(getattr(inputs, "cached_tokens", None) or 0) if inputs else 0,
             reasoning_tokens=(getattr(outputs, "reasoning_tokens", None) or 0) if outputs else 0,
+            web_search_requests=searches,
         )
 
     # -- history -------------------------------------------------------------------------
@@ -297,6 +336,12 @@ class ResponsesApi:
             return None
         if kind == "reasoning":
             logger.info("history[%d] is a reasoning item; it is left out (reasoning is kept within a run)", index)
+            return []
+        if kind in HOSTED_ITEMS:
+            logger.info(
+                "history[%d] is a %s item (a hosted tool's call); it is left out: what it found reaches the "
+                "model through the answer that follows it", index, kind,
+            )
             return []
         if kind == "function_call_output":
             if not entry.get("call_id"):

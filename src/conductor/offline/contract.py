@@ -17,7 +17,14 @@ from ..strict import loosen
 from ..types import ToolSpec
 
 
-__all__ = ["InvalidRequest", "anthropic_strict_problem", "offered_tool", "openai_strict_problem"]
+__all__ = ["InvalidRequest", "anthropic_strict_problem", "hosted_tool_refused", "offered_tool", "openai_strict_problem"]
+
+# How to reach the real API that runs a hosted tool, worded as the stand-in's other declines
+# (offline.evidence.REAL_MODEL) name a real model.
+_REAL_API = {
+    "responses": ('OpenAI', 'cd.connect("openai") with OPENAI_API_KEY set'),
+    "messages": ('Anthropic', 'cd.connect("anthropic") with ANTHROPIC_API_KEY set'),
+}
 
 
 def openai_strict_problem(schema: dict[str, Any], context: tuple[str, ...] = ()) -> str | None:
@@ -83,6 +90,19 @@ def offered_tool(name: str, description: str, parameters: dict[str, Any], strict
     if strict is True:
         return ToolSpec(name, description, loosen(parameters), strict=True)
     return ToolSpec(name, description, parameters)
+
+
+def hosted_tool_refused(api: str, index: int, tool: dict[str, Any]) -> InvalidRequest:
+    """The stand-in's 400 for a hosted tool (web search, ...): such tools run only on the real API."""
+    provider, connect = _REAL_API[api]
+    kind = tool.get("type")
+    return InvalidRequest(
+        f"tools[{index}]: hosted tools run only on the real API: {kind!r} is run by {provider}'s servers inside "
+        f"the response, and the offline stand-in has no web or servers to run it on. To use it, connect a real "
+        f"model: {connect}. Offline, pass a @cd.tool function that does the job instead.",
+        param=f"tools[{index}]",
+        code="hosted_tool_offline",
+    )
 
 
 class InvalidRequest(Exception):

@@ -22,7 +22,7 @@ from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, Literal
 
 from ...types import ToolCall, ToolResult, Turn, UserMessage
-from ..contract import InvalidRequest, anthropic_strict_problem, offered_tool
+from ..contract import InvalidRequest, anthropic_strict_problem, hosted_tool_refused, offered_tool
 from ..conversation import Conversation, ToolChoice
 from ..faults import FaultContext, retry_headers
 from ..ids import base62
@@ -408,7 +408,8 @@ def check(body: dict[str, Any], server: ServerState) -> None:
 def _check_tools(tools: list[dict[str, Any]]) -> None:
     for index, tool in enumerate(tools):
         if tool.get("type", "custom") != "custom":
-            continue  # server tools (web search, ...) have their own shapes
+            # Server tools (web search, ...) run on Anthropic's servers: the stand-in has none.
+            raise hosted_tool_refused(API, index, tool)
         prefix = f"tools.{index}.custom"
         for required in ("name", "input_schema"):
             if required not in tool:

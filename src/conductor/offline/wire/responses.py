@@ -24,7 +24,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Literal
 
 from ...types import ToolCall, ToolResult, Turn, UserMessage
-from ..contract import InvalidRequest, offered_tool, openai_strict_problem
+from ..contract import InvalidRequest, hosted_tool_refused, offered_tool, openai_strict_problem
 from ..conversation import Conversation, ToolChoice
 from ..ids import hexadecimal
 from ..reasoning import seal, unseal
@@ -518,8 +518,11 @@ def _invalid_schema(name: str, index: int, detail: str) -> InvalidRequest:
 
 
 def _check_tool(index: int, tool: dict[str, Any]) -> None:
+    if tool.get("type") == "custom":
+        return  # a free-form tool of the caller's: offered to no policy, accepted as the API accepts it
     if tool.get("type") != "function":
-        return  # hosted tools (web_search, file_search, ...) have shapes of their own
+        # Hosted tools (web_search, file_search, ...) run on OpenAI's servers: the stand-in has none.
+        raise hosted_tool_refused(API, index, tool)
     name = tool.get("name")
     if not name:
         raise _missing(f"tools[{index}].name")  # what a Chat Completions-shaped tool gets
