@@ -489,3 +489,15 @@ def test_a_budget_holds_the_searches_max_uses_allows():
     unbounded = {"type": "web_search_20250305", "name": "web_search"}
     result = llm.run("Capital of France?", tools=[unbounded], budget=cd.Budget(usd=0.015), max_tokens=200)
     assert len(server.bodies) == 1 and result.usage.web_search_requests == 1
+
+
+def test_the_orchestrator_sends_a_hosted_tool_as_given_and_never_wraps_it():
+    from conductor import scenarios as sc
+    from conductor.offline import LatencyModel, OfflineModel
+
+    model = OfflineModel(seed=0, latency=LatencyModel.instant())
+    orch = cd.Orchestrator(cd.connect("offline", offline_model=model), tools=[sc.get_weather, {"type": "web_search"}])
+    result = orch.run("What's the weather in Beijing?")
+    # the stand-in has no web: it refuses, and the request shows the hosted tool went out unchanged
+    assert result.stopped_by == "error" and "hosted tools run only on the real API" in result.answer
+    assert model.requests[0].body["tools"][1] == {"type": "web_search"}

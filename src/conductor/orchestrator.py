@@ -271,7 +271,8 @@ class Orchestrator:
             if name in run_options:
                 raise ValueError(f"{name}= is set by the Orchestrator itself")
         self.llm = llm
-        self.tools = [t if isinstance(t, Tool) else make_tool(t) for t in tools]
+        # A dict is a hosted tool (it runs on the provider's side): sent as given, never wrapped.
+        self.tools = [t if isinstance(t, Tool | dict) else make_tool(t) for t in tools]
         self.max_rounds = max_rounds
         self.budget = budget
         self.batch_budget = batch_budget
@@ -293,7 +294,7 @@ class Orchestrator:
         self._secrets = self._known_secrets()
 
     def __repr__(self) -> str:
-        return (f"Orchestrator({self.llm!r}, tools={[t.name for t in self.tools]}, max_rounds={self.max_rounds}, "
+        return (f"Orchestrator({self.llm!r}, tools={[t.name if isinstance(t, Tool) else t.get('type') for t in self.tools]}, max_rounds={self.max_rounds}, "
                 f"conversations={len(self.records)})")
 
     def _known_secrets(self) -> list[str]:
@@ -316,7 +317,7 @@ class Orchestrator:
         return RunLimits(ledgers, self.deadline, before_send=run.before_send, abefore_send=run.abefore_send)
 
     def _options(self, run: _Run) -> dict[str, Any]:
-        return {**self.run_options, "tools": [run.wrap(t) for t in self.tools], "max_rounds": self.max_rounds,
+        return {**self.run_options, "tools": [run.wrap(t) if isinstance(t, Tool) else t for t in self.tools], "max_rounds": self.max_rounds,
                 "limits": self._limits(run)}
 
     def run(self, question: str, *, user: str = DEFAULT_USER, on_progress: ProgressCallback | None = None) -> RunResult:
