@@ -79,6 +79,9 @@ _LAZY = {
     "bench": "course",
     "soak": "course",
     "offline_suite": "course",
+    # MCP servers as tools (conductor/mcp.py; inside it ``import mcp`` is the SDK)
+    "mcp_server": "mcp",
+    "MCPServerError": "mcp",
 }
 
 __all__ = [
