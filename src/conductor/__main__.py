@@ -105,7 +105,7 @@ def add_refresh(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "refresh",
         help="re-execute notebooks in place (offline default), ready to commit",
-        description="Write the Colab bootstrap cell of conductor/colab.py as each selected notebook's first "
+        description="Write the Colab bootstrap cell of conductor/course/colab.py as each selected notebook's first "
         "code cell, execute the notebook with its default parameters and save it in place without run "
         "metadata, so strict nbval compares against fresh outputs.",
     )

@@ -42,6 +42,8 @@ import httpx2
 from .wire import WIRES
 from .wire import chat as chat_wire
 from .wire import messages as messages_wire
+from .batches import DEFAULT_BATCH_DELAY, BatchServer
+from .batches import serves as serves_batches
 from .contract import InvalidRequest
 from .conversation import ApiName, CallTools, Conversation, Decision, Policy, Reply
 from ..strict import fill_nulls
@@ -196,6 +198,12 @@ class OfflineModel:
             refuses function tools unless ``reasoning_effort`` is "none". Without
             it, a request that asks for encrypted reasoning gets the 400 a
             non-reasoning model gives.
+        batch_delay: simulated seconds a batch (OpenAI Batch API, Anthropic Message
+            Batches) takes from creation to its end; real seconds are this times the
+            latency model's ``scale``, so ``LatencyModel.instant()`` ends batches at once
+            (see :mod:`.batches`).
+        batch_faults: batch lines to expire or fail on demand: ``{"expire": {"q1"}, "fail": 0.1}``
+            names lines by ``custom_id`` or gives a rate drawn per batch and line.
     """
 
     def __init__(
@@ -207,6 +215,8 @@ class OfflineModel:
         one_call_per_turn: bool = False,
         gullible: bool = False,
         reasoning: bool = False,
+        batch_delay: float = DEFAULT_BATCH_DELAY,
+        batch_faults: Mapping[str, Any] | None = None,
     ) -> None:
         self.seed = seed
         self.latency = latency if latency is not None else LatencyModel()
@@ -220,6 +230,7 @@ class OfflineModel:
         self._server = ServerState(reasoning, key=hashlib.sha256(f"reasoning key {seed}".encode()).digest())
         self._lock = threading.Lock()
         self._requests: list[RecordedRequest] = []
+        self._batches = BatchServer(self, batch_delay, batch_faults)  # files and batches, in memory
 
     @property
     def reasoning(self) -> bool:
@@ -341,7 +352,11 @@ class OfflineModel:
         attempt = request.headers.get("x-stainless-retry-count", "0").encode()
         request_id = api_wire.request_id(digest + attempt)
         headers = {api_wire.REQUEST_ID_HEADER: request_id}
-        if wire is None:
+        if wire is None and serves_batches(path):
+            status, batch_headers, content = self._batches.serve(request, body if isinstance(body, dict) else None,
+                                                                 request_id)
+            plan = _Plan(status, {**headers, **batch_headers}, content)
+        elif wire is None:
             status, error = api_wire.not_found(request.method, path, request_id)
             plan = self._error_plan(status, error, headers)
         elif not isinstance(body, dict):
