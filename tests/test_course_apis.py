@@ -21,11 +21,22 @@ def test_every_notebook_takes_an_api_parameter():
     assert not missing, f"these notebooks have no `api` parameter: {missing}"
 
 
-@pytest.mark.parametrize("api", ["chat", "messages"])
-def test_every_notebook_runs_on_the_api(api, tmp_path):
+def _runs_on(api: str, out_dir: Path) -> None:
     log = io.StringIO()
-    report = run_course(ROOT, api=api, parameters={"latency_scale": 0}, out_dir=tmp_path, stream=log)
+    report = run_course(ROOT, api=api, parameters={"latency_scale": 0}, out_dir=out_dir, stream=log)
     assert report.results and not report.failures, log.getvalue()
+
+
+# One class per API: pytest-xdist (--dist loadscope) gives each class to a worker, so the two
+# slow runs go side by side instead of one after the other.
+class TestOnChatCompletions:
+    def test_every_notebook_runs(self, tmp_path):
+        _runs_on("chat", tmp_path)
+
+
+class TestOnMessages:
+    def test_every_notebook_runs(self, tmp_path):
+        _runs_on("messages", tmp_path)
 
 
 def test_an_unknown_api_stops_the_run_before_any_notebook(tmp_path):

@@ -30,6 +30,9 @@ _LAZY = {
     "Budget": "budget",
     "UnpricedModelError": "budget",
     "Orchestrator": "orchestrator",
+    # many conversations through the providers' Batch APIs (orch.run_many(..., via="batch"), submit, collect)
+    "BatchHandle": "batch",
+    "BatchLineError": "batch",
     "RateLimit": "ratelimit",
     "budget": None,
     "metrics": None,

@@ -47,6 +47,7 @@ from .trace import Trace
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
+    from .batch import BatchHandle
     from .providers import LLM
     from .rounds import Conversation
 
@@ -103,6 +104,8 @@ class _Run:
         self._lock = threading.Lock()
 
     def emit(self, kind: str, text: str, tool: str | None = None, arguments: dict[str, Any] | None = None) -> None:
+        if not self.callbacks:
+            return  # nobody listens: no event is built
         event = Progress(self.run_id, self.user, kind, text, tool, arguments)
         for callback in self.callbacks:
             try:
@@ -164,6 +167,8 @@ class _Run:
     # -- the tools, wrapped for this run ----------------------------------------------------
 
     def _started(self, tool: Tool, arguments: dict[str, Any]) -> None:
+        if not self.callbacks:
+            return  # the count and the text are for progress events only
         with self._lock:  # a turn's calls may start in several threads at once
             earlier = self.calls[tool.name]
             self.calls[tool.name] += 1
@@ -286,6 +291,7 @@ class Orchestrator:
         self.limiters = Limiters(self.rate_limit, clock or SystemClock())
         self.results: list[RunResult | None] = []  # the last run_many's, filled as conversations finish
         self.batch_ledger: Ledger | None = None  # the latest run_many's shared budget
+        self.batch_handle: BatchHandle | None = None  # the latest run_many(via="batch")'s run, kept on disk
         self.records: list[QueryRecord] = []
         self.failures: list[tuple[int | None, str, BaseException]] = []  # (batch index, run id, exception)
         self._ids = itertools.count(1)
@@ -380,8 +386,21 @@ class Orchestrator:
         concurrency: int = 10,
         users: Sequence[str] | str | None = None,
         progress: bool = True,
+        via: str = "direct",
+        poll_interval: float | None = None,
+        deadline: float | None = None,
+        state_dir: str | os.PathLike[str] | None = None,
     ) -> list[RunResult]:
         """Answer every question, at most ``concurrency`` at once; results in input order.
+
+        ``via="batch"`` sends every round of every conversation as one batch through the
+        provider's Batch API, at half price (:mod:`conductor.batch`): it polls the batch every
+        ``poll_interval`` seconds (default: scaled to the offline model's delay, else 15 s) with
+        a progress bar, runs the tools and sends the next round. ``deadline`` (seconds) then
+        bounds the whole run; ``state_dir`` is where the run is kept on disk (default
+        ``.conductor/batches``). ``concurrency`` caps the conversations running their tools at once.
+        The run's handle is ``orch.batch_handle`` as soon as it starts: if the process stops (or the
+        cell is interrupted), ``orch.collect(orch.batch_handle.id)`` finishes it, here or elsewhere.
 
         ``users`` names who asks each question (a list as long as ``questions``, or one
         name for all). Without it each conversation counts as a user of its own (``q0001``, ...):
@@ -395,6 +414,20 @@ class Orchestrator:
         questions = list(questions)
         if isinstance(concurrency, bool) or not isinstance(concurrency, int) or concurrency < 1:
             raise ValueError(f"concurrency must be a whole number above 0, got {concurrency!r}")
+        if via == "batch":
+            from . import batch
+
+            results = await batch.run(
+                self, questions, self._users(users, len(questions)), state_dir=state_dir, deadline=deadline,
+                progress=progress, poll_interval=poll_interval, concurrency=concurrency,
+            )
+            return results
+        if via != "direct":
+            raise ValueError(f"via must be 'direct' (one request at a time) or 'batch' (the provider's Batch API), "
+                             f"got {via!r}")
+        for name, value in (("poll_interval", poll_interval), ("deadline", deadline), ("state_dir", state_dir)):
+            if value is not None:
+                raise ValueError(f"{name}= applies to via='batch' only")
         # Filled as conversations finish: a batch cancelled part-way (a timeout, an interrupt in the
         # notebook) leaves what finished here, in input order, None where a conversation had not.
         self.results: list[RunResult | None] = [None] * len(questions)
@@ -418,6 +451,74 @@ class Orchestrator:
                 bar.close()
         self.metrics()  # raises the batch's alerts
         return list(results)
+
+    # -- many conversations through the providers' batch APIs, across restarts ---------------------
+
+    def submit(
+        self,
+        questions: Sequence[str],
+        *,
+        users: Sequence[str] | str | None = None,
+        deadline: float | None = None,
+        state_dir: str | os.PathLike[str] | None = None,
+    ) -> BatchHandle:
+        """Send the first round of ``questions`` as a provider batch and return at once.
+
+        The returned handle's ``id`` survives a restart: ``orch.collect(id)`` on a new
+        Orchestrator (same llm and tools), in this process or another, finishes the work.
+        The run is kept in ``state_dir`` (default ``.conductor/batches``), under its id.
+        """
+        return _run_sync(lambda: self.asubmit(questions, users=users, deadline=deadline, state_dir=state_dir))
+
+    async def asubmit(
+        self,
+        questions: Sequence[str],
+        *,
+        users: Sequence[str] | str | None = None,
+        deadline: float | None = None,
+        state_dir: str | os.PathLike[str] | None = None,
+    ) -> BatchHandle:
+        """:meth:`submit` on the event loop."""
+        from . import batch
+
+        questions = list(questions)
+        return await batch.submit(self, questions, self._users(users, len(questions)), state_dir=state_dir,
+                                  deadline=deadline)
+
+    def collect(
+        self,
+        handle_or_id: BatchHandle | str,
+        *,
+        poll_interval: float | None = None,
+        progress: bool = True,
+        concurrency: int = 10,
+        state_dir: str | os.PathLike[str] | None = None,
+    ) -> list[RunResult]:
+        """Finish a batched run :meth:`submit` started: wait for its batch (progress bar), run the tools,
+        send the next rounds; the results in input order.
+
+        Works from the run's state on disk, so a new Orchestrator in a new process can
+        collect it; a round already sent is never sent again (its batch is polled instead).
+        """
+        return _run_sync(lambda: self.acollect(
+            handle_or_id, poll_interval=poll_interval, progress=progress, concurrency=concurrency,
+            state_dir=state_dir,
+        ))
+
+    async def acollect(
+        self,
+        handle_or_id: BatchHandle | str,
+        *,
+        poll_interval: float | None = None,
+        progress: bool = True,
+        concurrency: int = 10,
+        state_dir: str | os.PathLike[str] | None = None,
+    ) -> list[RunResult]:
+        """:meth:`collect` on the event loop."""
+        from . import batch
+
+        return await batch.collect(self, handle_or_id, state_dir=state_dir, progress=progress,
+                                   poll_interval=poll_interval, concurrency=concurrency)
 
     @staticmethod
     def _users(users: Sequence[str] | str | None, count: int) -> list[str]:

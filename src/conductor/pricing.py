@@ -20,6 +20,12 @@ prompt tokens read from the cache, tokens written to it, the rest of the
 prompt, the output (reasoning included) and Anthropic's web searches. A model
 without a cache rate bills cached tokens at its input rate, as genai-prices does.
 
+Requests sent through a provider's Batch API (:mod:`conductor.batch`) are billed at
+the batch rate: ``batch=True`` here. genai-prices 0.2.3 has batch prices (its price
+variants for ``{"processing": "batch"}``) for the models in the providers' batch price
+tables; for a model it has none for, the providers' documented discount
+(:data:`BATCH_DISCOUNT`) is applied to its standard rates.
+
 A model genai-prices does not know (a local model behind an OpenAI-compatible
 ``base_url``, a fine-tune) costs $0.00: one warning is logged per model, and no
 exception is raised, because a missing price must never stop a run. A dollar
@@ -33,7 +39,7 @@ takes about 0.2-0.3 s on the course machine (it pulls in pydantic and httpx2).
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
@@ -50,6 +56,14 @@ OFFLINE_PRICED_AS: dict[str, tuple[str, str]] = {
     "offline-chat": ("gpt-4.1-mini", "openai"),
     "offline-messages": ("claude-haiku-4-5", "anthropic"),
 }
+# Batch API prices. genai-prices selects its batch variant with this price context.
+BATCH_PRICE_CONTEXT = {"processing": "batch"}
+# For a model genai-prices has no batch variant for: the providers' documented Batch API rate, half the
+# standard token prices (OpenAI, Batch API guide: "a 50% discount compared to synchronous APIs"; Anthropic,
+# pricing page: "The Batch API allows asynchronous processing ... with a 50% discount"). Checked 2026-11-27.
+# Web searches have no published batch rate and stay at the standard price.
+BATCH_DISCOUNT = 0.5
+
 # The names used before the course taught three APIs.
 OFFLINE_ALIASES = {"offline-openai": "offline-chat", "offline-anthropic": "offline-messages"}
 
@@ -72,13 +86,18 @@ class ModelPrice:
     cache_read_per_mtok: float | None = None  # None: billed at the input rate
     cache_write_per_mtok: float | None = None  # None: billed at the input rate
     web_search_per_k: float = 0.0  # US dollars per thousand server-side web searches
+    batch: bool = False  # the Batch API rate (requests sent through a provider's batch)
+    # A factor on genai-prices' own figures for the tokens: BATCH_DISCOUNT for a batch rate genai-prices does not
+    # have (the rates above already include it; tiered prices apply it to genai-prices' result).
+    discount: float = 1.0
 
     def __str__(self) -> str:
         if not self.known:
             return f"{self.model} ({self.provider}): no known price, counted as $0 [{self.source}]"
+        rate = " at the batch rate" if self.batch else ""
         return (
             f"{self.model} ({self.provider}): ${self.input_per_mtok:g} input / "
-            f"${self.output_per_mtok:g} output per million tokens [{self.source}]"
+            f"${self.output_per_mtok:g} output per million tokens{rate} [{self.source}]"
         )
 
 
@@ -101,14 +120,17 @@ def priced_as(model: str, provider: str) -> tuple[str, str]:
 
 
 @lru_cache(maxsize=None)
-def price_per_million(model: str, provider: str) -> ModelPrice:
+def price_per_million(model: str, provider: str, batch: bool = False) -> ModelPrice:
     """Input and output prices of ``model`` on ``provider`` (see the module doc for the names).
 
+    ``batch=True``: the rates of requests sent through the provider's Batch API.
     An unknown model gives a zero price with ``known=False`` and logs one
     warning; the result is cached, so the warning is not repeated.
     """
     import genai_prices
 
+    if batch:
+        return _batch_price(price_per_million(model, provider))
     source = f"genai-prices {genai_prices.__version__}"
     real_model, real_provider = priced_as(model, provider)
     try:
@@ -139,14 +161,61 @@ def price_per_million(model: str, provider: str) -> ModelPrice:
     )
 
 
-def cost(usage: Usage, model: str, provider: str) -> float:
+def _batch_price(standard: ModelPrice) -> ModelPrice:
+    """``standard``'s model at the Batch API rate: genai-prices' batch variant, else :data:`BATCH_DISCOUNT` off."""
+    if not standard.known:
+        return replace(standard, batch=True)
+    import genai_prices
+
+    calc = genai_prices.calc_price(
+        genai_prices.Usage(), model_ref=standard.model, provider_id=standard.provider, price_context=BATCH_PRICE_CONTEXT
+    )
+    plain = genai_prices.calc_price(genai_prices.Usage(), model_ref=standard.model, provider_id=standard.provider)
+    if calc.model_price != plain.model_price:  # genai-prices has the batch price
+        from genai_prices.types import TieredPrices
+
+        prices = calc.model_price
+        names = ("input_mtok", "output_mtok", "cache_read_mtok", "cache_write_mtok")
+        rates = [getattr(prices, name, None) for name in names]
+        searches = getattr(prices, "web_searches_kcount", None)
+        return replace(
+            standard,
+            input_per_mtok=_per_mtok(rates[0]),
+            output_per_mtok=_per_mtok(rates[1]),
+            tiered=any(isinstance(rate, TieredPrices) for rate in rates),
+            cache_read_per_mtok=None if rates[2] is None else _per_mtok(rates[2]),
+            cache_write_per_mtok=None if rates[3] is None else _per_mtok(rates[3]),
+            web_search_per_k=standard.web_search_per_k if searches is None else _per_mtok(searches),
+            batch=True,
+        )
+
+    def half(rate: float | None) -> float | None:
+        return None if rate is None else rate * BATCH_DISCOUNT
+
+    return replace(
+        standard,
+        input_per_mtok=standard.input_per_mtok * BATCH_DISCOUNT,
+        output_per_mtok=standard.output_per_mtok * BATCH_DISCOUNT,
+        cache_read_per_mtok=half(standard.cache_read_per_mtok),
+        cache_write_per_mtok=half(standard.cache_write_per_mtok),
+        source=f"{standard.source}, less the providers' {1 - BATCH_DISCOUNT:.0%} batch discount",
+        batch=True,
+        discount=BATCH_DISCOUNT,
+    )
+
+
+def cost(usage: Usage, model: str, provider: str, *, batch: bool = False) -> float:
     """US dollars billed for one request's ``usage``; 0.0 for a model with no known price."""
-    return cost_split(usage, model, provider).total
+    return cost_split(usage, model, provider, batch=batch).total
 
 
-def cost_split(usage: Usage, model: str, provider: str) -> CostSplit:
-    """US dollars billed for one request's ``usage``, by part (see :class:`CostSplit`)."""
-    price = price_per_million(model, provider)
+def cost_split(usage: Usage, model: str, provider: str, *, batch: bool = False) -> CostSplit:
+    """US dollars billed for one request's ``usage``, by part (see :class:`CostSplit`).
+
+    ``batch=True``: the request went through the provider's Batch API, billed at the batch rate.
+    """
+    # (the cache keys on the arguments as given: the standard price is asked for without ``batch``)
+    price = price_per_million(model, provider, True) if batch else price_per_million(model, provider)
     if not price.known:
         return CostSplit()
     read_rate = price.input_per_mtok if price.cache_read_per_mtok is None else price.cache_read_per_mtok
@@ -181,14 +250,15 @@ def _tiered_split(usage: Usage, price: ModelPrice, base: CostSplit) -> CostSplit
         ),
         model_ref=price.model,
         provider_id=price.provider,
+        price_context=BATCH_PRICE_CONTEXT if price.batch and price.discount == 1.0 else None,
     )
-    billed_input = float(calc.input_price)
+    billed_input = float(calc.input_price) * price.discount
     base_input = base.input + base.cached
     cached = billed_input * base.cached / base_input if base_input else 0.0
     return CostSplit(
         input=billed_input - cached,
         cached=cached,
-        output=float(calc.output_price),
+        output=float(calc.output_price) * price.discount,
         server_tools=float(calc.total_price - calc.input_price - calc.output_price),
     )
 

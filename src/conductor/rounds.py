@@ -743,8 +743,11 @@ class Conversation:
             return None
         return request
 
-    def receive(self, response: Any, started: float, ended: float) -> list[ToolCall]:
-        """Record one model response; return the calls to run now."""
+    def receive(self, response: Any, started: float, ended: float, *, batch_id: str | None = None) -> list[ToolCall]:
+        """Record one model response; return the calls to run now.
+
+        ``batch_id``: the provider batch that carried the request (:mod:`conductor.batch`), kept on its ModelCall.
+        """
         try:
             turn = self.adapter.parse(response)
         except (AttributeError, TypeError, KeyError, ValueError) as exc:
@@ -769,6 +772,7 @@ class Conversation:
             cost_split=split,
             model=self.settings.model,
             provider=self.provider,
+            batch_id=batch_id,
         )
         self.model_calls.append(call)
         if turn.stop_reason is StopReason.PAUSE_TURN and not turn.tool_calls:

@@ -31,6 +31,9 @@ class ModelCall:
     cost_split: CostSplit | None = None  # ``cost`` by part, as priced when the response came
     model: str = ""  # the model that answered (a run with a model fallback may switch mid-way)
     provider: str = ""  # "openai", "anthropic" or "offline"
+    # The provider batch that carried the request (OpenAI Batch API, Anthropic Message Batches), priced at
+    # the batch rate; None when it was sent directly. ``seconds`` then spans the wait for the batch.
+    batch_id: str | None = None
 
     @property
     def seconds(self) -> float:
@@ -137,6 +140,11 @@ class Trace:
     @property
     def cost(self) -> float:
         return sum(call.cost for call in self.model_calls)
+
+    @property
+    def batched(self) -> bool:
+        """Did any request of the run go through a provider's batch API (``model_calls[i].batch_id``)?"""
+        return any(call.batch_id is not None for call in self.model_calls)
 
     def rows(self) -> list[dict[str, Any]]:
         """One row per model request: the round it belongs to, timings, tokens, cost."""

@@ -55,3 +55,4 @@ def pytest_collectstart(collector: pytest.Collector) -> None:
     """Leave stderr out of nbval's output comparison."""
     if isinstance(collector, IPyNbFile):
         collector.skip_compare = (*collector.skip_compare, "stderr")
+
