@@ -9,9 +9,10 @@ depend on the model behaving: the allowlist and the approval policy.
 
 The rule, kept simple and visible:
 
-* a tool result since the user's last question holds an imperative to run a tool
-  ("call", "run", "execute", "invoke", "use", or 调用 / 执行 / 运行 / 使用 in Chinese)
-  followed by the name of a tool the request offers;
+* a tool result since the user's last question, or the description of a tool called since
+  then (tool poisoning: a server's tool whose description carries instructions), holds an
+  imperative to run a tool ("call", "run", "execute", "invoke", "use", or 调用 / 执行 / 运行 /
+  使用 in Chinese) followed by the name of a tool the request offers;
 * a JSON object right after the name (``call transfer {"amount": 900}``) becomes the
   arguments, else there are none;
 * the model makes that call once: after a later result of the same tool (run or
@@ -61,14 +62,18 @@ def _arguments(text: str | None) -> dict[str, Any]:
 
 
 def instructions_in(conversation: Conversation) -> list[Instruction]:
-    """Every call of an offered tool that a tool result since the question asks for, in order."""
+    """Every call of an offered tool that a tool result since the question, or the called tool's
+    description, asks for, in order."""
     offered = set(conversation.tool_names)
     found = []
     for position, (call, result) in enumerate(conversation.exchanges()):
-        for pattern in _COMMANDS:
-            for match in pattern.finditer(result.content):
-                if match.group(1) in offered:
-                    found.append(Instruction(match.group(1), _arguments(match.group(2)), call.name, position))
+        spec = conversation.tool(call.name)
+        for text in (result.content, spec.description if spec is not None else ""):
+            for pattern in _COMMANDS:
+                for match in pattern.finditer(text):
+                    instruction = Instruction(match.group(1), _arguments(match.group(2)), call.name, position)
+                    if instruction.tool in offered and instruction not in found:
+                        found.append(instruction)
     return found
 
 
