@@ -15,7 +15,22 @@ budgets are never crossed, and nothing that needs approval runs without it.
   ``max_repeats`` 2 or 3, a token budget on some runs, and a model fallback
   (to a fault-free model of either API) on half of them;
 * faults of every kind the offline model has (:data:`conductor.offline.faults.FAULT_KINDS`),
-  zero to three per conversation.
+  zero to three per conversation;
+* a share of the conversations (:data:`BATCH_SHARE`) through the providers' Batch APIs
+  (``orch.run_many(questions, via="batch")``, :mod:`conductor.batch`), a few dozen per run, on
+  each of the three APIs, with request lines expiring and failing on demand (a rate, or named
+  lines) and the offline model's faults landing on others; one run in four is sent with
+  ``orch.submit`` and finished by ``orch.collect`` on a new Orchestrator and a new client, half
+  of those (on the APIs of :data:`LOST_ID_APIS`) after a crash between sending a round and
+  writing down its batch id.
+
+A batched run is checked against the provider's side, the offline model's record of every
+batch it was sent: each question has its result, in input order; each line that got no answer
+(expired, failed, an error status) ended its conversation with ``stopped_by="error"``, the line
+and a reason; no tool ran for a request after such a line, and every tool run is recorded in a
+result; no round went out in two batches (a collect polls the batch of a round already sent);
+and a line the provider answered never ends its conversation on an exception (that would be a
+crash in the direct loop).
 
 A failure the caller is meant to see (the SDK gives up on a rate limit after
 its retries, a spending quota) is *reported*, not a crash: the caller gets the
@@ -28,15 +43,21 @@ zero-latency offline model, and threads would share one interpreter lock).
 from __future__ import annotations
 
 import asyncio
+import copy
 import functools
 import json
 import logging
+import math
 import random
+import re
+import tempfile
+import threading
 import time
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, fields
+from pathlib import Path
 from typing import Any
 
 from .. import display
@@ -74,6 +95,18 @@ _CALCULATOR_QUESTIONS = (
     "What is 9 ** 9 ** 9?",
     "计算 (3 + 4) * 5",  # "Calculate (3 + 4) * 5"
 )
+_BATCH_QUESTIONS = (*_WEATHER_QUESTIONS, *_CALCULATOR_QUESTIONS, "Hello!")
+
+BATCH_SHARE = 0.15  # of the conversations, sent through the providers' Batch APIs
+BATCH_RUN_SIZE = 25  # conversations per batched run (each round of a run is one provider batch)
+BATCH_FAULT_RATE = 0.05  # of the request lines, per kind ("expire", "fail") on the runs that draw them at a rate
+BATCH_DELAY = 0.02  # real seconds a batch of a submitted run stays in flight (the others end at once)
+RESTART_EVERY = 4  # one batched run in this many is submitted, then collected by a new Orchestrator
+# The APIs whose batched runs also lose a round's batch id in a (simulated) crash. Not Messages yet: a
+# Message Batch carries no metadata, and conductor.batch finds it by its created_at, compared with this
+# machine's clock, while the offline model dates its objects from 2026-01-01 (a fixed clock), so the
+# round is sent again and "rounds resent" counts it. Add "messages" once one of the two changes.
+LOST_ID_APIS = ("responses", "chat")
 
 
 @dataclass(frozen=True)
@@ -113,8 +146,15 @@ class Tally:
     contract_violations: int = 0
     budget_overruns: int = 0
     unapproved_dangerous_runs: int = 0
+    # Batched runs (orch.run_many(via="batch"), orch.submit + orch.collect):
+    lost_conversations: int = 0  # a question without its result, or a result in another question's place
+    failed_lines_without_error: int = 0  # a line expired / failed, and its conversation did not end on "error"
+    tools_run_for_failed_lines: int = 0  # tool calls recorded for a request at or after a line with no answer
+    unrecorded_tool_runs: int = 0  # tool functions that ran and that no result records
+    rounds_resent: int = 0  # a round's lines sent in a second batch (a collect must poll the first)
     faults: Counter = field(default_factory=Counter)
     scenarios: Counter = field(default_factory=Counter)
+    batch: Counter = field(default_factory=Counter)  # batched runs, conversations and lines, by kind
     crash_examples: list[str] = field(default_factory=list)
 
     MUST_BE_ZERO = (
@@ -126,6 +166,11 @@ class Tally:
         "contract_violations",
         "budget_overruns",
         "unapproved_dangerous_runs",
+        "lost_conversations",
+        "failed_lines_without_error",
+        "tools_run_for_failed_lines",
+        "unrecorded_tool_runs",
+        "rounds_resent",
     )
 
     def merge(self, other: Tally) -> None:
@@ -167,8 +212,21 @@ class SoakReport:
         lines.append(f"{display.ljust('seconds', width)}  {self.seconds:>7.1f}  ({self.workers} worker processes)")
         lines.append("faults injected: " + ", ".join(f"{k} {v}" for k, v in sorted(t.faults.items())))
         lines.append("scenarios: " + ", ".join(f"{k} {v}" for k, v in sorted(t.scenarios.items())))
+        if t.batch:
+            lines.append(_batch_summary(t.batch))
         lines += [f"crash: {example}" for example in t.crash_examples]
         return "\n".join(lines)
+
+
+def _batch_summary(batch: Counter) -> str:
+    """One line on the batched runs: how many, on which APIs, and what came of their request lines."""
+    apis = ", ".join(f"{api} {batch[f'conversations {api}']}" for api in APIS if batch[f"conversations {api}"])
+    return (
+        f"batched: {batch['runs']} runs ({batch['collected']} submitted and collected by a new Orchestrator, "
+        f"{batch['recovered']} of them after losing a batch id), {batch['conversations']} conversations ({apis}), "
+        f"{batch['batches']} batches, {batch['lines']} lines: {batch['expired']} expired, {batch['failed']} failed, "
+        f"{batch['errored']} answered with an error status, {batch['ended on error']} conversations ended on error"
+    )
 
 
 # -- planning ------------------------------------------------------------------------
@@ -234,6 +292,83 @@ def plan(index: int, seed: int) -> Plan:
     )
 
 
+@dataclass(frozen=True)
+class BatchPlan:
+    """One batched run's random choices: its questions go out together, each round as one provider batch."""
+
+    index: int  # the run's number
+    first: int  # the soak's index of its first conversation
+    api: str
+    asynchronous: bool
+    max_rounds: int
+    parallel: bool
+    questions: tuple[str, ...]
+    expire: float | tuple[str, ...]  # a rate, or the custom_ids of the lines that expire
+    fail: float | tuple[str, ...]  # a rate, or the custom_ids of the lines that fail
+    faults: tuple[str, ...] = ()  # the offline model's faults, met by the first lines it answers
+    max_repeats: int = 3
+    budget_tokens: int | None = None  # per conversation (with max_tokens=1000)
+    restart: str | None = None  # None: run_many; "collect": submit, then collect on a new Orchestrator;
+    # "lost id": the same, after a crash between sending the first round and writing down its batch id
+
+
+def batch_share(conversations: int) -> int:
+    """How many of ``conversations`` go through the Batch APIs (the rest are sent one request at a time)."""
+    return round(conversations * BATCH_SHARE)
+
+
+def batch_plans(conversations: int, seed: int) -> list[BatchPlan]:
+    """The batched runs of a soak of ``conversations``: its last :func:`batch_share`, split into runs of
+    about :data:`BATCH_RUN_SIZE`, at least one per API."""
+    total = batch_share(conversations)
+    if total == 0:
+        return []
+    runs = min(total, max(len(APIS), math.ceil(total / BATCH_RUN_SIZE)))
+    first = conversations - total
+    plans = []
+    for index in range(runs):
+        size = total // runs + (index < total % runs)
+        plans.append(batch_plan(index, seed, first, size))
+        first += size
+    return plans
+
+
+def batch_plan(index: int, seed: int, first: int = 0, size: int = BATCH_RUN_SIZE) -> BatchPlan:
+    """The random choices of batched run ``index`` (the same for the same seed)."""
+    from ..batch import custom_id
+    from ..offline.faults import FAULT_KINDS
+
+    rng = random.Random(f"soak batch {seed} {index}")
+    questions = tuple(rng.choice(_BATCH_QUESTIONS) for _ in range(size))
+    # One kind drawn at a rate, the other on lines named in advance, so that every run, however small,
+    # meets both: a first request (sent by every conversation a budget does not stop), and the second one
+    # of another conversation (sent after its first tools ran, when it has any).
+    first_line, second_line = rng.sample(range(size), 2) if size > 1 else (0, 0)
+    named = tuple(dict.fromkeys((custom_id(first_line, 1), custom_id(second_line, 2))))
+    expire, fail = (BATCH_FAULT_RATE, named) if index % 2 == 0 else (named, BATCH_FAULT_RATE)
+    api = APIS[index % len(APIS)]
+    restart = None
+    if index % RESTART_EVERY == 1:
+        restart = ("collect", "lost id")[(index // RESTART_EVERY) % 2]
+        if restart == "lost id" and api not in LOST_ID_APIS:
+            restart = "collect"
+    return BatchPlan(
+        index=index,
+        first=first,
+        api=api,
+        asynchronous=rng.random() < 0.5,
+        max_rounds=rng.randint(0, 3),
+        parallel=rng.random() < 0.5,
+        questions=questions,
+        expire=expire,
+        fail=fail,
+        faults=tuple(rng.choice(FAULT_KINDS) for _ in range(rng.choice((0, 1, 1, 2)))),
+        max_repeats=rng.choice((2, 3)),
+        budget_tokens=rng.choice((2_000, 5_000)) if rng.random() < 0.3 else None,
+        restart=restart,
+    )
+
+
 # -- checking ------------------------------------------------------------------------
 
 
@@ -253,6 +388,148 @@ def check_call_ids(conversation: Sequence[Any], tally: Tally) -> None:
         n - 1 for n in issued.values() if n > 1
     )
     tally.results_without_call += sum(n for cid, n in answered.items() if cid not in issued)
+
+
+@dataclass(frozen=True)
+class ServedLine:
+    """One request line of a provider batch, as the provider (the offline model) saw it."""
+
+    batch_id: str
+    custom_id: str  # "c0007-r2": conversation 7's request in batch round 2
+    fault: str | None = None  # "expire" or "fail" on demand, else None
+    status: int = 200  # the HTTP status its answer had; 0 when it never ran (expired, cancelled, batch failed)
+
+    @property
+    def answered(self) -> bool:
+        return self.status == 200 and self.fault is None
+
+    @property
+    def conversation(self) -> int:
+        return int(_LINE_ID.fullmatch(self.custom_id).group(1))  # type: ignore[union-attr]
+
+    @property
+    def round(self) -> int:
+        return int(_LINE_ID.fullmatch(self.custom_id).group(2))  # type: ignore[union-attr]
+
+
+_LINE_ID = re.compile(r"c(\d+)-r(\d+)")
+
+
+def served_lines(offline_model: Any) -> list[ServedLine]:
+    """Every request line of every batch ``offline_model`` was sent, and what became of it.
+
+    Read from the offline model's batch server (the provider's side: what the library believes it sent
+    does not count); a batch OpenAI failed as a whole (a malformed input file) ran none of its lines.
+    """
+    server = offline_model._batches  # no public accessor yet: see the soak's report
+    with server._lock:
+        batches = list(server._batches.values())
+    return [ServedLine(b.id, line.custom_id, line.fault, line.status) for b in batches for line in b.lines]
+
+
+def malformed_batches(offline_model: Any) -> int:
+    """Batches the provider refused as a whole (OpenAI's validation of the input file): a contract violation."""
+    server = offline_model._batches
+    with server._lock:
+        return sum(1 for b in server._batches.values() if b.errors)
+
+
+def _first_question(result: Any) -> str | None:
+    from ..types import UserMessage
+
+    return next((m.text for m in result.conversation if isinstance(m, UserMessage)), None)
+
+
+def check_batch(
+    questions: Sequence[str],
+    results: Sequence[Any],
+    lines: Sequence[ServedLine],
+    failures: Mapping[int, str],
+    tally: Tally,
+    *,
+    max_rounds: int | None = None,
+    budget_tokens: int | None = None,
+    first: int = 0,
+) -> None:
+    """Check one batched run's results against the lines the provider served.
+
+    ``failures`` maps a conversation's index to the reason the Orchestrator gave for ending it
+    (``orch.failures``); ``first`` is the soak's index of the run's first conversation (for the
+    examples). Counts lost conversations, calls answered 0 or 2+ times, lines without an answer whose
+    conversation did not end on ``"error"`` with the line and a reason, tool calls of a request at or
+    after such a line, rounds sent in two batches, requests over ``max_rounds + 1``, budgets crossed,
+    and conversations a provider's answer ended on an exception (crashes).
+    """
+    tally.lost_conversations += abs(len(questions) - len(results))
+    kept: dict[int, Any] = {}
+    for index, (question, result) in enumerate(zip(questions, results)):
+        if result is None or _first_question(result) != question:
+            tally.lost_conversations += 1
+            continue
+        kept[index] = result
+        check_call_ids(result.conversation, tally)
+        if max_rounds is not None:
+            tally.requests_over_limit += int(result.api_calls > max_rounds + 1)
+        if budget_tokens is not None:
+            tally.budget_overruns += int(result.usage.input_tokens + result.usage.output_tokens > budget_tokens)
+
+    # A round is one batch: its lines in a second batch mean it was sent again. The conversations
+    # went on with the answers of the batch sent last (``lines`` are in the order the batches were created).
+    carried: dict[int, list[str]] = {}
+    for line in lines:
+        ids = carried.setdefault(line.round, [])
+        if line.batch_id not in ids:
+            ids.append(line.batch_id)
+    tally.rounds_resent += sum(len(ids) - 1 for ids in carried.values())
+    used = [line for line in lines if line.batch_id == carried[line.round][-1]]
+
+    unanswered: dict[int, ServedLine] = {}
+    for line in used:
+        if not line.answered:
+            earlier = unanswered.get(line.conversation)
+            if earlier is None or line.round < earlier.round:
+                unanswered[line.conversation] = line
+    for index, line in unanswered.items():
+        result = kept.get(index)
+        if result is None:
+            continue  # counted as lost
+        reason = failures.get(index) or ""
+        said = line.custom_id in result.answer and bool(reason.strip())
+        if line.fault == "expire":
+            said = said and "expired" in result.answer
+        tally.failed_lines_without_error += int(result.stopped_by != "error" or not said)
+        # Requests are numbered as their rounds: request k of a conversation went out in batch round k.
+        after = [r for r in result.rounds if r.model.index >= line.round]
+        tally.tools_run_for_failed_lines += sum(len(r.tool_calls) for r in after)
+    for index, result in kept.items():
+        if result.stopped_by == "error" and index not in unanswered:
+            tally.crashes += 1  # every line answered: the conversation ended on an exception in the loop
+            example = f"#{first + index} batched: ended on error: {failures.get(index) or result.answer}"
+            if len(tally.crash_examples) < MAX_CRASH_EXAMPLES:
+                tally.crash_examples.append(example[:300])
+    tally.batch["lines"] += len(lines)
+    tally.batch["batches"] += len({line.batch_id for line in lines})
+    tally.batch["expired"] += sum(1 for line in lines if line.fault == "expire")
+    tally.batch["failed"] += sum(1 for line in lines if line.fault == "fail")
+    tally.batch["errored"] += sum(1 for line in lines if line.fault is None and line.status != 200)
+    tally.batch["ended on error"] += sum(1 for result in kept.values() if result.stopped_by == "error")
+
+
+def check_tool_runs(ran: Counter, results: Sequence[Any], tools: Sequence[Any], tally: Tally) -> None:
+    """Count tool runs no result records: ``ran`` counts each tool function's runs by name and arguments."""
+    by_name = {t.name: t for t in tools}
+    recorded: Counter = Counter()
+    for result in results:
+        for record in result.tool_calls if result is not None else ():
+            tool = by_name.get(record.name)
+            if tool is None or record.blocked is not None:
+                continue
+            try:  # the arguments the function was called with: the model's, validated
+                arguments = tool.validate(record.arguments)
+            except Exception:  # noqa: BLE001 - arguments that do not validate never reach the function
+                continue
+            recorded[_argument_key(record.name, arguments)] += 1
+    tally.unrecorded_tool_runs += sum(max(0, count - recorded[key]) for key, count in ran.items())
 
 
 def _is_reported(exc: BaseException) -> bool:
@@ -489,6 +766,113 @@ class _Worker:
         logger.error("conversation %d crashed", plan_.index, exc_info=exc)
 
 
+class _CountedTools:
+    """The batched runs' tools (the weather chain and the calculator), each run of their functions counted
+    by name and arguments: a run no result records is a tool that ran for an answer that was dropped."""
+
+    def __init__(self) -> None:
+        self.ran: Counter = Counter()
+        self._lock = threading.Lock()
+        self.tools = [self._counted(t) for t in (*_weather_tools(), *_calculator_tools())]
+
+    def _counted(self, original: Any) -> Any:
+        func, name, counts = original.func, original.name, self
+
+        def counted(**arguments: Any) -> Any:
+            with counts._lock:
+                counts.ran[_argument_key(name, arguments)] += 1
+            return func(**arguments)
+
+        wrapped = copy.copy(original)  # every option of the original kept; only the function changes
+        wrapped.func = counted
+        return wrapped
+
+    def reset(self) -> Counter:
+        with self._lock:
+            ran, self.ran = self.ran, Counter()
+        return ran
+
+
+class _BatchWorker:
+    """One process's batched runs: each on an offline model of its own (the provider), with its faults."""
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+        self.tools = _CountedTools()
+
+    def _llm(self, plan_: BatchPlan, offline: Any) -> Any:
+        from .. import connect
+
+        return connect("offline", api=plan_.api, asynchronous=plan_.asynchronous, offline_model=offline,
+                       max_retries=0)
+
+    def _orchestrator(self, plan_: BatchPlan, offline: Any) -> Any:
+        from .. import Orchestrator
+        from ..budget import Budget
+
+        options: dict[str, Any] = {"max_rounds": plan_.max_rounds, "parallel": plan_.parallel,
+                                   "max_repeats": plan_.max_repeats, "rate_limit": None}
+        if plan_.budget_tokens is not None:
+            options.update(budget=Budget(tokens=plan_.budget_tokens), max_tokens=1000)
+        return Orchestrator(self._llm(plan_, offline), tools=self.tools.tools, **options)
+
+    def run(self, plan_: BatchPlan) -> Tally:
+        from ..offline import LatencyModel, OfflineModel
+
+        questions = list(plan_.questions)
+        tally = Tally(conversations=len(questions))
+        tally.batch.update({"runs": 1, "conversations": len(questions), f"conversations {plan_.api}": len(questions)})
+        if plan_.restart is not None:
+            tally.batch["collected"] += 1
+            tally.batch["recovered"] += int(plan_.restart == "lost id")
+            # A batch that stays in flight a moment: the new Orchestrator finds round 1 still running.
+            latency, delay = LatencyModel(ttft=0.0, per_token=0.0, jitter=0.0), BATCH_DELAY
+        else:
+            latency, delay = LatencyModel.instant(), 0.0
+        offline = OfflineModel(seed=self.seed * 100_003 + plan_.index, latency=latency, batch_delay=delay,
+                               batch_faults={"expire": plan_.expire, "fail": plan_.fail})
+        for kind in plan_.faults:
+            offline.inject(kind, retry_after=RETRY_AFTER)
+            tally.faults[kind] += 1
+        self.tools.reset()
+        orch = self._orchestrator(plan_, offline)
+        try:
+            with tempfile.TemporaryDirectory(prefix="conductor-soak-") as state_dir:
+                if plan_.restart is None:
+                    results = asyncio.run(orch.run_many(questions, via="batch", state_dir=state_dir, progress=False))
+                else:
+                    handle = orch.submit(questions, state_dir=state_dir)
+                    if plan_.restart == "lost id":
+                        _forget_batch_id(handle.path)
+                    orch = self._orchestrator(plan_, offline)  # the process that submitted is gone
+                    results = orch.collect(handle.id, state_dir=state_dir, progress=False)
+        except Exception as exc:  # noqa: BLE001 - whatever escapes a batched run is a crash
+            tally.crashes += 1
+            tally.lost_conversations += len(questions)
+            tally.crash_examples.append(f"batched run #{plan_.index} {plan_.api} {plan_.restart or 'run_many'}: "
+                                        f"{type(exc).__name__}: {exc}"[:300])
+            logger.error("batched run %d crashed", plan_.index, exc_info=exc)
+            return tally
+        tally.completed += sum(1 for r in results if r is not None)
+        failures = {index: getattr(error, "reason", str(error))
+                    for index, _, error in orch.failures if index is not None}
+        check_batch(questions, results, served_lines(offline), failures, tally,
+                    max_rounds=plan_.max_rounds, budget_tokens=plan_.budget_tokens, first=plan_.first)
+        check_tool_runs(self.tools.reset(), results, self.tools.tools, tally)
+        # A line the API refused (400), or a batch it refused as a whole: a request the real API would reject.
+        tally.contract_violations += malformed_batches(offline)
+        tally.contract_violations += sum(1 for line in served_lines(offline) if line.status == 400)
+        return tally
+
+
+def _forget_batch_id(path: Path) -> None:
+    """The state a crash leaves between sending a round and writing down its batch id."""
+    run_file = path / "run.json"
+    run = json.loads(run_file.read_text(encoding="utf-8"))
+    run["rounds"][-1]["batch_id"] = None
+    run_file.write_text(json.dumps(run, ensure_ascii=False), encoding="utf-8")
+
+
 MAX_RESUMES = 10  # each resume answers a turn; max_rounds bounds the turns long before this
 
 
@@ -503,12 +887,35 @@ def _decide(result: Any, approvals: _Approvals) -> None:
 
 def _run_chunk(indices: Sequence[int], seed: int) -> Tally:
     """Run conversations ``indices`` in this process; their merged tally."""
-    logging.getLogger("conductor").setLevel(logging.CRITICAL)  # a soak logs nothing per conversation
-    worker = _Worker(seed)
-    tally = Tally()
-    for index in indices:
-        tally.merge(worker.run(plan(index, seed)))
+    with _quiet():
+        worker = _Worker(seed)
+        tally = Tally()
+        for index in indices:
+            tally.merge(worker.run(plan(index, seed)))
     return tally
+
+
+def _run_batches(plans: Sequence[BatchPlan], seed: int) -> Tally:
+    """Run batched runs ``plans`` in this process; their merged tally."""
+    with _quiet():
+        worker = _BatchWorker(seed)
+        tally = Tally()
+        for plan_ in plans:
+            tally.merge(worker.run(plan_))
+    return tally
+
+
+class _quiet:
+    """A soak logs nothing per conversation (a failed batch line is logged as an error); the level is put
+    back afterwards, for a soak run in the caller's process."""
+
+    def __enter__(self) -> None:
+        self.logger = logging.getLogger("conductor")
+        self.level = self.logger.level
+        self.logger.setLevel(logging.CRITICAL)
+
+    def __exit__(self, *exc: object) -> None:
+        self.logger.setLevel(self.level)
 
 
 def _chunks(conversations: int, size: int) -> Iterator[range]:
@@ -517,23 +924,34 @@ def _chunks(conversations: int, size: int) -> Iterator[range]:
 
 
 def soak(conversations: int = 1000, *, seed: int = 0, workers: int = 2, progress: bool = False) -> SoakReport:
-    """Run ``conversations`` seeded random conversations in ``workers`` processes and check every promise."""
+    """Run ``conversations`` seeded random conversations in ``workers`` processes and check every promise.
+
+    The last :func:`batch_share` of them go through the providers' Batch APIs (:func:`batch_plans`).
+    """
     if conversations < 1:
         raise ValueError(f"conversations must be at least 1, got {conversations}")
     if workers < 1:
         raise ValueError(f"workers must be at least 1, got {workers}")
     started = time.perf_counter()
     tally = Tally()
-    chunks = list(_chunks(conversations, max(1, min(250, conversations // (workers * 4) or 1))))
+    direct = conversations - batch_share(conversations)
+    chunks = list(_chunks(direct, max(1, min(250, direct // (workers * 4) or 1))))
+    # A few batched runs per task, spread over the workers.
+    batched = batch_plans(conversations, seed)
+    groups = [batched[i::workers * 2] for i in range(min(len(batched), workers * 2))]
+    tasks: list[tuple[Any, Any, int]] = [
+        (_run_batches, group, sum(len(p.questions) for p in group)) for group in groups
+    ]
+    tasks += [(_run_chunk, chunk, len(chunk)) for chunk in chunks]
     bar = _progress_bar(conversations) if progress else None
     if workers == 1:
-        for chunk in chunks:
-            tally.merge(_run_chunk(chunk, seed))
+        for function, work, size in tasks:
+            tally.merge(function(work, seed))
             if bar is not None:
-                bar.update(len(chunk))
+                bar.update(size)
     else:
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures = {pool.submit(_run_chunk, chunk, seed): len(chunk) for chunk in chunks}
+            futures = {pool.submit(function, work, seed): size for function, work, size in tasks}
             for future in _as_completed(futures):
                 tally.merge(future.result())
                 if bar is not None:
