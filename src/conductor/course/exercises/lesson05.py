@@ -1,4 +1,5 @@
-"""Lesson 05's exercises: a budget checked before the request, a sliding-window rate limit, an orchestrator.
+"""Lesson 05's exercises: a budget checked before the request, a sliding-window rate limit, an orchestrator,
+a batched run collected after a restart.
 
 In the notebook::
 
@@ -6,20 +7,26 @@ In the notebook::
     ex.q1.check()
 
 Every check is deterministic: prices, token counts and call times are the
-check's own, and the orchestrator runs on a fresh zero-latency offline model.
+check's own, and the orchestrators run on a fresh zero-latency offline model.
 """
 
 from __future__ import annotations
 
+import asyncio
+import inspect
 import math
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import conductor as cd
 from conductor import scenarios as sc
 
-from .core import Exercise, Wrong, WrongAnswer, learner_call, offline_llm, run_coroutine
+from ...batch import BatchHandle
+from ...display import clip
+from .core import Exercise, Wrong, WrongAnswer, explain, learner_call, offline_llm, run_coroutine
 
-__all__ = ["SETUP", "EXERCISES", "q1", "q2", "q3"]
+__all__ = ["SETUP", "EXERCISES", "q1", "q2", "q3", "q4"]
 
 SETUP = "from conductor.exercises import ____, lesson05 as ex"
 """The notebook cell that comes before the exercises."""
@@ -383,5 +390,191 @@ ex.q3.check()''',
     ),
 )
 
-EXERCISES: tuple[Exercise, ...] = (q1, q2, q3)
+# -- exercise 4: a batch collected after a restart --------------------------------------------------
+
+# The weather and clothes (three requests: three batch rounds), a sum, one city's weather, a greeting.
+RESUME_QUESTIONS = (
+    "北京今天天气怎么样?应该穿什么衣服?",
+    "What is (12 + 30) * 2?",
+    "What's the weather in Shanghai today?",
+    "Hello!",
+)
+_BATCH_CREATES = ("/v1/batches", "/v1/messages/batches")
+_FIX = "orch.collect(handle_id, state_dir=state_dir)"
+
+
+def resume(handle_id, state_dir, llm, tools, questions):
+    """After a restart: finish the batched run `handle_id` kept in `state_dir`.
+
+    `llm` and `tools` are those it was submitted with; `questions` are still in your input file.
+    Return the results in the order of the questions.
+    """
+    orch = cd.Orchestrator(llm, tools=tools)  # a new Orchestrator: the one that submitted is gone
+    return orch.collect(handle_id, state_dir=state_dir, progress=False)
+
+
+def _resume_tools() -> list[Any]:
+    return [*sc.weather_tools(), sc.calculate]
+
+
+def _batches_created(offline: Any) -> int:
+    """The batches the offline provider was asked to create (a POST with a body: a listing is a GET)."""
+    return sum(1 for r in offline.requests
+               if r.path in _BATCH_CREATES and ("input_file_id" in r.body or "requests" in r.body))
+
+
+def _direct_requests(offline: Any) -> int:
+    return sum(1 for r in offline.requests if r.path in ("/v1/responses", "/v1/chat/completions", "/v1/messages"))
+
+
+def _off_the_loop(doing: str, func: Any, *args: Any) -> Any:
+    """Call the learner's function on a thread with no event loop (as in a script), awaiting a coroutine."""
+
+    def call() -> Any:
+        value = learner_call(doing, func, *args)
+        if inspect.iscoroutine(value):
+            try:
+                return asyncio.run(value)
+            except Exception as exc:  # noqa: BLE001 - explained, never raised
+                raise Wrong(explain(exc, doing)) from exc
+        return value
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(call).result()
+
+
+def _judge_resume(resume: Any) -> str:
+    from ...offline import LatencyModel, OfflineModel
+
+    offline = OfflineModel(seed=0, latency=LatencyModel.instant())
+    questions = list(RESUME_QUESTIONS)
+    reference = [cd.Orchestrator(offline_llm("responses"), tools=_resume_tools()).run(q) for q in questions]
+    rounds = max(r.api_calls for r in reference)
+    doing = "resume(handle.id, state_dir, llm, tools, questions)"
+    with tempfile.TemporaryDirectory(prefix="conductor-q4-") as state_dir:
+        before = cd.Orchestrator(cd.connect("offline", api="responses", offline_model=offline), tools=_resume_tools())
+        handle = before.submit(questions, state_dir=state_dir)
+        del before  # the restart: only handle.id and the files in state_dir are left
+        llm = cd.connect("offline", api="responses", offline_model=offline)  # a new connection after the restart
+        direct_before = _direct_requests(offline)
+        try:
+            results = _off_the_loop(doing, resume, handle.id, state_dir, llm, _resume_tools(), list(questions))
+        except Wrong as wrong:
+            if isinstance(wrong.__cause__, FileNotFoundError):
+                raise Wrong("collect found no run: without state_dir= it looks in .conductor/batches, and this run "
+                            f"is kept in the directory submit was given. Pass it on: {_FIX}.") from wrong
+            raise
+        created = _batches_created(offline)
+        direct = _direct_requests(offline) - direct_before
+    if isinstance(results, BatchHandle):
+        raise Wrong(f"resume returned a BatchHandle: that is what submit gives, and submitting sent round 1 of every "
+                    f"question again as a new batch. Finish the run that is already there: return {_FIX}.")
+    if not isinstance(results, list | tuple) or not all(isinstance(r, cd.RunResult) for r in results):
+        raise Wrong(f"resume returned {type(results).__name__}; return the list of results {_FIX} gives.")
+    if direct:
+        raise Wrong(f"your function sent {direct} direct requests at the full price: it answered the questions "
+                    "again instead of collecting the batch the provider already holds. On the new Orchestrator, "
+                    f"return {_FIX}.")
+    if created > rounds or any(r.trace.model_calls and r.trace.model_calls[0].batch_id != handle.batch_ids[0]
+                               for r in results):
+        raise Wrong(f"the provider was asked for {created} batches where {rounds} carry the run: round 1, sent "
+                    "before the restart, was sent again (run_many and submit start a new run, paid again). "
+                    f"Collect the run that is there: {_FIX}.")
+    if len(results) != len(questions):
+        raise Wrong(f"resume returned {len(results)} results for {len(questions)} questions; return them all.")
+    for index, (got, expected) in enumerate(zip(results, reference)):
+        if got.answer != expected.answer:
+            raise Wrong(f"result {index} answers {clip(got.answer, 60)!r}, not question {index} "
+                        f"({questions[index]!r}): return the results in the order of the questions, as collect does.")
+    cost = sum(r.cost for r in results)
+    return (f"the run was collected, not sent again: {created} batches in all (round 1 before the restart, "
+            f"the other {rounds - 1} after it), {len(results)} answers in the order of the questions, "
+            f"${cost:.6f} at the batch rate.")
+
+
+def _submits_again() -> tuple[Any, ...]:
+    def resume(handle_id, state_dir, llm, tools, questions):
+        """Submits the questions again, then collects the new run."""
+        orch = cd.Orchestrator(llm, tools=tools)
+        handle = orch.submit(questions, state_dir=state_dir)
+        return orch.collect(handle, progress=False)
+
+    return (resume,)
+
+
+def _runs_many_again() -> tuple[Any, ...]:
+    def resume(handle_id, state_dir, llm, tools, questions):
+        """Runs the questions again, one request at a time, with run_many."""
+        orch = cd.Orchestrator(llm, tools=tools)
+        return asyncio.run(orch.run_many(questions, progress=False))
+
+    return (resume,)
+
+
+def _batches_again() -> tuple[Any, ...]:
+    def resume(handle_id, state_dir, llm, tools, questions):
+        """Runs the questions again as a new batched run."""
+        orch = cd.Orchestrator(llm, tools=tools)
+        return asyncio.run(orch.run_many(questions, via="batch", state_dir=state_dir, progress=False))
+
+    return (resume,)
+
+
+def _returns_the_new_handle() -> tuple[Any, ...]:
+    def resume(handle_id, state_dir, llm, tools, questions):
+        """Submits again and returns the handle."""
+        return cd.Orchestrator(llm, tools=tools).submit(questions, state_dir=state_dir)
+
+    return (resume,)
+
+
+def _forgets_state_dir() -> tuple[Any, ...]:
+    def resume(handle_id, state_dir, llm, tools, questions):
+        """Collects without saying where the run is kept."""
+        return cd.Orchestrator(llm, tools=tools).collect(handle_id, progress=False)
+
+    return (resume,)
+
+
+q4 = Exercise(
+    number=4,
+    title="Collect a batch after a restart",
+    task="""\
+A batched run was submitted (`handle = orch.submit(questions, state_dir=...)`), then the process
+stopped: that Orchestrator is gone, and what is left is the run's id and its directory. Write
+`resume(handle_id, state_dir, llm, tools, questions)`, which finishes the run on a new Orchestrator
+and returns the results in the order of the questions. `llm` and `tools` are the ones the run was
+submitted with, and the questions are still in your input file, but the provider already holds
+the first round. The check submits four questions on a fresh offline model, calls your function,
+and counts the batches the provider was asked to create.""",
+    stub='''\
+def resume(handle_id, state_dir, llm, tools, questions):
+    """After a restart: finish the batched run `handle_id` kept in `state_dir`.
+
+    `llm` and `tools` are those it was submitted with; `questions` are still in your input file.
+    Return the results in the order of the questions.
+    """
+    orch = ____  # a new Orchestrator: the one that submitted is gone
+    return ____
+
+
+ex.q4.check()''',
+    hint_text="Everything the run needs is in state_dir: its questions, each round's batch id and each "
+    "conversation so far. Build cd.Orchestrator(llm, tools=tools), then return orch.collect(handle_id, "
+    "state_dir=state_dir, progress=False): it polls the batch already sent. submit or run_many would start a "
+    "new run and send (and pay for) round 1 again.",
+    names=("resume",),
+    judge=_judge_resume,
+    reference=lambda: (resume,),
+    solution_parts=(resume,),
+    wrong_answers=(
+        WrongAnswer("submits the questions again", _submits_again, fix=_FIX),
+        WrongAnswer("runs the questions again with run_many", _runs_many_again, fix=_FIX),
+        WrongAnswer("a new batched run with run_many(via='batch')", _batches_again, fix=_FIX),
+        WrongAnswer("returns the handle of a new submit", _returns_the_new_handle, fix=_FIX),
+        WrongAnswer("collects without state_dir", _forgets_state_dir, fix=_FIX),
+    ),
+)
+
+EXERCISES: tuple[Exercise, ...] = (q1, q2, q3, q4)
 
