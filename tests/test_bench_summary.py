@@ -1,18 +1,34 @@
-"""`python -m conductor bench` with no argument: every benchmark reduced to one table of ratios and bars."""
+"""`python -m conductor bench` with no argument: every benchmark reduced to one table of ratios and bars.
+
+No timing is asserted here (a shared machine's timings drift): the tests check the table's
+shape, that each figure is held to its bar, and that the benchmarks run and compare the same work.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import re
+
+import pytest
+
 from conductor import bench
 from conductor.__main__ import build_parser
+from conductor.scenarios import get_weather
+
+BARS = ("batch cpu", "batch wall", "retry alone", "retry timeout")
+# A bar's line: its label first, then what it measured, the ratio as N.NNx, the target, and yes or NO.
+BAR_LINE = re.compile(r"^(batch cpu|batch wall|retry alone|retry timeout): .+?\s(\d+\.\d\d)x\s+(<=|<) \d\.\d\dx\s+(yes|NO)$")
 
 
-def _fake_benchmarks(monkeypatch, *, loop=1.05, batch_wall=6.0, retry=1.02, accuracy=0.9, unstated=0):
+def _fake_benchmarks(monkeypatch, *, loop=1.05, cpu=1.2, wall=1.05, retry=1.02, timeout=1.08, accuracy=0.9,
+                     unstated=0):
     monkeypatch.setattr(bench, "bench_loops", lambda n: [bench.LoopBench(n, 1.0, loop, api) for api in bench.OFFLINE_APIS])
     monkeypatch.setattr(bench, "bench_parallel", lambda **k: [bench.ParallelRow(8, 0.1, 0.8, 0.104)])
-    monkeypatch.setattr(
-        bench, "bench_batch", lambda n, **k: [bench.BatchRow(100, n, 10_000, 0.05, batch_wall, 0, batch_wall)]
-    )
-    monkeypatch.setattr(bench, "bench_retry", lambda n: bench.RetryBench(n, 1.0, retry, 3, 10.0, 50.0))
+    monkeypatch.setattr(bench, "bench_batch_cpu", lambda n, c, **k: bench.BatchCpu(n, c, 5, 2.0, 2.0 * cpu))
+    monkeypatch.setattr(bench, "bench_batch_wall",
+                        lambda n, c, **k: bench.BatchWall(n, c, 0.5, 0.5, 0, 10.0, 9.5, 10.0 * wall))
+    monkeypatch.setattr(bench, "bench_retry",
+                        lambda n, **k: bench.RetryBench(n, 1.0, retry, timeout, 10.0, 12.0, 40.0))
 
     class Score:
         def __init__(self) -> None:
@@ -20,29 +36,112 @@ def _fake_benchmarks(monkeypatch, *, loop=1.05, batch_wall=6.0, retry=1.02, accu
 
     monkeypatch.setattr(bench, "bench_offline", lambda: [Score(), Score()])
     monkeypatch.setattr(bench, "_import_seconds", lambda statement: 0.1 if "conductor" in statement else 0.5)
-    monkeypatch.setattr(bench, "sdk_floor_ms", lambda: 0.9)
 
 
 def test_every_figure_is_held_to_its_bar(monkeypatch, capsys):
     _fake_benchmarks(monkeypatch)
     rows = bench.bench_summary()
-    assert [r.ok for r in rows] == [True] * 8
-    assert [r.measure.split(":")[0] for r in rows][:3] == ["loop (responses)", "loop (chat)", "loop (messages)"]
-    # batch: 6 s against 10,000 x 0.05 / 100; the SDK alone, 0.9 ms a request, allows 1.8x at best
-    assert [r.shown for r in rows][2:5] == ["1.05x", "1.04x", "1.20x (SDK alone: 1.80x)"]
+    assert [r.ok for r in rows] == [True] * 10
+    assert [r.measure.split(":")[0] for r in rows] == [
+        "loop (responses)", "loop (chat)", "loop (messages)", "parallel", *BARS, "import conductor / import openai (SDKs load lazily)",
+        "offline model",
+    ]
+    assert [r.shown for r in rows][4:8] == ["1.20x", "1.05x", "1.02x", "1.08x"]
     bench.print_summary(rows)
     out = capsys.readouterr().out
-    assert "NO" not in out and out.count("yes") == 8
+    assert "NO" not in out and out.count("yes") == 10
 
 
 def test_a_missed_bar_shows(monkeypatch, capsys):
-    _fake_benchmarks(monkeypatch, batch_wall=9.0, unstated=1)
+    _fake_benchmarks(monkeypatch, cpu=1.3, timeout=1.12, unstated=1)
     rows = bench.bench_summary()
-    assert [r.ok for r in rows] == [True, True, True, True, False, True, True, False]
+    assert [r.ok for r in rows] == [True, True, True, True, False, True, True, False, True, False]
     bench.print_summary(rows)
-    assert capsys.readouterr().out.count(" NO") == 2
+    assert capsys.readouterr().out.count(" NO") == 3
+
+
+def test_the_bars_are_bounded_as_the_issue_says(monkeypatch):
+    # At the bar itself: batch cpu, batch wall and retry timeout pass (<=), retry alone does not (<).
+    _fake_benchmarks(monkeypatch, cpu=1.25, wall=1.10, retry=1.05, timeout=1.10)
+    assert [r.ok for r in bench.bench_summary()][4:8] == [True, True, False, True]
+
+
+def test_the_four_bars_print_label_first_and_the_ratio_as_n_nn_x(capsys):
+    """The real benchmarks at a tiny scale (20 conversations, a 10 ms median latency): the table's shape only."""
+    rows = bench.bench_bars(0.02, latency=0.01)
+    bench.print_summary(rows)
+    lines = [line for line in capsys.readouterr().out.splitlines() if line.startswith(BARS)]
+    assert [BAR_LINE.match(line).group(1) for line in lines] == list(BARS), lines
+    for row, line in zip(rows, lines):
+        assert BAR_LINE.match(line).group(2) == f"{row.value:.2f}" and row.value > 0
 
 
 def test_bench_without_an_argument_means_the_summary():
     assert build_parser().parse_args(["bench"]).which is None
     assert build_parser().parse_args(["bench", "loop"]).which == "loop"
+
+
+# -- the pieces of the batch benchmarks ----------------------------------------------------------
+
+
+def test_the_canned_model_calls_the_tool_then_answers_for_both_loops():
+    client = bench.CannedModel().client()
+    questions = bench.canned_questions(6)
+    answers = asyncio.run(bench.hand_written_batch(client, questions, [get_weather], concurrency=3))
+    orch = bench.batch_orchestrator(client)
+    results = asyncio.run(orch.run_many(questions, concurrency=3, progress=False))
+    assert answers == [bench.CANNED_ANSWER] * 6
+    assert [(r.answer, r.api_calls, len(r.tool_calls)) for r in results] == [(bench.CANNED_ANSWER, 2, 1)] * 6
+    assert all('"city":"北京"' in r.tool_calls[0].output.replace(" ", "") for r in results)
+    bench._check_batch(results, answers)  # the benchmark's own check passes
+
+
+def test_the_check_refuses_a_batch_that_did_other_work():
+    client = bench.CannedModel().client()
+    results = asyncio.run(bench.batch_orchestrator(client).run_many(bench.canned_questions(2), concurrency=2,
+                                                                    progress=False))
+    with pytest.raises(RuntimeError, match="other work"):
+        bench._check_batch(results, ["something else"])
+
+
+def test_the_ideal_fills_the_slots_in_input_order():
+    assert bench.ideal_makespan([1.0, 1.0, 1.0, 1.0], slots=2) == 2.0
+    assert bench.ideal_makespan([3.0, 1.0, 1.0, 1.0], slots=2) == 3.0  # 1 + 1 + 1 on the second slot
+    assert bench.ideal_makespan([1.0, 1.0, 3.0], slots=2) == 4.0  # the 3 s one starts when a slot frees at 1 s
+    assert bench.ideal_makespan([0.5] * 10, slots=100) == 0.5
+
+
+def test_latencies_are_seeded_lognormal_around_their_median():
+    latencies = bench.lognormal_latencies(2000, median=0.5, sigma=0.5, seed=0)
+    assert latencies == bench.lognormal_latencies(2000, median=0.5, sigma=0.5, seed=0)
+    values = sorted(x for pair in latencies for x in pair)
+    assert 0.45 < values[len(values) // 2] < 0.55 and min(values) > 0
+
+
+def test_the_latency_transport_waits_each_conversations_own_latency():
+    latencies = bench.lognormal_latencies(8, median=0.01, sigma=0.5, seed=1)
+    seen: list[tuple[int, float]] = []
+
+    class Watched(bench.CannedModel):
+        async def _after_latency(self, request):
+            index = int(bench._CONVERSATION.search(request.content).group(1))
+            seen.append((index, self.latencies[index][b'"tool_call_id"' in request.content]))
+            return await super()._after_latency(request)
+
+    client = Watched(latencies).client()
+    results = asyncio.run(bench.batch_orchestrator(client).run_many(bench.canned_questions(8), concurrency=4,
+                                                                    progress=False))
+    bench._check_batch(results)
+    assert sorted(seen) == sorted((i, x) for i, pair in enumerate(latencies) for x in pair)
+    wall = bench.bench_batch_wall(8, 4, median=0.01, sigma=0.5, seed=1, hand_written=True)
+    assert wall.ideal_s >= wall.mean_load_s > 0 and wall.wall_s > 0 and wall.hand_wall_s > 0
+
+
+def test_bench_batch_prints_both_bars_and_the_profile(capsys):
+    from conductor.__main__ import main
+
+    assert main(["bench", "batch", "--conversations", "12", "--concurrency", "4", "--model-latency", "0.005",
+                 "--profile"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"batch cpu: \d+\.\d\dx", out) and re.search(r"batch wall: \d+\.\d\dx", out)
+    assert "hand-written asyncio loop" in out and "in the SDK's create" in out

@@ -222,17 +222,6 @@ def test_learner_mistakes_raise_with_the_fix() -> None:
         asyncio.run(orch.run_many(["a"], concurrency=0, progress=False))
 
 
-def test_bench_batch_runs_every_conversation_and_prints_its_table(capsys: pytest.CaptureFixture[str]) -> None:
-    from conductor import bench
-
-    rows = bench.bench_batch(conversations=12, concurrencies=(1, 4), latency=0.005)
-    assert [r.concurrency for r in rows] == [1, 4] and all(r.failed == 0 for r in rows)
-    assert rows[0].requests == rows[1].requests >= 12  # the same conversations at each concurrency
-    bench.print_batch(rows)
-    out = capsys.readouterr().out
-    assert "wall / ideal" in out and "target: wall / ideal <= 1.3 at concurrency 4" in out
-
-
 def test_without_users_each_conversation_of_a_batch_is_its_own_user() -> None:
     orch = cd.Orchestrator(offline(asynchronous=True), tools=sc.weather_tools(),
                            rate_limit=RateLimit(tool_calls_per_minute=2))

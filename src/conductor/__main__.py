@@ -123,9 +123,11 @@ def _run_bench(args: argparse.Namespace) -> int:
     elif args.which == "loop":
         bench.print_loop(bench.bench_loops(args.conversations or 200))
     elif args.which == "batch":
-        concurrencies = tuple(args.concurrency or (1, 10, 100))
-        rows = bench.bench_batch(args.conversations or 1000, concurrencies, args.model_latency)
-        bench.print_batch(rows, bench.sdk_floor_ms())
+        conversations, concurrency = args.conversations or 1000, args.concurrency or 100
+        cpu = bench.bench_batch_cpu(conversations, concurrency)
+        wall = bench.bench_batch_wall(conversations, concurrency, median=args.model_latency, hand_written=True)
+        profile = bench.profile_batch(conversations, concurrency) if args.profile else None
+        bench.print_batch(cpu, wall, profile)
     elif args.which == "retry":
         from .course.simulation import simulation_table
 
@@ -152,7 +154,8 @@ def add_bench(subparsers: argparse._SubParsersAction) -> None:
         "parallel: one turn of N slow tool calls, sequential vs parallel. "
         "offline: the offline model's first turn on learner-style tools and plain questions. "
         "retry: the cost of Retry + timeout when nothing fails, and the backoff strategies' simulation. "
-        "batch: many conversations through cd.Orchestrator at several concurrencies, against the ideal.",
+        "batch: 1,000 conversations through cd.Orchestrator at concurrency 100: CPU against a hand-written "
+        "asyncio loop on canned responses, and wall time against the ideal at a lognormal model latency.",
     )
     parser.add_argument(
         "which",
@@ -161,12 +164,15 @@ def add_bench(subparsers: argparse._SubParsersAction) -> None:
         help="what to measure (none: every benchmark, one table of ratios)",
     )
     parser.add_argument(
-        "--conversations", type=int, help="conversations per loop (loop, retry: default 200; batch: 1000)"
+        "--conversations", type=int, help="conversations (loop: default 200; retry: 1500; batch: 1000)"
+    )
+    parser.add_argument("--concurrency", type=int, help="conversations at once (batch; default 100)")
+    parser.add_argument(
+        "--model-latency", type=float, default=0.5, help="median seconds per model request, lognormal (batch wall)"
     )
     parser.add_argument(
-        "--concurrency", type=int, action="append", help="conversations at once (batch; repeatable; default 1, 10, 100)"
+        "--profile", action="store_true", help="also print cProfile's top entries for one orchestrator batch (batch)"
     )
-    parser.add_argument("--model-latency", type=float, default=0.05, help="seconds per model request (batch)")
     parser.add_argument("--clients", type=int, default=50, help="clients contending in the backoff simulation (retry)")
     parser.add_argument("--latency", type=float, default=0.1, help="seconds each tool sleeps (parallel)")
     parser.add_argument("--max-workers", type=int, default=8, help="parallel thread cap (parallel)")

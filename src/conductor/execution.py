@@ -24,11 +24,12 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import logging
+import threading
 import time
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from . import workers
 from .tools import Tool, ToolArgumentsError, ToolOutputError, ToolRegistry, render_output
 from .trace import Attempt, ToolCallRecord
 from .types import ToolCall, ToolResult
@@ -174,20 +175,39 @@ def execute(
     """
     if not parallel or len(calls) < 2:
         return [run_call(c, registry, origin, deadline) for c in calls]
+    width = max(1, min(max_workers, len(calls)))
     records: list[ToolCallRecord] = []
-    # Under a deadline each call's attempts are cut at it, so the pool's threads are free by then.
-    with ThreadPoolExecutor(max_workers=max(1, min(max_workers, len(calls))), thread_name_prefix="tool") as pool:
-        for batch in _batches(calls, registry):
-            records += pool.map(lambda c: run_call(c, registry, origin, deadline), batch)
+    for batch in _batches(calls, registry):
+        records += _in_threads(batch, registry, origin, deadline, width)
     return records
 
 
+def _in_threads(
+    batch: Sequence[ToolCall], registry: ToolRegistry, origin: float, deadline: float | None, width: int
+) -> list[ToolCallRecord]:
+    """Run ``batch`` on worker threads, at most ``width`` at once; their records in call order.
+
+    The threads are :mod:`conductor.workers`', reused across turns and runs. Each call
+    runs in a copy of this thread's context (logging, tracing), as asyncio.to_thread does.
+    Under a deadline each call's attempts are cut at it, so every call has returned by then.
+    """
+    slots = threading.BoundedSemaphore(width)
+    jobs: list[workers.Job] = []
+    for call in batch:
+        slots.acquire()  # a slot frees when any running call ends, as in a pool of `width` threads
+        context = contextvars.copy_context()
+        jobs.append(workers.submit(run_call, call, registry, origin, deadline, context=context, on_done=slots.release))
+    for job in jobs:
+        job.wait()
+    return [job.result() for job in jobs]
+
+
 def _on_the_loop(call: ToolCall, registry: ToolRegistry, deadline: float | None) -> bool:
-    """Whether a call runs as a task on the loop rather than whole in the turn's thread pool.
+    """Whether a call runs as a task on the loop rather than whole on a worker thread.
 
     Async tools do. So does a sync tool under a policy or a deadline: its attempts
     go to a worker thread each, timed and waited for (backoff included) on the loop,
-    so a pool thread is not held through the waits, and the hand-over happens once.
+    so no thread is held through the waits, and the hand-over happens once.
     """
     if call.name not in registry:
         return False
@@ -207,34 +227,34 @@ async def aexecute(
     """The async twin of :func:`execute`: at most ``max_workers`` calls at once.
 
     Async tools run as tasks on the event loop. Sync tools (and calls that only
-    fail validation) run in a thread pool of this turn's own, ``max_workers``
-    wide: the loop's default pool is capped at the CPU count + 4 and shared with
-    everything else on the loop, so it would quietly lower the cap.
+    fail validation) run on :mod:`conductor.workers`' threads, made once and reused
+    across turns and runs, not in the loop's default pool: that one is capped at the
+    CPU count + 4 and shared with everything else on the loop, so it would quietly
+    lower the cap (and a thread started per turn would cost more than the call).
     """
-    loop = asyncio.get_running_loop()
-    width = max(1, min(max_workers, len(calls))) if parallel else 1
-    limit = asyncio.Semaphore(width)
-    pool = ThreadPoolExecutor(max_workers=width, thread_name_prefix="tool")
+    if not parallel or len(calls) < 2:
+        return [await _aone(c, registry, origin, deadline) for c in calls]
+    limit = asyncio.Semaphore(max(1, min(max_workers, len(calls))))
 
     async def one(call: ToolCall) -> ToolCallRecord:
         async with limit:
-            if _on_the_loop(call, registry, deadline):
-                return await arun_call(call, registry, origin, deadline)
-            # The context goes along, as asyncio.to_thread would take it (logging, tracing).
-            context = contextvars.copy_context()
-            return await loop.run_in_executor(pool, context.run, run_call, call, registry, origin, deadline)
+            return await _aone(call, registry, origin, deadline)
 
-    try:
-        if not parallel or len(calls) < 2:
-            return [await one(c) for c in calls]
-        records: list[ToolCallRecord] = []
-        for batch in _batches(calls, registry):
-            records += await asyncio.gather(*(one(c) for c in batch))
-        return records
-    finally:
-        # Every call has finished unless the run was cancelled; then queued calls are dropped
-        # and the loop does not wait for a running sync tool (a thread cannot be interrupted).
-        pool.shutdown(wait=False, cancel_futures=True)
+    # If the run is cancelled, the calls still waiting for a slot are dropped, and the loop
+    # does not wait for a running sync tool (a thread cannot be interrupted).
+    records: list[ToolCallRecord] = []
+    for batch in _batches(calls, registry):
+        records += await asyncio.gather(*(one(c) for c in batch))
+    return records
+
+
+async def _aone(call: ToolCall, registry: ToolRegistry, origin: float, deadline: float | None) -> ToolCallRecord:
+    """One call of :func:`aexecute`: as a task on the loop, or whole on a worker thread."""
+    if _on_the_loop(call, registry, deadline):
+        return await arun_call(call, registry, origin, deadline)
+    # The context goes along, as asyncio.to_thread would take it (logging, tracing).
+    job = await workers.hand_over(run_call, call, registry, origin, deadline, context=contextvars.copy_context())
+    return job.result()
 
 
 def results_of(records: Sequence[ToolCallRecord]) -> list[ToolResult]:

@@ -44,14 +44,12 @@ are always real.
 from __future__ import annotations
 
 import asyncio
-import collections
 import concurrent.futures
 import contextvars
 import inspect
 import logging
 import math
 import multiprocessing
-import os
 import random
 import sys
 import threading
@@ -62,6 +60,7 @@ from typing import Any, Protocol
 
 import tenacity
 
+from . import workers
 from .backoff import JITTERS, Jitter, backoff_delay
 from .trace import Attempt
 
@@ -313,101 +312,6 @@ def cancelled() -> bool:
     return flag is not None and flag.is_set
 
 
-class _Job:
-    """One tool call to run on a worker in the caller's context; the caller waits on ``done``, released when it ends.
-
-    Leaner than a concurrent.futures.Future (no condition variable, no state
-    machine): the hand-over is the part of a sync timeout that every call pays.
-    """
-
-    __slots__ = ("func", "arguments", "context", "value", "error", "done", "callback")
-
-    def __init__(self, func: Callable[..., Any], arguments: dict[str, Any], context: contextvars.Context,
-                 callback: Callable[[_Job], None] | None = None) -> None:
-        self.func = func
-        self.arguments = arguments
-        self.context = context
-        self.value: Any = None
-        self.error: BaseException | None = None
-        self.done = threading.Lock()
-        self.done.acquire()
-        self.callback = callback
-
-    def run(self) -> None:
-        try:
-            self.value = self.context.run(_call_sync, self.func, self.arguments)
-        except BaseException as exc:  # noqa: BLE001 - handed to the waiting caller
-            self.error = exc
-
-    def finish(self) -> None:
-        self.done.release()
-        if self.callback is not None:
-            self.callback(self)
-
-    def result(self) -> Any:
-        if self.error is not None:
-            raise self.error
-        return self.value
-
-
-class _Workers:
-    """Daemon threads that run sync tools under a timeout, reused between calls.
-
-    Not a ThreadPoolExecutor on purpose: its workers are joined when the
-    interpreter exits, so one hung tool would keep Python from exiting, and a hung
-    worker keeps its slot forever, queueing later calls behind it. Here a busy
-    worker never delays a call (a new thread starts when none is idle), and idle
-    workers are reused: a thread start costs ~0.1 ms, a hand-over a fraction.
-
-    An idle worker sleeps in ``os.read`` on a pipe, and a job wakes it with one byte.
-    ``os.write`` lets go of the GIL before it wakes the worker, so the worker can
-    run the tool at once. A queue or a lock would wake it while the caller still
-    holds the GIL: the worker would wake only to wait for the GIL, and each call
-    would pay twice the thread switches (on a loaded machine, each can cost a
-    scheduler slice).
-    """
-
-    def __init__(self) -> None:
-        self._start()
-        if hasattr(os, "register_at_fork"):
-            os.register_at_fork(after_in_child=self._after_fork)
-
-    def _after_fork(self) -> None:
-        """A forked child has none of the parent's workers, and must not wake them through the shared pipe."""
-        os.close(self._wake_in)
-        os.close(self._wake_out)
-        self._start()
-
-    def _start(self) -> None:
-        self._jobs: collections.deque[_Job] = collections.deque()
-        self._wake_in, self._wake_out = os.pipe()
-        # One token per idle worker. A deque's append and pop are atomic, so no lock is taken on the
-        # way in, nor between the tool's end and the caller's wake-up.
-        self._idle: collections.deque[None] = collections.deque()
-
-    def submit(self, job: _Job) -> _Job:
-        self._jobs.append(job)
-        try:
-            self._idle.pop()
-        except IndexError:
-            threading.Thread(target=self._work, name="tool-timeout", daemon=True).start()
-        else:
-            os.write(self._wake_out, b"\0")
-        return job
-
-    def _work(self) -> None:
-        # Each job in the deque comes with a thread start or a byte, so each take finds one.
-        while True:
-            job = self._jobs.popleft()
-            job.run()
-            self._idle.append(None)  # idle again before the caller wakes: nothing left to hold the GIL for
-            job.finish()
-            os.read(self._wake_in, 1)
-
-
-_workers = _Workers()
-
-
 def _call_sync(func: Callable[..., Any], arguments: dict[str, Any]) -> Any:
     """Call a tool's function in this thread; an async one gets a loop of its own.
 
@@ -471,8 +375,8 @@ def attempt_sync(name: str, func: Callable[..., Any], arguments: dict[str, Any],
     flag = _Flag()
     context = contextvars.copy_context()
     context.run(_cancel.set, flag)
-    job = _workers.submit(_Job(func, arguments, context))
-    if not job.done.acquire(timeout=limit.seconds):
+    job = workers.submit(_call_sync, func, arguments, context=context)
+    if not job.wait(limit.seconds):
         flag.is_set = True  # a cooperative tool sees cd.cancelled() and can stop
         raise limit.error(name)
     return job.result()
@@ -494,23 +398,14 @@ async def attempt_async(name: str, func: Callable[..., Any], arguments: dict[str
             if scope.expired():
                 raise limit.error(name) from None
             raise
+    # A worker thread either way: the loop must not wait for a sync tool. Only a limit needs the flag.
     if limit.seconds is None:
-        return await asyncio.to_thread(_call_sync, func, arguments)
+        return (await workers.hand_over(_call_sync, func, arguments, context=contextvars.copy_context())).result()
     flag = _Flag()
     context = contextvars.copy_context()
     context.run(_cancel.set, flag)
-    loop = asyncio.get_running_loop()
-    done: asyncio.Future[None] = loop.create_future()
-
-    def wake(_job: _Job) -> None:
-        try:
-            loop.call_soon_threadsafe(lambda: done.done() or done.set_result(None))
-        except RuntimeError:
-            pass  # the loop has closed: the call was given up long ago, nobody waits for it
-
-    job = _workers.submit(_Job(func, arguments, context, wake))
     try:
-        await asyncio.wait_for(done, limit.seconds)
+        job = await workers.hand_over(_call_sync, func, arguments, context=context, timeout=limit.seconds)
     except TimeoutError:
         flag.is_set = True
         raise limit.error(name) from None
