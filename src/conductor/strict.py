@@ -18,7 +18,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["NotStrict", "fill_nulls", "loosen", "make_strict", "nullable", "strict_blocker"]
+__all__ = ["NotStrict", "drop_default_nulls", "fill_nulls", "loosen", "make_strict", "nullable", "strict_blocker"]
 
 
 @dataclass(frozen=True)
@@ -157,11 +157,30 @@ def fill_nulls(schema: dict[str, Any], value: Any) -> Any:
     """
     if isinstance(value, list) and isinstance(schema.get("items"), dict):
         return [fill_nulls(schema["items"], item) for item in value]
-    if not isinstance(value, dict):
-        return value
-    shape = next((o for o in (schema, *schema.get("anyOf", ())) if isinstance(o.get("properties"), dict)), None)
-    if shape is None:
+    shape = _object_shape(schema)
+    if not isinstance(value, dict) or shape is None:
         return value
     filled = {key: fill_nulls(shape["properties"].get(key, {}), item) for key, item in value.items()}
     required = set(shape.get("required", ()))
     return {**filled, **{key: None for key in shape["properties"] if key not in filled and key not in required}}
+
+
+def drop_default_nulls(schema: dict[str, Any], value: Any) -> Any:
+    """The inverse of :func:`fill_nulls`: ``value`` without the nulls sent for keys ``schema`` leaves
+    optional, since a strict call's null means "the default" (nested objects and lists too)."""
+    if isinstance(value, list) and isinstance(schema.get("items"), dict):
+        return [drop_default_nulls(schema["items"], item) for item in value]
+    shape = _object_shape(schema)
+    if not isinstance(value, dict) or shape is None:
+        return value
+    required = set(shape.get("required", ()))
+    return {
+        key: drop_default_nulls(shape["properties"].get(key, {}), item)
+        for key, item in value.items()
+        if item is not None or key in required
+    }
+
+
+def _object_shape(schema: dict[str, Any]) -> dict[str, Any] | None:
+    """The object schema that lists a value's keys: the schema itself, or its object branch."""
+    return next((o for o in (schema, *schema.get("anyOf", ())) if isinstance(o.get("properties"), dict)), None)

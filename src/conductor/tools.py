@@ -29,7 +29,7 @@ import pydantic
 import pydantic_core
 from pydantic.fields import FieldInfo
 
-from .strict import NotStrict, make_strict
+from .strict import NotStrict, drop_default_nulls, make_strict
 from .types import ToolSpec, loads_json
 
 if TYPE_CHECKING:
@@ -387,24 +387,6 @@ def _strict_parameters(name: str, parameters: dict[str, Any], strict: bool | Non
 _NOT_STRICT_LOGGED: set[str] = set()  # tools already logged as not strict: once each, not on every definition
 
 
-def _without_default_nulls(schema: dict[str, Any], value: Any) -> Any:
-    """``value`` without the nulls a strict schema sent for keys that have defaults: null means "the default"."""
-    if isinstance(value, list) and isinstance(schema.get("items"), dict):
-        return [_without_default_nulls(schema["items"], item) for item in value]
-    if not isinstance(value, dict):
-        return value
-    objects = [schema, *(b for b in schema.get("anyOf", ()) if "properties" in b)]
-    shape = next((o for o in objects if "properties" in o), None)
-    if shape is None:
-        return value
-    required = set(shape.get("required", ()))
-    return {
-        key: _without_default_nulls(shape["properties"].get(key, {}), item)
-        for key, item in value.items()
-        if item is not None or key in required
-    }
-
-
 ProgressLabel = str | Callable[[dict[str, Any], int], str] | None
 """A tool's progress label: a template over its parameters, or a function of (arguments, earlier calls)."""
 
@@ -635,7 +617,7 @@ class Tool:
         if not isinstance(arguments, dict):
             raise ToolArgumentsError(f"arguments for {self.name} must be a JSON object, got {type(arguments).__name__}")
         if self.strict:
-            arguments = _without_default_nulls(self.parameters, arguments)
+            arguments = drop_default_nulls(self.parameters, arguments)
         if self.arguments_model is None:
             return self._validate_with_schema(arguments)
         try:

@@ -46,8 +46,8 @@ from .batches import DEFAULT_BATCH_DELAY, BatchServer
 from .batches import serves as serves_batches
 from .contract import InvalidRequest
 from .conversation import ApiName, CallTools, Conversation, Decision, Policy, Reply
-from ..strict import fill_nulls
-from ..types import ToolCall, Turn
+from ..strict import drop_default_nulls, fill_nulls
+from ..types import ToolCall, ToolSpec, Turn
 from .faults import Fault, FaultContext, FaultSchedule, call_unknown_tool, malform_arguments
 from .injection import gullible_policy
 from .language import language_of
@@ -142,31 +142,23 @@ def _unstrict(conversation: Conversation) -> Conversation:
     The policies compare a call they plan with the calls already made, key by key; a strict
     call's nulls (added by :func:`_json`) would make the same call look new.
     """
-    strict = {spec.name for spec in conversation.tools if spec.strict}
+    strict = {spec.name: spec for spec in conversation.tools if spec.strict}
     if not strict:
         return conversation
     messages = tuple(
-        replace(m, tool_calls=tuple(_stated(c) if c.name in strict else c for c in m.tool_calls))
+        replace(m, tool_calls=tuple(_stated(c, strict[c.name]) if c.name in strict else c for c in m.tool_calls))
         if isinstance(m, Turn) else m
         for m in conversation.messages
     )
     return replace(conversation, messages=messages)
 
 
-def _stated(call: ToolCall) -> ToolCall:
+def _stated(call: ToolCall, spec: ToolSpec) -> ToolCall:
     try:
         arguments = call.parsed_arguments()
     except ValueError:
         return call
-    return replace(call, arguments=json.dumps(_without_nulls(arguments), ensure_ascii=False))
-
-
-def _without_nulls(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _without_nulls(v) for k, v in value.items() if v is not None}
-    if isinstance(value, list):
-        return [_without_nulls(v) for v in value]
-    return value
+    return replace(call, arguments=json.dumps(drop_default_nulls(spec.parameters, arguments), ensure_ascii=False))
 
 
 def _json(conversation: Conversation, name: str, arguments: dict[str, Any]) -> str:
