@@ -12,7 +12,7 @@ REQUIREMENTS := requirements.txt pyproject.toml
 ARGS ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help venv course test notebooks fuzz bench soak clean distclean
+.PHONY: help venv course test slow notebooks fuzz bench soak clean distclean
 
 help: ## list the targets
 	@echo "usage: make TARGET [ARGS=...]"
@@ -37,6 +37,9 @@ course: venv ## run every notebook headless on the offline default; copies go to
 
 test: venv ## run the unit tests and strict nbval over notebooks/ and demos/
 	$(VENV_PY) -m pytest $(ARGS)
+
+slow: venv ## the slow volume make test skips (every notebook on Chat Completions and Messages); CI runs it
+	$(VENV_PY) -m pytest --slow -m slow $(ARGS)
 
 notebooks: venv ## re-execute the notebooks in place on the offline default (before committing them)
 	$(VENV_PY) -m conductor refresh $(ARGS)

@@ -272,18 +272,39 @@ def test_collect_on_a_new_orchestrator_finishes_without_resending_a_round(api: s
     assert [r.answer for r in again] == [r.answer for r in results] and len(batches_created(offline)) == 3
 
 
-@pytest.mark.parametrize("api", ["responses", "chat"])
-def test_a_round_sent_just_before_a_crash_is_found_by_its_metadata(api: str, tmp_path: Path) -> None:
-    offline = model(delay=0.05)
-    handle = orchestrator(offline, api).submit([CHAIN, "Hello!"], state_dir=tmp_path)
+def _lose_batch_id(handle: BatchHandle) -> None:
+    """The process stopped after round 1's batch was created, before its id was written down."""
     run_file = handle.path / "run.json"
     run = json.loads(run_file.read_text())
-    run["rounds"][0]["batch_id"] = None  # the process stopped after the batch was created, before its id was saved
+    run["rounds"][0]["batch_id"] = None
     run_file.write_text(json.dumps(run))
+
+
+@pytest.mark.parametrize("api", ["responses", "chat", "messages"])
+def test_a_round_sent_just_before_a_crash_is_found_not_sent_again(api: str, tmp_path: Path) -> None:
+    offline = model(delay=0.05)
+    handle = orchestrator(offline, api).submit([CHAIN, "Hello!"], state_dir=tmp_path)
+    _lose_batch_id(handle)
     results = orchestrator(offline, api).collect(handle.id, state_dir=tmp_path, progress=False, poll_interval=0.01)
     assert [r.stopped_by for r in results] == [None, None]
     assert len(batches_created(offline)) == 3
     assert results[0].trace.model_calls[0].batch_id == handle.batch_ids[0]
+
+
+def test_a_lost_message_batch_is_the_first_one_after_its_mark_not_another_runs(tmp_path: Path) -> None:
+    # Message Batches carry no metadata: two runs of the same size, both losing round 1's id, each find their own
+    # batch by the newest batch listed before they sent it, on the provider's clock (the offline model's is fixed).
+    offline = model(delay=0.05)
+    first = orchestrator(offline, "messages").submit([CHAIN, "Hello!"], state_dir=tmp_path)
+    second = orchestrator(offline, "messages").submit(["Hello!", CHAIN], state_dir=tmp_path)
+    for handle in (first, second):
+        _lose_batch_id(handle)
+    for handle in (second, first):
+        results = orchestrator(offline, "messages").collect(handle.id, state_dir=tmp_path, progress=False,
+                                                             poll_interval=0.01)
+        assert all(r.stopped_by is None for r in results)
+        assert results[0].trace.model_calls[0].batch_id == handle.batch_ids[0]
+    assert len(batches_created(offline)) == 6  # two runs of three rounds: no round sent twice
 
 
 def test_collect_refuses_another_model_or_other_tools(tmp_path: Path) -> None:

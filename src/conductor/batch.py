@@ -308,8 +308,15 @@ class _Batches:
     async def create(self, lines: list[tuple[str, dict[str, Any]]], run_id: str, round_: int) -> str:
         raise NotImplementedError
 
-    async def find(self, run_id: str, round_: int, count: int, since: float, known: set[str]) -> str | None:
-        """The batch of round ``round_`` when it was created but its id was not written down, else None."""
+    async def mark(self) -> dict[str, Any] | None:
+        """What :meth:`find` needs written down before a round is sent, beyond the run id and round (None: nothing)."""
+        return None
+
+    async def find(self, run_id: str, round_: int, count: int, sent: dict[str, Any], known: set[str]) -> str | None:
+        """The batch of round ``round_`` when it was created but its id was not written down, else None.
+
+        ``sent`` is the round as written down before it was sent (with :meth:`mark`'s ``after``).
+        """
         raise NotImplementedError
 
     async def status(self, batch_id: str) -> _Status:
@@ -343,7 +350,7 @@ class _OpenAIBatches(_Batches):
         )
         return batch.id
 
-    async def find(self, run_id: str, round_: int, count: int, since: float, known: set[str]) -> str | None:
+    async def find(self, run_id: str, round_: int, count: int, sent: dict[str, Any], known: set[str]) -> str | None:
         page = await self._call(self.client.batches.list, limit=100)
         for batch in page.data:
             metadata = batch.metadata or {}
@@ -411,18 +418,30 @@ class _AnthropicBatches(_Batches):
         batch = await self._call(self.client.messages.batches.create, requests=requests)
         return batch.id
 
-    async def find(self, run_id: str, round_: int, count: int, since: float, known: set[str]) -> str | None:
-        # Message batches carry no metadata: the newest batch created since the round was written down, holding
-        # as many requests, not known to the run. Its results are matched by custom_id, so a batch of another run
-        # would answer none of this run's requests (they would end with "no result").
+    async def mark(self) -> dict[str, Any] | None:
+        # Message batches carry no metadata, so a round lost in a crash is found by position: the newest batch
+        # before it is sent, on the provider's own clock (this machine's clock may differ from Anthropic's).
+        page = await self._call(self.client.messages.batches.list, limit=1)
+        newest = page.data[0] if page.data else None
+        return {"id": newest.id, "created": _timestamp(newest.created_at)} if newest is not None else {"id": None}
+
+    async def find(self, run_id: str, round_: int, count: int, sent: dict[str, Any], known: set[str]) -> str | None:
+        # The first batch created after the mark, holding as many requests, not known to the run: the round was
+        # sent right after its mark was taken. Its results are matched by custom_id, so a batch of another run
+        # would answer none of this run's requests (they would end with "no result"). A round written down
+        # before marks existed falls back to this machine's clock.
+        after = sent.get("after")
+        since = after.get("created", 0.0) if after is not None else sent["submitting"] - 60
         page = await self._call(self.client.messages.batches.list, limit=100)
-        for batch in page.data:
+        found = None
+        for batch in page.data:  # newest first, down to the mark
+            if after is not None and batch.id == after.get("id"):
+                break
             counts = batch.request_counts
             total = counts.processing + counts.succeeded + counts.errored + counts.canceled + counts.expired
-            created = batch.created_at.timestamp() if isinstance(batch.created_at, datetime) else 0.0
-            if batch.id not in known and total == count and created >= since - 60:
-                return batch.id
-        return None
+            if batch.id not in known and total == count and _timestamp(batch.created_at) >= since:
+                found = batch.id
+        return found
 
     async def status(self, batch_id: str) -> _Status:
         batch = await self._call(self.client.messages.batches.retrieve, batch_id)
@@ -457,6 +476,10 @@ class _AnthropicBatches(_Batches):
                 found[record.custom_id] = _Line(reason="canceled: the batch was cancelled before this request ran",
                                                 cancelled=True)
         return found
+
+
+def _timestamp(value: Any) -> float:
+    return value.timestamp() if isinstance(value, datetime) else 0.0
 
 
 def _check_size(size: int, api: str) -> None:
@@ -787,8 +810,7 @@ class BatchRun:
     async def _recover(self, current: dict[str, Any]) -> bool:
         """A round written down as being sent, with no batch id: find its batch, else take the mark back."""
         known = {r["batch_id"] for r in self.state.rounds if r.get("batch_id")}
-        found = await self.batches.find(self.state.id, current["round"], len(current["custom_ids"]),
-                                        current["submitting"], known)
+        found = await self.batches.find(self.state.id, current["round"], len(current["custom_ids"]), current, known)
         if found is not None:
             logger.warning("batch round %d of %s was sent before the process stopped; found it: %s",
                            current["round"], self.state.id, found)
@@ -845,13 +867,17 @@ class BatchRun:
         round_ = len(state.rounds) + 1
         current = {"round": round_, "custom_ids": [cid for cid, _ in lines], "submitting": time.time(),
                    "batch_id": None}
-        state.rounds.append(current)
-        state.save_run()  # written down before it is sent: a restart looks for it rather than send it again
         try:
+            after = await self.batches.mark()
+            if after is not None:
+                current["after"] = after
+            state.rounds.append(current)
+            state.save_run()  # written down before it is sent: a restart looks for it rather than send it again
             batch_id = await self.batches.create(lines, state.id, round_)
         except Exception:
-            state.rounds.pop()
-            state.save_run()
+            if state.rounds and state.rounds[-1] is current:
+                state.rounds.pop()
+                state.save_run()
             for item in self.items:  # nothing was sent: the reservations go back
                 if item.conversation is not None:
                     item.conversation.limits.release()

@@ -21,8 +21,7 @@ budgets are never crossed, and nothing that needs approval runs without it.
   each of the three APIs, with request lines expiring and failing on demand (a rate, or named
   lines) and the offline model's faults landing on others; one run in four is sent with
   ``orch.submit`` and finished by ``orch.collect`` on a new Orchestrator and a new client, half
-  of those (on the APIs of :data:`LOST_ID_APIS`) after a crash between sending a round and
-  writing down its batch id.
+  of those after a crash between sending a round and writing down its batch id.
 
 A batched run is checked against the provider's side, the offline model's record of every
 batch it was sent: each question has its result, in input order; each line that got no answer
@@ -102,11 +101,6 @@ BATCH_RUN_SIZE = 25  # conversations per batched run (each round of a run is one
 BATCH_FAULT_RATE = 0.05  # of the request lines, per kind ("expire", "fail") on the runs that draw them at a rate
 BATCH_DELAY = 0.02  # real seconds a batch of a submitted run stays in flight (the others end at once)
 RESTART_EVERY = 4  # one batched run in this many is submitted, then collected by a new Orchestrator
-# The APIs whose batched runs also lose a round's batch id in a (simulated) crash. Not Messages yet: a
-# Message Batch carries no metadata, and conductor.batch finds it by its created_at, compared with this
-# machine's clock, while the offline model dates its objects from 2026-01-01 (a fixed clock), so the
-# round is sent again and "rounds resent" counts it. Add "messages" once one of the two changes.
-LOST_ID_APIS = ("responses", "chat")
 
 
 @dataclass(frozen=True)
@@ -350,8 +344,6 @@ def batch_plan(index: int, seed: int, first: int = 0, size: int = BATCH_RUN_SIZE
     restart = None
     if index % RESTART_EVERY == 1:
         restart = ("collect", "lost id")[(index // RESTART_EVERY) % 2]
-        if restart == "lost id" and api not in LOST_ID_APIS:
-            restart = "collect"
     return BatchPlan(
         index=index,
         first=first,
