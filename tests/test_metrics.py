@@ -12,10 +12,10 @@ from conductor.ratelimit import Wait
 
 
 def query(rounds: int, seconds: float, calls: int = 1, failures: int = 0, cost: float = 0.001,
-          error: str | None = None) -> QueryRecord:
+          error: str | None = None, batched: bool = False) -> QueryRecord:
     return QueryRecord(run_id="r", user="u", seconds=seconds, rounds=rounds, requests=rounds + 1, tool_calls=calls,
                        tool_failures=failures, refused_calls=0, failures_by_tool=(("t", calls, failures),),
-                       cost=cost, tokens=100, stopped_by=None, error=error)
+                       cost=cost, tokens=100, stopped_by=None, error=error, batched=batched)
 
 
 def test_figures_of_scripted_queries() -> None:
@@ -36,6 +36,17 @@ def test_alerts_fire_just_above_each_threshold() -> None:
     assert compute(busy).alerts == ["average tool rounds per query 1.55 is above 1.5"]
     assert compute([query(1, 1.0, error="APIError")] + [query(1, 1.0)] * 9).alerts == [
         "10.0% of conversations failed (above 0%)"]
+
+
+def test_a_batchs_turnaround_is_shown_apart_and_raises_no_latency_alert() -> None:
+    direct = [query(1, 1.0)] * 10
+    batched = [query(1, 3600.0 + i, batched=True) for i in range(20)]  # an hour in a provider's batch queue
+    m = compute(direct + batched)
+    assert m.queries == 30 and m.p95_latency == 1.0 and m.alerts == []
+    assert m.batched == 20 and m.batch_p95_turnaround == pytest.approx(3600 + 19 * 0.95)
+    assert "batched queries" in m.table() and "batch turnaround p95" in m.table()
+    assert "batched" not in compute(direct).table()  # the rows appear only when a batch ran
+    assert compute([query(1, 9.0)] * 10).alerts == ["p95 latency 9.0s is above 4s"]  # direct ones still alert
 
 
 def test_no_alert_before_enough_queries() -> None:

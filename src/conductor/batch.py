@@ -1030,7 +1030,8 @@ class BatchRun:
             if item.error is not None:
                 with self.orch._lock:
                     self.orch.failures.append((item.index, item.run.run_id, item.error))
-            self.orch._finish(item.run, item.question, item.result, item.result.trace.seconds, item.error)
+            self.orch._finish(item.run, item.question, item.result, item.result.trace.seconds, item.error,
+                              batched=True)
             results.append(item.result)
         self.orch.metrics()
         return results

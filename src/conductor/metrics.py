@@ -5,7 +5,9 @@ table of a real multi-round rollout): average tool rounds per query (alert
 above 1.5: the model is searching too much), the share of queries that used
 two rounds, the tool failure rate (alert above 5 %), p50 / p95 latency (alert
 above 4 s), cost per query and in total, and how often rate limits made work
-wait or refused it.
+wait or refused it. Conversations sent through a provider's Batch API
+(``run_many(via="batch")``) are counted everywhere but in the latency figures:
+their seconds are a batch's turnaround, shown apart and never alerted on.
 """
 
 from __future__ import annotations
@@ -45,14 +47,17 @@ class QueryRecord:
     tokens: int
     stopped_by: str | None
     error: str | None = None  # the exception that ended the conversation, if any
+    batched: bool = False  # sent through a provider's Batch API: its seconds are a batch's turnaround
 
 
 def _is_refused(output: str) -> bool:
     return output.startswith(RATE_LIMITED)
 
 
-def record_of(result: RunResult, *, run_id: str, user: str, seconds: float, error: str | None = None) -> QueryRecord:
-    """The metrics' view of one finished conversation."""
+def record_of(
+    result: RunResult, *, run_id: str, user: str, seconds: float, error: str | None = None, batched: bool | None = None
+) -> QueryRecord:
+    """The metrics' view of one finished conversation (``batched``: sent via a Batch API; default: its trace says)."""
     calls = result.tool_calls
     refused = [c for c in calls if c.is_error and _is_refused(c.output)]
     failed = [c for c in calls if c.is_error and not c.blocked and not _is_refused(c.output)]
@@ -72,6 +77,7 @@ def record_of(result: RunResult, *, run_id: str, user: str, seconds: float, erro
         tokens=result.usage.input_tokens + result.usage.output_tokens,
         stopped_by=result.stopped_by,
         error=error,
+        batched=result.trace.batched if batched is None else batched,
     )
 
 
@@ -121,6 +127,10 @@ class Metrics:
     errors: int  # conversations that raised
     stopped: dict[str, int] = field(default_factory=dict)  # stopped_by -> conversations
     alerts: list[str] = field(default_factory=list)
+    # Conversations sent through a provider's Batch API: their seconds are a batch's turnaround (up to 24 h
+    # by contract), kept out of the latency figures and their alert, and shown apart.
+    batched: int = 0
+    batch_p95_turnaround: float = 0.0
 
     def table(self) -> str:
         """The figures as aligned text, alerts last."""
@@ -132,6 +142,8 @@ class Metrics:
             ("tool failure rate", f"{self.tool_failure_rate:.1%}"),
             ("p50 latency", f"{self.p50_latency:.3f} s"),
             ("p95 latency", f"{self.p95_latency:.3f} s"),
+            *([("batched queries", f"{self.batched}"),
+               ("batch turnaround p95", f"{self.batch_p95_turnaround:.3f} s")] if self.batched else []),
             ("cost / query", f"${self.cost_per_query:.6f}"),
             ("total cost", f"${self.total_cost:.6f}"),
             ("rate-limit waits", f"{self.rate_limit_waits}"),
@@ -161,7 +173,8 @@ def _alerts(m: Metrics, limits: Thresholds) -> list[str]:
 def compute(records: Sequence[QueryRecord], waits: Sequence[Wait] = (), thresholds: Thresholds | None = None) -> Metrics:
     """The metrics of ``records`` (and the rate-limit ``waits``), with alerts against ``thresholds``."""
     n = len(records)
-    latencies = [r.seconds for r in records]
+    latencies = [r.seconds for r in records if not r.batched]
+    turnarounds = [r.seconds for r in records if r.batched]
     calls = sum(r.tool_calls - r.refused_calls for r in records)
     total = sum(r.cost for r in records)
     metrics = Metrics(
@@ -179,6 +192,8 @@ def compute(records: Sequence[QueryRecord], waits: Sequence[Wait] = (), threshol
         refused_calls=sum(r.refused_calls for r in records),
         errors=sum(r.error is not None for r in records),
         stopped=dict(Counter(r.stopped_by for r in records if r.stopped_by)),
+        batched=len(turnarounds),
+        batch_p95_turnaround=percentile(turnarounds, 0.95),
     )
     metrics.alerts.extend(_alerts(metrics, thresholds or Thresholds()))
     return metrics
@@ -204,7 +219,7 @@ def plot_dashboard(
         rounds_ax.axvline(metrics.avg_rounds, color="black", label="average")
         rounds_ax.legend(fontsize=8)
 
-    latency_ax.hist([r.seconds for r in records], bins=30, color="#55A868")
+    latency_ax.hist([r.seconds for r in records if not r.batched], bins=30, color="#55A868")
     latency_ax.axvline(metrics.p50_latency, color="black", label="p50")
     latency_ax.axvline(metrics.p95_latency, color="black", linestyle=":", label="p95")
     if limits.p95_latency is not None:

@@ -366,11 +366,14 @@ class Orchestrator:
             return replace(partial, answer=answer, stopped_by="error")
         return RunResult(answer=answer, messages=[], trace=Trace(), stopped_by="error")
 
-    def _finish(self, run: _Run, question: str, result: RunResult, seconds: float, error: Exception | None) -> RunResult:
+    def _finish(
+        self, run: _Run, question: str, result: RunResult, seconds: float, error: Exception | None,
+        batched: bool = False,
+    ) -> RunResult:
         run.emit("done", "Done." if error is None else "Something went wrong.")
         record = metrics_module.record_of(
             result, run_id=run.run_id, user=run.user, seconds=seconds,
-            error=None if error is None else type(error).__name__,
+            error=None if error is None else type(error).__name__, batched=batched,
         )
         with self._lock:
             self.records.append(record)

@@ -18,6 +18,9 @@ def _not_json(constant: str) -> Any:
     raise json.JSONDecodeError(f"{constant} is not JSON (JSON has no NaN or Infinity)", constant, 0)
 
 
+_DECODER = json.JSONDecoder(parse_constant=_not_json)  # one decoder: json.loads with an option builds one per call
+
+
 def loads_json(text: str) -> Any:
     """``json.loads`` without Python's NaN/Infinity extension.
 
@@ -25,7 +28,7 @@ def loads_json(text: str) -> Any:
     float the APIs cannot carry back (the SDKs refuse to send it), so it is an
     invalid-JSON error like any other.
     """
-    return json.loads(text, parse_constant=_not_json)
+    return _DECODER.decode(text)
 
 
 class StopReason(str, Enum):
