@@ -27,7 +27,9 @@ process, finishes the work. Everything collect needs is on disk, in a directory 
 questions and limits, each round's batch id, and each conversation as it stood after its
 last answer (its messages, tool records, guards' counters). A round is written down as
 being submitted *before* it is sent, and its batch id right after; OpenAI batches also
-carry the run's id in their ``metadata``, so a process that stopped between the two
+carry the run's id in their ``metadata``, and for Anthropic, whose batches carry none, the
+newest batch listed before the round is sent is written down with it (the round's batch is
+the first one after it, on the provider's clock), so a process that stopped between the two
 finds its batch instead of sending the round again. A conversation is saved once its
 tools have run, so a collect after a restart never runs a tool call twice, except for a
 conversation whose tools were running at the very moment the process stopped (see
