@@ -50,17 +50,24 @@ def test_estimate_prices_the_saved_totals_from_the_price_table(provider: str, ap
         total.cached_input_tokens,
         total.output_tokens,
     )
+    assert total.batched_requests > 0  # lesson 05 sends batches
     # The price table itself, asked directly: the course's requests are far below any long-prompt tier.
-    expected = genai_prices.calc_price(
+    direct = genai_prices.calc_price(
         genai_prices.Usage(
-            input_tokens=total.input_tokens,
+            input_tokens=total.input_tokens - total.batched_input_tokens,
             cache_read_tokens=total.cached_input_tokens,
-            output_tokens=total.output_tokens,
+            output_tokens=total.output_tokens - total.batched_output_tokens,
         ),
         model_ref=row.model,
         provider_id=provider,
     ).total_price
-    assert row.dollars == pytest.approx(float(expected), rel=1e-9)
+    batched = genai_prices.calc_price(
+        genai_prices.Usage(input_tokens=total.batched_input_tokens, output_tokens=total.batched_output_tokens),
+        model_ref=row.model,
+        provider_id=provider,
+    ).total_price
+    # Both providers bill a batch's lines at half the direct rate (OpenAI Batch API, Anthropic Message Batches).
+    assert row.dollars == pytest.approx(float(direct) + float(batched) / 2, rel=1e-9)
 
 
 def test_estimate_counts_cached_tokens_at_the_cache_rate() -> None:
@@ -72,6 +79,30 @@ def test_estimate_counts_cached_tokens_at_the_cache_rate() -> None:
         provider_id="openai",
     ).total_price
     assert row.dollars == pytest.approx(float(expected), rel=1e-9)
+
+
+def test_batch_lines_are_logged_as_such_and_priced_at_the_batch_rate(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import asyncio
+
+    log = tmp_path / "usage.jsonl"
+    monkeypatch.setenv(USAGE_LOG, str(log))
+    llm = cd.connect("offline", api="chat", latency_scale=0, asynchronous=True)
+    results = asyncio.run(cd.Orchestrator(llm, tools=[get_weather]).run_many(
+        ["北京今天天气怎么样?", "Hello!"], via="batch", state_dir=tmp_path / "runs", progress=False, poll_interval=0.01))
+    asyncio.run(llm.arun("Hello!"))  # a direct request beside them
+    totals = cost.read_log(log, "x.ipynb")
+    batched = sum(r.api_calls for r in results)
+    assert totals.requests == batched + 1 and totals.batched_requests == batched == 3
+    assert totals.batched_input_tokens == sum(r.usage.input_tokens for r in results)
+    assert totals.batched_output_tokens == sum(r.usage.output_tokens for r in results)
+
+    half = cost.NotebookUsage("a.ipynb", 2, 2_000, 0, 200, 1, 1_000, 100)  # one line of each kind, alike
+    row = next(r for r in cost.estimate(cost.CourseUsage("2026-01-01", "test", (half,))) if r.api == "chat")
+    direct = next(r for r in cost.estimate(cost.CourseUsage("2026-01-01", "test", (
+        cost.NotebookUsage("a.ipynb", 1, 1_000, 0, 100),))) if r.api == "chat")
+    assert row.dollars == pytest.approx(1.5 * direct.dollars, rel=1e-9)  # the batch line costs half
 
 
 def test_an_unpriced_model_is_an_error(monkeypatch: pytest.MonkeyPatch) -> None:

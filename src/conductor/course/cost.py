@@ -14,7 +14,8 @@ network.
 
 What the figure covers: every model request the course makes in one run, the raw SDK
 requests of the by-hand cells and the requests to stand-ins that stay offline whatever the
-provider included, with the token counts the offline model estimates from the text. A real
+provider included, with the token counts the offline model estimates from the text (lines
+of a provider batch are marked in the log and priced at the batch rate). A real
 model writes longer or shorter answers, may take more or fewer rounds, and reads long
 prompts from its cache at a lower rate, so the figure is an order of magnitude, not a quote.
 """
@@ -23,7 +24,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, replace
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -69,6 +70,10 @@ class NotebookUsage:
     input_tokens: int = 0  # every prompt token, cached ones included
     cached_input_tokens: int = 0  # part of input_tokens read from a prompt cache
     output_tokens: int = 0  # reasoning included
+    # The part of the above sent through a provider's Batch API (lines of a batch), billed at the batch rate.
+    batched_requests: int = 0
+    batched_input_tokens: int = 0
+    batched_output_tokens: int = 0
 
     def __add__(self, other: NotebookUsage) -> NotebookUsage:
         return NotebookUsage(
@@ -77,6 +82,9 @@ class NotebookUsage:
             self.input_tokens + other.input_tokens,
             self.cached_input_tokens + other.cached_input_tokens,
             self.output_tokens + other.output_tokens,
+            self.batched_requests + other.batched_requests,
+            self.batched_input_tokens + other.batched_input_tokens,
+            self.batched_output_tokens + other.batched_output_tokens,
         )
 
 
@@ -94,9 +102,7 @@ class CourseUsage:
         total = NotebookUsage("total")
         for notebook in self.notebooks:
             total = total + notebook
-        return NotebookUsage(
-            "total", total.requests, total.input_tokens, total.cached_input_tokens, total.output_tokens
-        )
+        return replace(total, notebook="total")
 
 
 @dataclass(frozen=True)
@@ -120,12 +126,16 @@ def read_log(path: Path, notebook: str) -> NotebookUsage:
     for line in path.read_text(encoding="utf-8").splitlines():
         if line.strip():
             record = json.loads(line)
+            batched = bool(record.get("batched"))
             usage = usage + NotebookUsage(
                 notebook,
                 1,
                 int(record["input_tokens"]),
                 int(record.get("cached_input_tokens", 0)),
                 int(record["output_tokens"]),
+                int(batched),
+                int(record["input_tokens"]) if batched else 0,
+                int(record["output_tokens"]) if batched else 0,
             )
     return usage
 
@@ -141,12 +151,7 @@ def save_usage(
         "note": "tokens of every model request each notebook made on the offline default, "
         "as the offline model estimates them; conductor.course.cost prices them",
         "notebooks": {
-            n.notebook: {
-                "requests": n.requests,
-                "input_tokens": n.input_tokens,
-                "cached_input_tokens": n.cached_input_tokens,
-                "output_tokens": n.output_tokens,
-            }
+            n.notebook: {key: value for key, value in asdict(n).items() if key != "notebook"}
             for n in usage.notebooks
         },
     }
@@ -162,13 +167,7 @@ def load_usage(path: Path = USAGE_FILE) -> CourseUsage:
         measured=data["measured"],
         command=data["command"],
         notebooks=tuple(
-            NotebookUsage(
-                name,
-                totals["requests"],
-                totals["input_tokens"],
-                totals["cached_input_tokens"],
-                totals["output_tokens"],
-            )
+            NotebookUsage(name, **totals)  # a file from before batches has no batched_* keys: 0
             for name, totals in notebooks.items()
         ),
     )
@@ -181,8 +180,9 @@ def estimate(
 
     ``usage`` defaults to the saved file (:func:`load_usage`). Each part of the tokens
     is billed at its own rate of the price table: uncached input, cached input (at the
-    input rate when the model has no cache rate) and output. The base rates apply: every
-    request of the course is far below any long-prompt tier. Raises
+    input rate when the model has no cache rate) and output; lines of a provider batch at
+    the batch rate. The base rates apply: every request of the course is far below any
+    long-prompt tier. Raises
     :class:`~conductor.budget.UnpricedModelError` for a model the table does not know.
     """
     total = (usage or load_usage()).total
@@ -192,11 +192,15 @@ def estimate(
         price = price_per_million(model, provider)
         if not price.known:
             raise UnpricedModelError(f"no price is known for {model!r} on {provider} ({price.source})")
+        batch = price_per_million(model, provider, batch=True)
         cached_rate = price.input_per_mtok if price.cache_read_per_mtok is None else price.cache_read_per_mtok
+        # The offline model has no prompt cache: every cached token is a direct request's.
         dollars = (
-            (total.input_tokens - total.cached_input_tokens) * price.input_per_mtok
+            (total.input_tokens - total.batched_input_tokens - total.cached_input_tokens) * price.input_per_mtok
             + total.cached_input_tokens * cached_rate
-            + total.output_tokens * price.output_per_mtok
+            + (total.output_tokens - total.batched_output_tokens) * price.output_per_mtok
+            + total.batched_input_tokens * batch.input_per_mtok
+            + total.batched_output_tokens * batch.output_per_mtok
         ) / 1e6
         rows.append(
             CostRow(provider, api, model, total.input_tokens, total.cached_input_tokens, total.output_tokens, dollars)
@@ -223,13 +227,14 @@ def format_table(rows: Sequence[CostRow]) -> str:
 
 
 def format_usage(usage: CourseUsage) -> str:
-    """A plain-text table of the saved per-notebook totals, with the total last."""
+    """A plain-text table of the saved per-notebook totals, with the total last (``batched``: lines of a batch)."""
     width = max(len("notebook"), *(len(n.notebook) for n in usage.notebooks))
-    header = f"{'notebook':<{width}} {'requests':>8} {'input tokens':>12} {'cached':>7} {'output tokens':>13}"
+    header = (f"{'notebook':<{width}} {'requests':>8} {'batched':>7} {'input tokens':>12} {'cached':>7} "
+              f"{'output tokens':>13}")
     lines = [header, "-" * len(header)]
     for n in (*usage.notebooks, usage.total):
         lines.append(
-            f"{n.notebook:<{width}} {n.requests:>8,} {n.input_tokens:>12,} {n.cached_input_tokens:>7,} "
-            f"{n.output_tokens:>13,}"
+            f"{n.notebook:<{width}} {n.requests:>8,} {n.batched_requests:>7,} {n.input_tokens:>12,} "
+            f"{n.cached_input_tokens:>7,} {n.output_tokens:>13,}"
         )
     return "\n".join(lines)

@@ -701,7 +701,9 @@ class BatchServer:
                 status, body_out = 400, messages_wire.error_body(
                     "stream: Streaming is not supported in the Message Batches API.", request_id)
             return status, body_out, _bare(request_id)
-        request = httpx2.Request("POST", f"http://offline.invalid{wire.PATH}", json=body)
+        from .model import BATCH_LINE  # imported here: the model module imports this one
+
+        request = httpx2.Request("POST", f"http://offline.invalid{wire.PATH}", json=body, extensions={BATCH_LINE: True})
         plan = model._answer_safely(wire, request, body, digest, {wire.REQUEST_ID_HEADER: request_id})
         if plan.error is not None or plan.events is not None:
             # A timeout or a dropped connection has no place in a batch: the line failed on the server.

@@ -398,7 +398,7 @@ class OfflineModel:
         # Where a streamed answer must match the plain one, its ids ignore the stream flag.
         ids = self._digest(_unstreamed(body)) if wire.SAME_IDS_STREAMED else digest
         completion = self._complete(wire, body, ids, fault)
-        _log_usage(wire.API, completion)
+        _log_usage(wire.API, completion, batched=BATCH_LINE in request.extensions)
         timing = self.latency.timing(int.from_bytes(digest[:8], "big"))
         if not streaming:
             content = _json_bytes(wire.render(completion, body, self._server))
@@ -535,15 +535,22 @@ USAGE_LOG = "CONDUCTOR_USAGE_LOG"
 """Names a JSONL file to which every answer appends its usage; ``python -m conductor course`` sets it."""
 
 
-def _log_usage(api: str, completion: Completion) -> None:
+BATCH_LINE = "conductor_batch_line"
+"""The request extension that marks a line of a batch, answered through the model's own request path."""
+
+
+def _log_usage(api: str, completion: Completion, *, batched: bool = False) -> None:
     """Append one answer's usage to the file ``$CONDUCTOR_USAGE_LOG`` names, when it is set.
 
     One JSON object a line: ``api``, ``model``, ``input_tokens``, ``cached_input_tokens``
-    (always 0: the offline model has no prompt cache), ``output_tokens`` (reasoning included).
+    (always 0: the offline model has no prompt cache), ``output_tokens`` (reasoning included),
+    and ``batched: true`` for a line of a provider batch (billed at the batch rate).
     """
     path = os.environ.get(USAGE_LOG)
     if path:
         usage = {"api": api, "model": completion.model, "input_tokens": completion.input_tokens,
                  "cached_input_tokens": 0, "output_tokens": completion.output_tokens}
+        if batched:
+            usage["batched"] = True
         with open(path, "a", encoding="utf-8") as log_file:
             log_file.write(json.dumps(usage) + "\n")
