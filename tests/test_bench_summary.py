@@ -88,6 +88,8 @@ def test_the_canned_model_calls_the_tool_then_answers_for_both_loops():
     client = bench.CannedModel().client()
     questions = bench.canned_questions(6)
     answers = asyncio.run(bench.hand_written_batch(client, questions, [get_weather], concurrency=3))
+    in_thread = asyncio.run(bench.hand_written_batch(client, questions, [get_weather], concurrency=3, in_thread=True))
+    assert in_thread == answers  # the reference loop with its tool in to_thread does the same work
     orch = bench.batch_orchestrator(client)
     results = asyncio.run(orch.run_many(questions, concurrency=3, progress=False))
     assert answers == [bench.CANNED_ANSWER] * 6
