@@ -98,6 +98,18 @@ def test_the_canned_model_calls_the_tool_then_answers_for_both_loops():
     bench._check_batch(results, answers)  # the benchmark's own check passes
 
 
+def test_the_ablation_takes_one_part_away_at_a_time_on_the_same_requests(capsys):
+    from conductor.tools import tool
+
+    async_weather = tool(bench._async_get_weather, name="get_weather", description=get_weather.description)
+    assert async_weather.openai_schema() == get_weather.openai_schema()  # the same requests, only the tool differs
+    rows = bench.ablate_batch(conversations=20, concurrency=5, repeats=1)
+    assert [r.label for r in rows][0].startswith("defaults") and len(rows) == 5
+    assert all(r.ratio > 0 for r in rows)
+    bench.print_ablation(rows)
+    assert "no deadline" in capsys.readouterr().out
+
+
 def test_the_check_refuses_a_batch_that_did_other_work():
     client = bench.CannedModel().client()
     results = asyncio.run(bench.batch_orchestrator(client).run_many(bench.canned_questions(2), concurrency=2,

@@ -128,6 +128,9 @@ def _run_bench(args: argparse.Namespace) -> int:
         wall = bench.bench_batch_wall(conversations, concurrency, median=args.model_latency, hand_written=True)
         profile = bench.profile_batch(conversations, concurrency) if args.profile else None
         bench.print_batch(cpu, wall, profile)
+        if args.ablate:
+            print()
+            bench.print_ablation(bench.ablate_batch(conversations, concurrency))
     elif args.which == "retry":
         from .course.simulation import simulation_table
 
@@ -172,6 +175,10 @@ def add_bench(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--profile", action="store_true", help="also print cProfile's top entries for one orchestrator batch (batch)"
+    )
+    parser.add_argument(
+        "--ablate", action="store_true",
+        help="also time batch cpu without the thread hand-off, the garbage collector, the deadline (batch)",
     )
     parser.add_argument("--clients", type=int, default=50, help="clients contending in the backoff simulation (retry)")
     parser.add_argument("--latency", type=float, default=0.1, help="seconds each tool sleeps (parallel)")

@@ -546,6 +546,71 @@ def bench_batch_cpu(conversations: int = 1000, concurrency: int = 100, repeats: 
                     statistics.median(orchestrator) * per, statistics.median(in_thread) * per)
 
 
+@dataclass(frozen=True)
+class AblationRow:
+    """The batch cpu benchmark with one part of the orchestrator's work taken away."""
+
+    label: str
+    ratio: float  # the orchestrator's CPU per conversation over the in-line hand-written loop's, same run
+
+
+async def _async_get_weather(city: str) -> dict:
+    return get_weather.func(city)
+
+
+# The same docstring, so the tool's schema (and every request carrying it) is the sync tool's.
+_async_get_weather.__doc__ = get_weather.func.__doc__
+
+
+def ablate_batch(conversations: int = 1000, concurrency: int = 100, repeats: int = 5) -> list[AblationRow]:
+    """``batch cpu`` with one part taken away at a time: the thread hand-off, the garbage collector, the deadline.
+
+    Each variant alternates with the in-line hand-written loop ``repeats`` times on the
+    same canned responses; the medians of their CPU are compared, as in :func:`bench_batch_cpu`.
+    """
+    from ..orchestrator import Orchestrator
+    from ..tools import tool
+
+    async_tool = tool(_async_get_weather, name="get_weather", description=get_weather.description)
+    variants: list[tuple[str, Any, float | None, bool]] = [  # label, tool, deadline, garbage collector on
+        ("defaults (a sync tool, a 30 s deadline, GC on)", get_weather, 30.0, True),
+        ("garbage collector off", get_weather, 30.0, False),
+        ("an async tool (no thread hand-off)", async_tool, 30.0, True),
+        ("an async tool, garbage collector off", async_tool, 30.0, False),
+        ("an async tool, garbage collector off, no deadline", async_tool, None, False),
+    ]
+    client = CannedModel().client()
+    questions = canned_questions(conversations)
+    rows = []
+    for label, weather, deadline, collect in variants:
+        def orchestrator() -> Any:
+            return Orchestrator(connect(client, model=CANNED_MODEL), tools=[weather], deadline=deadline)
+
+        asyncio.run(orchestrator().run_many(questions[:concurrency], concurrency=concurrency, progress=False))
+        hand: list[float] = []
+        orch: list[float] = []
+        for _ in range(repeats):
+            hand.append(_cpu_seconds(lambda: asyncio.run(hand_written_batch(client, questions, [get_weather],
+                                                                            concurrency))))
+            run = orchestrator()
+            if not collect:
+                gc.disable()
+            try:
+                orch.append(_cpu_seconds(lambda: asyncio.run(run.run_many(questions, concurrency=concurrency,
+                                                                          progress=False))))
+            finally:
+                gc.enable()
+            _check_batch([r for r in run.results if r is not None])
+        rows.append(AblationRow(label, statistics.median(orch) / statistics.median(hand)))
+    return rows
+
+
+def print_ablation(rows: Sequence[AblationRow]) -> None:
+    print("the same batch through cd.Orchestrator ...              over the hand-written loop (in-line tool)")
+    for row in rows:
+        print(f"  {row.label:<52} {row.ratio:.2f}x")
+
+
 def profile_batch(conversations: int = 1000, concurrency: int = 100, top: int = 15) -> str:
     """cProfile of one ``orch.run_many`` batch on canned responses: how much is the SDK's, and what else is heaviest.
 
