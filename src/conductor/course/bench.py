@@ -390,8 +390,6 @@ class CannedModel:
         return httpx2.Response(200, content=self._body(request)[0], headers=_JSON)
 
     async def _after_latency(self, request: Any) -> Any:
-        import asyncio
-
         import httpx2
 
         body, round_index = self._body(request)
@@ -455,15 +453,16 @@ async def hand_written_batch(
     return await asyncio.gather(*(one(q) for q in questions))
 
 
-def batch_orchestrator(client: Any) -> Any:
+def batch_orchestrator(client: Any, weather: Any = get_weather, **options: Any) -> Any:
     """The orchestrator the batch benchmarks time: ``cd.Orchestrator`` with its defaults, on ``client``.
 
     Defaults: a per-user limit of 10 tool calls a minute, a 30 s deadline per
     conversation, metrics and alerts; logging at INFO is off (the default WARNING level).
+    ``weather`` and ``options`` (the Orchestrator's) change one of them, as :func:`ablate_batch` does.
     """
     from ..orchestrator import Orchestrator
 
-    return Orchestrator(connect(client, model=CANNED_MODEL), tools=[get_weather])
+    return Orchestrator(connect(client, model=CANNED_MODEL), tools=[weather], **options)
 
 
 def _cpu_seconds(run: Callable[[], Any]) -> float:
@@ -472,6 +471,32 @@ def _cpu_seconds(run: Callable[[], Any]) -> float:
     started = time.process_time()
     run()
     return time.process_time() - started
+
+
+def _alternate_cpu(
+    client: Any, questions: Sequence[str], concurrency: int, repeats: int, orchestrator: Callable[[], Any],
+    *, in_thread: bool = False, collect: bool = True,
+) -> dict[str, float]:
+    """Median CPU seconds of the in-line hand-written loop (``"hand"``), of the same loop with its tool in
+    ``asyncio.to_thread`` (``"in_thread"``, when asked) and of ``orchestrator().run_many`` (``"orchestrator"``,
+    with the garbage collector off unless ``collect``), run alternately ``repeats`` times on ``questions``."""
+    samples: dict[str, list[float]] = {"hand": [], "in_thread": [], "orchestrator": []}
+    for _ in range(repeats):
+        samples["hand"].append(_cpu_seconds(lambda: asyncio.run(
+            hand_written_batch(client, questions, [get_weather], concurrency))))
+        if in_thread:
+            samples["in_thread"].append(_cpu_seconds(lambda: asyncio.run(
+                hand_written_batch(client, questions, [get_weather], concurrency, in_thread=True))))
+        orch = orchestrator()
+        if not collect:
+            gc.disable()
+        try:
+            samples["orchestrator"].append(_cpu_seconds(
+                lambda: asyncio.run(orch.run_many(questions, concurrency=concurrency, progress=False))))
+        finally:
+            gc.enable()
+        _check_batch([r for r in orch.results if r is not None])
+    return {name: statistics.median(values) for name, values in samples.items() if values}
 
 
 def _check_batch(results: Sequence[Any], answers: Sequence[str] | None = None) -> None:
@@ -522,28 +547,15 @@ def bench_batch_cpu(conversations: int = 1000, concurrency: int = 100, repeats: 
     (every thread's CPU: the orchestrator runs sync tools on worker threads, the
     hand-written loop calls them in-line) are compared.
     """
-    import asyncio
-
     client = CannedModel().client()
     questions = canned_questions(conversations)
-    tools = [get_weather]
     warm = questions[: min(conversations, 2 * concurrency)]  # imports, caches and prices before timing
     _check_batch(asyncio.run(batch_orchestrator(client).run_many(warm, concurrency=concurrency, progress=False)),
-                 asyncio.run(hand_written_batch(client, warm, tools, concurrency)))
-    hand: list[float] = []
-    in_thread: list[float] = []
-    orchestrator: list[float] = []
-    for _ in range(repeats):
-        hand.append(_cpu_seconds(lambda: asyncio.run(hand_written_batch(client, questions, tools, concurrency))))
-        in_thread.append(_cpu_seconds(lambda: asyncio.run(
-            hand_written_batch(client, questions, tools, concurrency, in_thread=True))))
-        orch = batch_orchestrator(client)
-        orchestrator.append(_cpu_seconds(
-            lambda: asyncio.run(orch.run_many(questions, concurrency=concurrency, progress=False))))
-        _check_batch([r for r in orch.results if r is not None])
+                 asyncio.run(hand_written_batch(client, warm, [get_weather], concurrency)))
+    cpu = _alternate_cpu(client, questions, concurrency, repeats, lambda: batch_orchestrator(client), in_thread=True)
     per = 1000 / conversations
-    return BatchCpu(conversations, concurrency, repeats, statistics.median(hand) * per,
-                    statistics.median(orchestrator) * per, statistics.median(in_thread) * per)
+    return BatchCpu(conversations, concurrency, repeats, cpu["hand"] * per, cpu["orchestrator"] * per,
+                    cpu["in_thread"] * per)
 
 
 @dataclass(frozen=True)
@@ -568,7 +580,6 @@ def ablate_batch(conversations: int = 1000, concurrency: int = 100, repeats: int
     Each variant alternates with the in-line hand-written loop ``repeats`` times on the
     same canned responses; the medians of their CPU are compared, as in :func:`bench_batch_cpu`.
     """
-    from ..orchestrator import Orchestrator
     from ..tools import tool
 
     async_tool = tool(_async_get_weather, name="get_weather", description=get_weather.description)
@@ -583,25 +594,12 @@ def ablate_batch(conversations: int = 1000, concurrency: int = 100, repeats: int
     questions = canned_questions(conversations)
     rows = []
     for label, weather, deadline, collect in variants:
-        def orchestrator() -> Any:
-            return Orchestrator(connect(client, model=CANNED_MODEL), tools=[weather], deadline=deadline)
+        def orchestrator(weather: Any = weather, deadline: float | None = deadline) -> Any:
+            return batch_orchestrator(client, weather, deadline=deadline)
 
         asyncio.run(orchestrator().run_many(questions[:concurrency], concurrency=concurrency, progress=False))
-        hand: list[float] = []
-        orch: list[float] = []
-        for _ in range(repeats):
-            hand.append(_cpu_seconds(lambda: asyncio.run(hand_written_batch(client, questions, [get_weather],
-                                                                            concurrency))))
-            run = orchestrator()
-            if not collect:
-                gc.disable()
-            try:
-                orch.append(_cpu_seconds(lambda: asyncio.run(run.run_many(questions, concurrency=concurrency,
-                                                                          progress=False))))
-            finally:
-                gc.enable()
-            _check_batch([r for r in run.results if r is not None])
-        rows.append(AblationRow(label, statistics.median(orch) / statistics.median(hand)))
+        cpu = _alternate_cpu(client, questions, concurrency, repeats, orchestrator, collect=collect)
+        rows.append(AblationRow(label, cpu["orchestrator"] / cpu["hand"]))
     return rows
 
 
@@ -618,7 +616,6 @@ def profile_batch(conversations: int = 1000, concurrency: int = 100, top: int = 
     calls are inflated most), and it sees only the event loop's thread: the worker
     threads that run sync tools, and the garbage collector, are not in it.
     """
-    import asyncio
     import cProfile
     import pstats
 
@@ -716,8 +713,6 @@ def bench_batch_wall(
     latencies at ``concurrency``. ``hand_written=True`` also times the hand-written
     loop on the same latencies, for reference.
     """
-    import asyncio
-
     latencies = lognormal_latencies(conversations, median, sigma, seed)
     durations = [first + second for first, second in latencies]
     client = CannedModel(latencies).client()

@@ -126,16 +126,17 @@ def read_log(path: Path, notebook: str) -> NotebookUsage:
     for line in path.read_text(encoding="utf-8").splitlines():
         if line.strip():
             record = json.loads(line)
+            tokens_in, tokens_out = int(record["input_tokens"]), int(record["output_tokens"])
             batched = bool(record.get("batched"))
             usage = usage + NotebookUsage(
                 notebook,
                 1,
-                int(record["input_tokens"]),
+                tokens_in,
                 int(record.get("cached_input_tokens", 0)),
-                int(record["output_tokens"]),
+                tokens_out,
                 int(batched),
-                int(record["input_tokens"]) if batched else 0,
-                int(record["output_tokens"]) if batched else 0,
+                tokens_in if batched else 0,
+                tokens_out if batched else 0,
             )
     return usage
 
