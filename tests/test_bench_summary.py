@@ -98,16 +98,16 @@ def test_the_canned_model_calls_the_tool_then_answers_for_both_loops():
     bench._check_batch(results, answers)  # the benchmark's own check passes
 
 
-def test_the_ablation_takes_one_part_away_at_a_time_on_the_same_requests(capsys):
-    from conductor.tools import tool
-
-    async_weather = tool(bench._async_get_weather, name="get_weather", description=get_weather.description)
-    assert async_weather.openai_schema() == get_weather.openai_schema()  # the same requests, only the tool differs
+def test_the_ablation_changes_one_part_at_a_time_on_the_same_requests(capsys):
+    # The bar's tool and the default one differ only in where they run: the requests are the same.
+    assert bench.IN_LINE_WEATHER.openai_schema() == get_weather.openai_schema()
+    assert not bench.IN_LINE_WEATHER.sync_to_thread and get_weather.sync_to_thread
     rows = bench.ablate_batch(conversations=20, concurrency=5, repeats=1)
     assert [r.label for r in rows][0].startswith("defaults") and len(rows) == 5
     assert all(r.ratio > 0 for r in rows)
     bench.print_ablation(rows)
-    assert "no deadline" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "no deadline" in out and "worker threads" in out and "keep_raw=True" in out
 
 
 def test_the_check_refuses_a_batch_that_did_other_work():
@@ -159,3 +159,6 @@ def test_bench_batch_prints_both_bars_and_the_profile(capsys):
     out = capsys.readouterr().out
     assert re.search(r"batch cpu: \d+\.\d\dx", out) and re.search(r"batch wall: \d+\.\d\dx", out)
     assert "hand-written asyncio loop" in out and "in the SDK's create" in out
+    assert re.search(r"both with the tool off the event loop .*: \d+\.\d\dx", out)
+    kept = re.search(r"(\d+\.\d) KB \(keep_raw=False, the default\), (\d+\.\d) KB with", out)
+    assert kept and float(kept.group(1)) < float(kept.group(2))  # the SDK's objects are what keep_raw leaves out

@@ -127,7 +127,7 @@ def _run_bench(args: argparse.Namespace) -> int:
         cpu = bench.bench_batch_cpu(conversations, concurrency)
         wall = bench.bench_batch_wall(conversations, concurrency, median=args.model_latency, hand_written=True)
         profile = bench.profile_batch(conversations, concurrency) if args.profile else None
-        bench.print_batch(cpu, wall, profile)
+        bench.print_batch(cpu, wall, profile, bench.bench_result_memory(conversations, concurrency))
         if args.ablate:
             print()
             bench.print_ablation(bench.ablate_batch(conversations, concurrency))
@@ -158,7 +158,8 @@ def add_bench(subparsers: argparse._SubParsersAction) -> None:
         "offline: the offline model's first turn on learner-style tools and plain questions. "
         "retry: the cost of Retry + timeout when nothing fails, and the backoff strategies' simulation. "
         "batch: 1,000 conversations through cd.Orchestrator at concurrency 100: CPU against a hand-written "
-        "asyncio loop on canned responses, and wall time against the ideal at a lognormal model latency.",
+        "asyncio loop on canned responses, wall time against the ideal at a lognormal model latency, and the "
+        "memory kept per result.",
     )
     parser.add_argument(
         "which",
@@ -178,7 +179,8 @@ def add_bench(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--ablate", action="store_true",
-        help="also time batch cpu without the thread hand-off, the garbage collector, the deadline (batch)",
+        help="also time batch cpu with the tool on threads, the SDK objects kept, no garbage collector, no deadline "
+        "(batch)",
     )
     parser.add_argument("--clients", type=int, default=50, help="clients contending in the backoff simulation (retry)")
     parser.add_argument("--latency", type=float, default=0.1, help="seconds each tool sleeps (parallel)")

@@ -545,13 +545,14 @@ def _new_conversation(
     approve: Any = None,
     max_pauses: int = DEFAULT_MAX_PAUSES,
     limits: RunLimits | None = None,
+    keep_raw: bool = True,
     **options: Any,
 ) -> Conversation:
     """The conversation ``llm.arun(question, ...)`` would drive (its defaults: ``parallel=True``)."""
     return llm._conversation(
         question, tools, max_rounds, system, history, max_tokens, parallel_tool_calls, tool_choice, options,
         guards={"allowed_tools": allowed_tools, "max_repeats": max_repeats, "approve": approve},
-        parallel=parallel, max_workers=max_workers, max_pauses=max_pauses, limits=limits,
+        parallel=parallel, max_workers=max_workers, max_pauses=max_pauses, limits=limits, keep_raw=keep_raw,
     )
 
 

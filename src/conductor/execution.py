@@ -205,14 +205,15 @@ def _in_threads(
 def _on_the_loop(call: ToolCall, registry: ToolRegistry, deadline: float | None) -> bool:
     """Whether a call runs as a task on the loop rather than whole on a worker thread.
 
-    Async tools do. So does a sync tool under a policy or a deadline: its attempts
-    go to a worker thread each, timed and waited for (backoff included) on the loop,
-    so no thread is held through the waits, and the hand-over happens once.
+    Async tools do, and sync tools declared ``sync_to_thread=False`` (run in-line). So does a
+    sync tool under a policy or a deadline: its attempts go to a worker thread each, timed and
+    waited for (backoff included) on the loop, so no thread is held through the waits, and the
+    hand-over happens once.
     """
     if call.name not in registry:
         return False
     tool = registry.get(call.name)
-    return tool.is_async or tool.guarded or deadline is not None
+    return tool.is_async or not tool.sync_to_thread or tool.guarded or deadline is not None
 
 
 async def aexecute(

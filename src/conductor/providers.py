@@ -156,6 +156,7 @@ class LLM:
         max_workers: int = DEFAULT_MAX_WORKERS,
         limits: RunLimits | None = None,
         max_pauses: int = DEFAULT_MAX_PAUSES,
+        keep_raw: bool = True,
     ) -> Conversation:
         """A new run's conversation; how its calls execute and its limits are kept on it, for resume too."""
         if not isinstance(question, str) or not question.strip():
@@ -186,6 +187,7 @@ class LLM:
             max_pauses=max_pauses,
         )
         conversation.provider = self.provider
+        conversation.keep_raw = keep_raw
         conversation.run_options = {"parallel": parallel, "max_workers": max_workers}
         if limits is not None:
             conversation.limits = limits
@@ -218,6 +220,7 @@ class LLM:
         budget: Budget | Ledger | Sequence[Budget | Ledger] | None = None,
         deadline: float | None = None,
         limits: RunLimits | None = None,
+        keep_raw: bool = True,
         **options: Any,
     ) -> RunResult:
         """Answer ``question``, letting the model call ``tools`` for up to ``max_rounds`` rounds.
@@ -259,6 +262,9 @@ class LLM:
         ``deadline`` (seconds) ends the run in time the same way (``"deadline"``); tool
         calls still running then are abandoned. ``limits`` passes a prepared
         :class:`~conductor.budget.RunLimits` instead (what ``cd.Orchestrator`` does).
+        ``keep_raw=False`` leaves the SDK's response objects out of the trace (``Turn.raw`` is None):
+        they are about half of a kept result's memory, which counts when thousands are kept
+        (``cd.Orchestrator`` leaves them out unless told otherwise).
         """
         if self.is_async:
             raise ProviderError("this LLM holds an async client: use `await llm.arun(...)`")
@@ -266,6 +272,7 @@ class LLM:
             question, tools, max_rounds, system, history, max_tokens, parallel_tool_calls, tool_choice, options,
             guards={"allowed_tools": allowed_tools, "max_repeats": max_repeats, "approve": approve},
             parallel=parallel, max_workers=max_workers, max_pauses=max_pauses, limits=_limits(budget, deadline, limits),
+            keep_raw=keep_raw,
         )
         return self._drive(conversation, **conversation.run_options)
 
@@ -289,6 +296,7 @@ class LLM:
         budget: Budget | Ledger | Sequence[Budget | Ledger] | None = None,
         deadline: float | None = None,
         limits: RunLimits | None = None,
+        keep_raw: bool = True,
         **options: Any,
     ) -> RunResult:
         """:meth:`run` on the event loop: async tools run as tasks, sync ones in threads."""
@@ -296,6 +304,7 @@ class LLM:
             question, tools, max_rounds, system, history, max_tokens, parallel_tool_calls, tool_choice, options,
             guards={"allowed_tools": allowed_tools, "max_repeats": max_repeats, "approve": approve},
             parallel=parallel, max_workers=max_workers, max_pauses=max_pauses, limits=_limits(budget, deadline, limits),
+            keep_raw=keep_raw,
         )
         return await self._adrive(conversation, **conversation.run_options)
 

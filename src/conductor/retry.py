@@ -366,12 +366,15 @@ def _limit(timeout: float | None, until: float | None, run_deadline: float | Non
     return _Limit(seconds, by_run)
 
 
-def attempt_sync(name: str, func: Callable[..., Any], arguments: dict[str, Any], limit: _Limit) -> Any:
-    """One try, in this thread when nothing limits it, else in a daemon worker waited on for ``limit``."""
-    if limit.seconds is None:
-        return _call_sync(func, arguments)
-    if limit.seconds <= 0:
+def attempt_sync(
+    name: str, func: Callable[..., Any], arguments: dict[str, Any], limit: _Limit, in_line: bool = False
+) -> Any:
+    """One try, in this thread when nothing limits it (or the tool is declared never to block, ``in_line``),
+    else in a daemon worker waited on for ``limit``."""
+    if limit.seconds is not None and limit.seconds <= 0:
         raise limit.error(name, ran=False)  # no time left: not started, so no side effect runs unseen
+    if limit.seconds is None or in_line:
+        return _call_sync(func, arguments)
     flag = _Flag()
     context = contextvars.copy_context()
     context.run(_cancel.set, flag)
@@ -382,10 +385,16 @@ def attempt_sync(name: str, func: Callable[..., Any], arguments: dict[str, Any],
     return job.result()
 
 
-async def attempt_async(name: str, func: Callable[..., Any], arguments: dict[str, Any], limit: _Limit, is_async: bool) -> Any:
-    """One try on the event loop: an async tool is cancelled at its limit, a sync one abandoned in its thread."""
+async def attempt_async(
+    name: str, func: Callable[..., Any], arguments: dict[str, Any], limit: _Limit, is_async: bool,
+    in_line: bool = False,
+) -> Any:
+    """One try on the event loop: an async tool is cancelled at its limit, a sync one abandoned in its thread
+    (a sync one declared never to block, ``in_line``, runs on the loop: it cannot be interrupted, and needs not be)."""
     if limit.seconds is not None and limit.seconds <= 0:
         raise limit.error(name, ran=False)  # no time left: not started, so no side effect runs unseen
+    if in_line and not is_async:
+        return _call_sync(func, arguments)
     if is_async:
         if limit.seconds is None:
             return await func(**arguments)
@@ -443,12 +452,13 @@ def _fallback_name(fallback: Any) -> str:
     return getattr(fallback, "name", None) or getattr(fallback, "__name__", None) or repr(fallback)
 
 
-def _fallback_func(fallback: Any) -> tuple[Callable[..., Any], bool]:
+def _fallback_func(fallback: Any) -> tuple[Callable[..., Any], bool, bool]:
+    """A fallback's function, whether it is async, and whether it runs in-line (a tool's ``sync_to_thread=False``)."""
     func = getattr(fallback, "func", fallback)  # a Tool's function; a plain function as it is
     is_async = getattr(fallback, "is_async", None)
     if is_async is None:
         is_async = inspect.iscoroutinefunction(func)
-    return func, bool(is_async)
+    return func, bool(is_async), getattr(fallback, "sync_to_thread", True) is False
 
 
 class _Book:
@@ -482,6 +492,7 @@ class _Plan:
     name: str
     func: Callable[..., Any]
     is_async: bool
+    in_line: bool  # a sync tool declared sync_to_thread=False
     retry: Retry
     timeout: float | None
     fallbacks: tuple[Any, ...]
@@ -495,8 +506,8 @@ def _plan(tool: Any, origin: float, run_deadline: float | None) -> _Plan:
     retry = tool.retry or NO_RETRY
     clock = retry.clock or _clock
     until = clock.now() + retry.deadline if retry.deadline is not None else None
-    return _Plan(tool.name, tool.func, tool.is_async, retry, tool.timeout, tool.fallbacks, clock, until,
-                 run_deadline, _Book(origin))
+    return _Plan(tool.name, tool.func, tool.is_async, not tool.sync_to_thread, retry, tool.timeout, tool.fallbacks,
+                 clock, until, run_deadline, _Book(origin))
 
 
 def _tenacity_options(plan: _Plan) -> dict[str, Any]:
@@ -612,6 +623,7 @@ class _Fallback:
     name: str
     func: Callable[..., Any]
     is_async: bool
+    in_line: bool
     limit: _Limit
 
 
@@ -620,8 +632,8 @@ def _fallbacks(plan: _Plan, primary: BaseException) -> Iterator[_Fallback]:
     if not plan.retry.retries(primary):
         return
     for fallback in plan.fallbacks:
-        func, is_async = _fallback_func(fallback)
-        yield _Fallback(_fallback_name(fallback), func, is_async, _fallback_limit(fallback, plan))
+        func, is_async, in_line = _fallback_func(fallback)
+        yield _Fallback(_fallback_name(fallback), func, is_async, in_line, _fallback_limit(fallback, plan))
 
 
 def _answered(plan: _Plan, value: Any) -> Outcome:
@@ -648,7 +660,7 @@ def run_policy(tool: Any, arguments: dict[str, Any], *, origin: float = 0.0, dea
     def attempt() -> Any:
         with _Recorded(plan.book, plan.name):
             limit = _limit(plan.timeout, plan.until, deadline, plan.clock)
-            return attempt_sync(plan.name, plan.func, arguments, limit)
+            return attempt_sync(plan.name, plan.func, arguments, limit, plan.in_line)
 
     try:
         try:
@@ -663,7 +675,7 @@ def run_policy(tool: Any, arguments: dict[str, Any], *, origin: float = 0.0, dea
     for fallback in _fallbacks(plan, primary):
         try:
             with _Recorded(plan.book, fallback.name):
-                value = attempt_sync(fallback.name, fallback.func, arguments, fallback.limit)
+                value = attempt_sync(fallback.name, fallback.func, arguments, fallback.limit, fallback.in_line)
         except Exception as exc:  # noqa: BLE001 - on to the next fallback
             errors.append(f"{fallback.name}: {error_text(exc)}")
             continue
@@ -679,7 +691,7 @@ async def arun_policy(tool: Any, arguments: dict[str, Any], *, origin: float = 0
     async def attempt() -> Any:
         with _Recorded(plan.book, plan.name):
             limit = _limit(plan.timeout, plan.until, deadline, plan.clock)
-            return await attempt_async(plan.name, plan.func, arguments, limit, plan.is_async)
+            return await attempt_async(plan.name, plan.func, arguments, limit, plan.is_async, plan.in_line)
 
     try:
         try:
@@ -694,7 +706,8 @@ async def arun_policy(tool: Any, arguments: dict[str, Any], *, origin: float = 0
     for fallback in _fallbacks(plan, primary):
         try:
             with _Recorded(plan.book, fallback.name):
-                value = await attempt_async(fallback.name, fallback.func, arguments, fallback.limit, fallback.is_async)
+                value = await attempt_async(fallback.name, fallback.func, arguments, fallback.limit, fallback.is_async,
+                                            fallback.in_line)
         except Exception as exc:  # noqa: BLE001 - on to the next fallback
             errors.append(f"{fallback.name}: {error_text(exc)}")
             continue

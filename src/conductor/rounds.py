@@ -635,6 +635,7 @@ class Conversation:
         self.final: Turn | None = None
         self.stopped_by: str | None = None
         self.provider = ""  # set by the LLM driving the run; recorded on each ModelCall
+        self.keep_raw = True  # each Turn keeps the SDK's response object (Turn.raw), for inspection
         self._pending: tuple[Turn, ModelCall] | None = None
         self._screened: Screened | None = None  # the guards' verdicts on the pending turn's calls
         self.paused: tuple[PendingCall, ...] = ()  # calls awaiting a person's decision
@@ -757,7 +758,7 @@ class Conversation:
                 f"the {self.adapter.api} response could not be read ({type(exc).__name__}: {exc}); the server "
                 "returned a shape the official API does not: check base_url and the server's API compatibility"
             ) from exc
-        turn = replace(turn, origin=(self.adapter.api, self.settings.model))
+        turn = replace(turn, origin=(self.adapter.api, self.settings.model), raw=turn.raw if self.keep_raw else None)
         split = self.price(turn.usage)
         self.limits.settle(turn.usage, split.total)
         call = ModelCall(

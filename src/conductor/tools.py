@@ -448,6 +448,7 @@ class Tool:
         fallbacks: Iterable[Any] = (),
         progress: ProgressLabel = None,
         strict: bool | None = None,
+        sync_to_thread: bool = True,
     ) -> None:
         name = _check_callable(func, name)
         # Not the wrapped object's __dict__: a callable instance's attributes would overwrite the tool's.
@@ -472,6 +473,7 @@ class Tool:
             self.retry, self.timeout, self.fallbacks = check_policy(name, retry, timeout, fallbacks)
         # Lesson 03's policy (conductor.retry); a tool without one takes execution's fast path.
         self.guarded = self.retry is not None or self.timeout is not None or bool(self.fallbacks)
+        self.sync_to_thread = _check_sync_to_thread(sync_to_thread, name, self.is_async, self.timeout)
         doc_description, param_docs = _parse_docstring(doc, name)
         self.description = description or doc_description
         self.arguments_model: type[pydantic.BaseModel] | None = None
@@ -656,9 +658,12 @@ class Tool:
             return pool.submit(asyncio.run, self.func(**arguments)).result()
 
     async def ainvoke(self, arguments: dict[str, Any]) -> Any:
-        """Run the function on the event loop; sync tools go to a worker thread so they do not block it."""
+        """Run the function on the event loop; sync tools go to a worker thread so they do not block it,
+        unless declared ``sync_to_thread=False``."""
         if self.is_async:
             return await self.func(**arguments)
+        if not self.sync_to_thread:
+            return self.func(**arguments)
         return await asyncio.to_thread(self.func, **arguments)
 
     def with_policy(self, *, retry: Any = None, timeout: float | None = None, fallbacks: Iterable[Any] = ()) -> Tool:
@@ -672,7 +677,14 @@ class Tool:
         guarded = copy.copy(self)
         guarded.retry, guarded.timeout, guarded.fallbacks = check_policy(self.name, retry, timeout, fallbacks)
         guarded.guarded = guarded.retry is not None or guarded.timeout is not None or bool(guarded.fallbacks)
+        _check_sync_to_thread(self.sync_to_thread, self.name, self.is_async, guarded.timeout)
         return guarded
+
+    def in_line(self) -> Tool:
+        """A copy of this sync tool declared ``sync_to_thread=False``: run on the event loop, in-line."""
+        copied = copy.copy(self)
+        copied.sync_to_thread = _check_sync_to_thread(False, self.name, self.is_async, self.timeout)
+        return copied
 
     def reference(self) -> tuple[str, str] | None:
         """``(module, name)`` under which this very tool can be imported again, or None.
@@ -707,6 +719,21 @@ def _attribute(owner: Any, qualname: str) -> Any:
     return owner
 
 
+def _check_sync_to_thread(sync_to_thread: Any, name: str, is_async: bool, timeout: float | None) -> bool:
+    if not isinstance(sync_to_thread, bool):
+        raise TypeError(f"tool {name!r}: sync_to_thread= takes True or False, got {sync_to_thread!r}")
+    if sync_to_thread:
+        return True
+    if is_async:
+        raise ValueError(f"tool {name!r}: sync_to_thread=False is for a sync function; an async tool already runs "
+                         "on the event loop: leave sync_to_thread out")
+    if timeout is not None:
+        raise ValueError(f"tool {name!r}: a timeout needs the call on a thread of its own (Python cannot interrupt "
+                         "a sync function), and sync_to_thread=False runs it in-line: drop timeout= or "
+                         "sync_to_thread=False")
+    return False
+
+
 def resolve_tool(module: str, name: str) -> Tool:
     """The tool a :meth:`Tool.reference` names, its module imported if need be.
 
@@ -732,6 +759,7 @@ def tool(
     fallbacks: Iterable[Any] = (),
     progress: ProgressLabel = None,
     strict: bool | None = None,
+    sync_to_thread: bool = True,
 ) -> Any:
     """Decorate a function as a tool: ``@tool`` or ``@tool(name=..., exclusive=True)``.
 
@@ -754,13 +782,17 @@ def tool(
     (the API then guarantees the arguments' shape; see :mod:`conductor.strict`), and logs once
     when it cannot; ``strict=True`` raises :class:`ToolDefinitionError` naming the parameter that
     blocks it; ``strict=False`` never sends it strict.
+    ``sync_to_thread=False`` runs a sync function in-line on the event loop (``arun``, ``run_many``)
+    instead of on a worker thread: for a function that never blocks (a lookup, arithmetic), it
+    saves the hand-over to a thread and back; a function that waits (network, disk, sleep) would
+    stall every other conversation on the loop, so leave it on a thread (the default).
     """
 
     def wrap(f: Callable[..., Any]) -> Tool:
         if isinstance(f, Tool):
             if retry is not None or timeout is not None or fallbacks:
-                return f.with_policy(retry=retry, timeout=timeout, fallbacks=fallbacks)
-            return f
+                f = f.with_policy(retry=retry, timeout=timeout, fallbacks=fallbacks)
+            return f if sync_to_thread else f.in_line()
         return Tool(
             f,
             name=name,
@@ -774,6 +806,7 @@ def tool(
             fallbacks=fallbacks,
             progress=progress,
             strict=strict,
+            sync_to_thread=sync_to_thread,
         )
 
     return wrap if func is _MISSING else wrap(func)

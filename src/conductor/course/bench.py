@@ -453,12 +453,20 @@ async def hand_written_batch(
     return await asyncio.gather(*(one(q) for q in questions))
 
 
-def batch_orchestrator(client: Any, weather: Any = get_weather, **options: Any) -> Any:
+# The benchmarks' tool: the course's get_weather (a dict lookup, no I/O) declared sync_to_thread=False, so
+# the orchestrator runs it on the event loop as the hand-written loop does. The default (a worker thread per
+# call, right for a tool that may block) is timed beside it against a loop that uses asyncio.to_thread.
+IN_LINE_WEATHER = get_weather.in_line()
+
+
+def batch_orchestrator(client: Any, weather: Any = IN_LINE_WEATHER, **options: Any) -> Any:
     """The orchestrator the batch benchmarks time: ``cd.Orchestrator`` with its defaults, on ``client``.
 
     Defaults: a per-user limit of 10 tool calls a minute, a 30 s deadline per
-    conversation, metrics and alerts; logging at INFO is off (the default WARNING level).
-    ``weather`` and ``options`` (the Orchestrator's) change one of them, as :func:`ablate_batch` does.
+    conversation, metrics and alerts, results without the SDK's response objects
+    (``keep_raw=False``); logging at INFO is off (the default WARNING level).
+    The tool is :data:`IN_LINE_WEATHER`; ``weather`` and ``options`` (the
+    Orchestrator's) change one of them, as :func:`ablate_batch` does.
     """
     from ..orchestrator import Orchestrator
 
@@ -474,28 +482,29 @@ def _cpu_seconds(run: Callable[[], Any]) -> float:
 
 
 def _alternate_cpu(
-    client: Any, questions: Sequence[str], concurrency: int, repeats: int, orchestrator: Callable[[], Any],
-    *, in_thread: bool = False, collect: bool = True,
+    client: Any, questions: Sequence[str], concurrency: int, repeats: int,
+    orchestrators: dict[str, Callable[[], Any]], *, in_thread: bool = False, collect: bool = True,
 ) -> dict[str, float]:
     """Median CPU seconds of the in-line hand-written loop (``"hand"``), of the same loop with its tool in
-    ``asyncio.to_thread`` (``"in_thread"``, when asked) and of ``orchestrator().run_many`` (``"orchestrator"``,
-    with the garbage collector off unless ``collect``), run alternately ``repeats`` times on ``questions``."""
-    samples: dict[str, list[float]] = {"hand": [], "in_thread": [], "orchestrator": []}
+    ``asyncio.to_thread`` (``"in_thread"``, when asked) and of each ``orchestrators[name]().run_many`` (under
+    its name, with the garbage collector off unless ``collect``), run alternately ``repeats`` times."""
+    samples: dict[str, list[float]] = {"hand": [], "in_thread": [], **{name: [] for name in orchestrators}}
     for _ in range(repeats):
         samples["hand"].append(_cpu_seconds(lambda: asyncio.run(
             hand_written_batch(client, questions, [get_weather], concurrency))))
         if in_thread:
             samples["in_thread"].append(_cpu_seconds(lambda: asyncio.run(
                 hand_written_batch(client, questions, [get_weather], concurrency, in_thread=True))))
-        orch = orchestrator()
-        if not collect:
-            gc.disable()
-        try:
-            samples["orchestrator"].append(_cpu_seconds(
-                lambda: asyncio.run(orch.run_many(questions, concurrency=concurrency, progress=False))))
-        finally:
-            gc.enable()
-        _check_batch([r for r in orch.results if r is not None])
+        for name, make in orchestrators.items():
+            orch = make()
+            if not collect:
+                gc.disable()
+            try:
+                samples[name].append(_cpu_seconds(
+                    lambda: asyncio.run(orch.run_many(questions, concurrency=concurrency, progress=False))))
+            finally:
+                gc.enable()
+            _check_batch([r for r in orch.results if r is not None])
     return {name: statistics.median(values) for name, values in samples.items() if values}
 
 
@@ -520,8 +529,9 @@ class BatchCpu:
     concurrency: int
     repeats: int
     hand_ms: float
-    orchestrator_ms: float
+    orchestrator_ms: float  # the tool in-line (sync_to_thread=False), as the hand-written loop calls it
     hand_thread_ms: float | None = None  # the hand-written loop with its tool in asyncio.to_thread, when measured
+    orchestrator_thread_ms: float | None = None  # the tool on a worker thread (a sync tool's default), when measured
 
     @property
     def ratio(self) -> float:
@@ -529,8 +539,10 @@ class BatchCpu:
 
     @property
     def thread_ratio(self) -> float | None:
-        """The orchestrator over a hand-written loop that also keeps the sync tool off the event loop."""
-        return None if self.hand_thread_ms is None else self.orchestrator_ms / self.hand_thread_ms
+        """The orchestrator with the tool on worker threads over a hand-written loop that uses to_thread."""
+        if self.hand_thread_ms is None or self.orchestrator_thread_ms is None:
+            return None
+        return self.orchestrator_thread_ms / self.hand_thread_ms
 
 
 BATCH_CPU_TARGET = 1.25  # the issue's bar: the orchestrator's CPU per conversation over a hand-written loop
@@ -542,65 +554,93 @@ def bench_batch_cpu(conversations: int = 1000, concurrency: int = 100, repeats: 
 
     Two-round conversations (a get_weather call, then the answer) at ``concurrency``,
     both on one AsyncOpenAI client whose transport is a :class:`CannedModel`: no
-    model, no latency, so what is timed is the client side, SDK included. Runs of
-    the two alternate ``repeats`` times; the medians of their ``time.process_time``
-    (every thread's CPU: the orchestrator runs sync tools on worker threads, the
-    hand-written loop calls them in-line) are compared.
+    model, no latency, so what is timed is the client side, SDK included. Two pairs
+    run alternately ``repeats`` times, and the medians of their ``time.process_time``
+    (every thread's CPU) are compared: the tool in-line in both (the bar), and the
+    tool off the event loop in both (the orchestrator's worker threads, the loop's
+    ``asyncio.to_thread``).
     """
     client = CannedModel().client()
     questions = canned_questions(conversations)
     warm = questions[: min(conversations, 2 * concurrency)]  # imports, caches and prices before timing
-    _check_batch(asyncio.run(batch_orchestrator(client).run_many(warm, concurrency=concurrency, progress=False)),
-                 asyncio.run(hand_written_batch(client, warm, [get_weather], concurrency)))
-    cpu = _alternate_cpu(client, questions, concurrency, repeats, lambda: batch_orchestrator(client), in_thread=True)
+    for weather in (IN_LINE_WEATHER, get_weather):
+        _check_batch(asyncio.run(batch_orchestrator(client, weather).run_many(
+            warm, concurrency=concurrency, progress=False)))
+    _check_batch([], asyncio.run(hand_written_batch(client, warm, [get_weather], concurrency)))
+    cpu = _alternate_cpu(client, questions, concurrency, repeats, {
+        "orchestrator": lambda: batch_orchestrator(client),
+        "orchestrator_thread": lambda: batch_orchestrator(client, get_weather),
+    }, in_thread=True)
     per = 1000 / conversations
     return BatchCpu(conversations, concurrency, repeats, cpu["hand"] * per, cpu["orchestrator"] * per,
-                    cpu["in_thread"] * per)
+                    cpu["in_thread"] * per, cpu["orchestrator_thread"] * per)
 
 
 @dataclass(frozen=True)
 class AblationRow:
-    """The batch cpu benchmark with one part of the orchestrator's work taken away."""
+    """The batch cpu benchmark with one part of the orchestrator's work changed."""
 
     label: str
     ratio: float  # the orchestrator's CPU per conversation over the in-line hand-written loop's, same run
 
 
-async def _async_get_weather(city: str) -> dict:
-    return get_weather.func(city)
-
-
-# The same docstring, so the tool's schema (and every request carrying it) is the sync tool's.
-_async_get_weather.__doc__ = get_weather.func.__doc__
-
-
 def ablate_batch(conversations: int = 1000, concurrency: int = 100, repeats: int = 5) -> list[AblationRow]:
-    """``batch cpu`` with one part taken away at a time: the thread hand-off, the garbage collector, the deadline.
+    """``batch cpu`` with one part changed at a time: the tool on threads, the SDK objects kept, the garbage
+    collector off, no deadline.
 
     Each variant alternates with the in-line hand-written loop ``repeats`` times on the
     same canned responses; the medians of their CPU are compared, as in :func:`bench_batch_cpu`.
     """
-    from ..tools import tool
-
-    async_tool = tool(_async_get_weather, name="get_weather", description=get_weather.description)
-    variants: list[tuple[str, Any, float | None, bool]] = [  # label, tool, deadline, garbage collector on
-        ("defaults (a sync tool, a 30 s deadline, GC on)", get_weather, 30.0, True),
-        ("garbage collector off", get_weather, 30.0, False),
-        ("an async tool (no thread hand-off)", async_tool, 30.0, True),
-        ("an async tool, garbage collector off", async_tool, 30.0, False),
-        ("an async tool, garbage collector off, no deadline", async_tool, None, False),
+    variants: list[tuple[str, dict[str, Any], bool]] = [  # label, the Orchestrator's options, garbage collector on
+        ("defaults (tool in-line, 30 s deadline, keep_raw=False)", {}, True),
+        ("the tool on worker threads (a sync tool's default)", {"weather": get_weather}, True),
+        ("the SDK's response objects kept (keep_raw=True)", {"keep_raw": True}, True),
+        ("garbage collector off", {}, False),
+        ("garbage collector off, no deadline", {"deadline": None}, False),
     ]
     client = CannedModel().client()
     questions = canned_questions(conversations)
     rows = []
-    for label, weather, deadline, collect in variants:
-        def orchestrator(weather: Any = weather, deadline: float | None = deadline) -> Any:
-            return batch_orchestrator(client, weather, deadline=deadline)
+    for label, options, collect in variants:
+        def orchestrator(options: dict[str, Any] = options) -> Any:
+            return batch_orchestrator(client, **options)
 
         asyncio.run(orchestrator().run_many(questions[:concurrency], concurrency=concurrency, progress=False))
-        cpu = _alternate_cpu(client, questions, concurrency, repeats, orchestrator, collect=collect)
+        cpu = _alternate_cpu(client, questions, concurrency, repeats, {"orchestrator": orchestrator}, collect=collect)
         rows.append(AblationRow(label, cpu["orchestrator"] / cpu["hand"]))
     return rows
+
+
+@dataclass(frozen=True)
+class ResultMemory:
+    """What the orchestrator keeps per finished conversation of a batch, with and without the SDK's objects."""
+
+    conversations: int
+    with_raw_kb: float  # keep_raw=True: each Turn keeps the SDK's response object
+    without_raw_kb: float  # keep_raw=False, the Orchestrator's default
+
+
+def bench_result_memory(conversations: int = 1000, concurrency: int = 100) -> ResultMemory:
+    """KB per conversation still allocated after ``orch.run_many`` (its results, records, limiter windows),
+    measured with ``tracemalloc``, with ``keep_raw`` on and off, on canned responses."""
+    import tracemalloc
+
+    client = CannedModel().client()
+    questions = canned_questions(conversations)
+    asyncio.run(batch_orchestrator(client).run_many(questions[:concurrency], concurrency=concurrency, progress=False))
+    kept = []
+    for keep_raw in (True, False):
+        orch = batch_orchestrator(client, keep_raw=keep_raw)
+        gc.collect()
+        tracemalloc.start()
+        try:
+            asyncio.run(orch.run_many(questions, concurrency=concurrency, progress=False))
+            gc.collect()
+            kept.append(tracemalloc.get_traced_memory()[0] / 1024 / conversations)
+        finally:
+            tracemalloc.stop()
+        _check_batch([r for r in orch.results if r is not None])
+    return ResultMemory(conversations, kept[0], kept[1])
 
 
 def print_ablation(rows: Sequence[AblationRow]) -> None:
@@ -735,19 +775,23 @@ def bench_batch_wall(
                      sum(durations) / concurrency, wall, hand)
 
 
-def print_batch(cpu: BatchCpu, wall: BatchWall, profile: str | None = None) -> None:
+def print_batch(cpu: BatchCpu, wall: BatchWall, profile: str | None = None,
+                memory: ResultMemory | None = None) -> None:
     print(f"{cpu.conversations} two-round conversations (get_weather, then the answer) at concurrency "
           f"{cpu.concurrency}, canned Chat Completions responses on one AsyncOpenAI client")
     print(f"CPU per conversation, median of {cpu.repeats} runs each (time.process_time, every thread):")
-    print(f"  hand-written asyncio loop (tool called in-line)  {cpu.hand_ms:7.3f} ms")
-    if cpu.hand_thread_ms is not None:
-        print(f"  hand-written asyncio loop (tool in to_thread)    {cpu.hand_thread_ms:7.3f} ms")
-    print(f"  cd.Orchestrator(llm, tools=[get_weather]).run_many {cpu.orchestrator_ms:5.3f} ms")
+    print(f"  hand-written asyncio loop (tool called in-line)            {cpu.hand_ms:6.3f} ms")
+    print(f"  cd.Orchestrator(llm, tools=[get_weather.in_line()]).run_many {cpu.orchestrator_ms:6.3f} ms   "
+          "(in-line too: sync_to_thread=False)")
+    if cpu.hand_thread_ms is not None and cpu.orchestrator_thread_ms is not None:
+        print(f"  hand-written asyncio loop (tool in to_thread)              {cpu.hand_thread_ms:6.3f} ms")
+        print(f"  cd.Orchestrator(llm, tools=[get_weather]).run_many           {cpu.orchestrator_thread_ms:6.3f} ms   "
+              "(worker threads: a sync tool's default)")
     verdict = "met" if cpu.ratio <= BATCH_CPU_TARGET else "NOT met"
     print(f"  batch cpu: {cpu.ratio:.2f}x (target <= {BATCH_CPU_TARGET:.2f}x: {verdict})")
     if cpu.thread_ratio is not None:
-        print(f"  for reference, over the loop that runs the tool in to_thread: {cpu.thread_ratio:.2f}x "
-              "(no bar: the bar is the in-line loop)")
+        print(f"  for reference, both with the tool off the event loop (worker threads / to_thread): "
+              f"{cpu.thread_ratio:.2f}x")
     print()
     print(f"wall time, lognormal model latency (median {wall.median_latency:g} s, sigma {wall.sigma:g}, "
           f"seed {wall.seed}), {wall.conversations} conversations at concurrency {wall.concurrency}:")
@@ -758,6 +802,11 @@ def print_batch(cpu: BatchCpu, wall: BatchWall, profile: str | None = None) -> N
         print(f"  hand-written asyncio loop {wall.hand_wall_s:58.2f} s   ({wall.hand_ratio:.2f}x)")
     verdict = "met" if wall.ratio <= BATCH_WALL_TARGET else "NOT met"
     print(f"  batch wall: {wall.ratio:.2f}x (target <= {BATCH_WALL_TARGET:.2f}x: {verdict})")
+    if memory is not None:
+        print()
+        print(f"memory the orchestrator keeps per finished conversation ({memory.conversations}, tracemalloc): "
+              f"{memory.without_raw_kb:.1f} KB (keep_raw=False, the default), {memory.with_raw_kb:.1f} KB with the "
+              f"SDK's response objects (keep_raw=True)")
     if profile is not None:
         print()
         print(profile)
