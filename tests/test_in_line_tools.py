@@ -137,3 +137,15 @@ def test_llm_run_keeps_the_sdk_objects_by_default():
     llm = offline(asynchronous=False)
     assert all(r is not None for r in _raws(llm.run(CHAIN, tools=sc.weather_tools())))
     assert all(r is None for r in _raws(llm.run(CHAIN, tools=sc.weather_tools(), keep_raw=False)))
+
+
+def test_an_in_line_tools_wait_for_the_rate_limit_never_passes_the_deadline():
+    clock = FakeClock()
+    in_line, seen = threads_seen(sync_to_thread=False)
+    orch = cd.Orchestrator(offline(), tools=[in_line, sc.suggest_clothing.in_line()], clock=clock, deadline=5.0,
+                           rate_limit=RateLimit(tool_calls_per_minute=1, max_wait=120))
+    result = asyncio.run(orch.arun(CHAIN, user="dave"))
+    refused = result.tool_calls[1]
+    assert not result.tool_calls[0].is_error and len(seen) == 1
+    assert refused.is_error and "dave may make 1 tool calls a minute" in refused.output
+    assert clock.now() < 5  # nothing waited out the minute

@@ -105,6 +105,16 @@ def _from_outcome(call: ToolCall, tool: Tool, outcome: Any, started: float, orig
     return _record(call, output, is_error, started, time.perf_counter(), origin, outcome.attempts, outcome.fallback)
 
 
+def _under_policy(tool: Tool, deadline: float | None) -> bool:
+    """Does the call run under :mod:`conductor.retry` (its attempts recorded, cut at the deadline)?
+
+    A tool with a policy does, and so does any tool under a run deadline, except one run in-line
+    (``sync_to_thread=False``): it never blocks, so it is not cut, and it was checked against the
+    deadline before it started.
+    """
+    return tool.guarded or (deadline is not None and tool.sync_to_thread)
+
+
 def run_call(call: ToolCall, registry: ToolRegistry, origin: float, deadline: float | None = None) -> ToolCallRecord:
     """Run one call in this thread (an async tool gets an event loop of its own)."""
     started = time.perf_counter()
@@ -112,7 +122,7 @@ def run_call(call: ToolCall, registry: ToolRegistry, origin: float, deadline: fl
         return _not_started(call, origin)
     try:
         tool, arguments = _prepare(call, registry)
-        if tool.guarded or deadline is not None:
+        if _under_policy(tool, deadline):
             from . import retry  # tenacity loads with the first call that needs it
 
             outcome = retry.run_policy(tool, arguments, origin=origin, deadline=deadline)
@@ -132,7 +142,7 @@ async def arun_call(
         return _not_started(call, origin)
     try:
         tool, arguments = _prepare(call, registry)
-        if tool.guarded or deadline is not None:
+        if _under_policy(tool, deadline):
             from . import retry
 
             outcome = await retry.arun_policy(tool, arguments, origin=origin, deadline=deadline)

@@ -150,12 +150,14 @@ def check_allowed_tools(allowed: Iterable[str | Tool] | None, registry: ToolRegi
 def check_approve(approve: Any) -> Approver | None:
     """``approve`` itself, or an error saying what it must be (an async function would answer a
     coroutine, which is not a yes)."""
+    if approve is None:  # the default, checked first: every run of a batch passes here
+        return None
     if inspect.iscoroutinefunction(approve) or inspect.iscoroutinefunction(getattr(approve, "__call__", None)):
         raise TypeError(
             "approve= must be a plain (not async) function returning True or False; "
             "decide with data you already have, or pause with approve=None and decide in the next cell"
         )
-    if approve is None or callable(approve):
+    if callable(approve):
         return approve
     raise TypeError(
         f"approve= must be None (pause the run for a person's decision) or a function taking the pending "

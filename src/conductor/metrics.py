@@ -59,10 +59,18 @@ def record_of(
 ) -> QueryRecord:
     """The metrics' view of one finished conversation (``batched``: sent via a Batch API; default: its trace says)."""
     calls = result.tool_calls
-    refused = [c for c in calls if c.is_error and _is_refused(c.output)]
-    failed = [c for c in calls if c.is_error and not c.blocked and not _is_refused(c.output)]
-    per_tool: Counter[str] = Counter(c.name for c in calls if c not in refused)
-    failing: Counter[str] = Counter(c.name for c in failed)
+    refused = failed = 0
+    per_tool: dict[str, list[int]] = {}  # tool -> [calls, failures], refused calls left out
+    for call in calls:
+        if call.is_error and _is_refused(call.output):
+            refused += 1
+            continue
+        counts = per_tool.setdefault(call.name, [0, 0])
+        counts[0] += 1
+        if call.is_error and not call.blocked:
+            counts[1] += 1
+            failed += 1
+    usage = result.usage
     return QueryRecord(
         run_id=run_id,
         user=user,
@@ -70,11 +78,11 @@ def record_of(
         rounds=len(result.rounds),
         requests=result.api_calls,
         tool_calls=len(calls),
-        tool_failures=len(failed),
-        refused_calls=len(refused),
-        failures_by_tool=tuple(sorted((name, n, failing[name]) for name, n in per_tool.items())),
+        tool_failures=failed,
+        refused_calls=refused,
+        failures_by_tool=tuple(sorted((name, n, failing) for name, (n, failing) in per_tool.items())),
         cost=result.cost,
-        tokens=result.usage.input_tokens + result.usage.output_tokens,
+        tokens=usage.input_tokens + usage.output_tokens,
         stopped_by=result.stopped_by,
         error=error,
         batched=result.trace.batched if batched is None else batched,

@@ -101,6 +101,7 @@ class _Run:
         self.calls: Counter[str] = Counter()  # tool calls so far, by tool
         self.callbacks = on_progress
         self.loop = loop
+        self.deadline_at: float | None = None  # the conversation's deadline (perf_counter), once it has started
         self._lock = threading.Lock()
 
     def emit(self, kind: str, text: str, tool: str | None = None, arguments: dict[str, Any] | None = None) -> None:
@@ -127,6 +128,7 @@ class _Run:
         # a request with tools forbidden (the forced final one) is surely the answer being written.
         self.requests += 1
         if self.requests == 1:
+            self.deadline_at = conversation.limits.deadline_at(conversation)
             self.emit("thinking", "Thinking…")
         elif conversation.tools_allowed:
             self.emit("thinking", "Reading the results…")
@@ -137,6 +139,10 @@ class _Run:
         """The request's tokens as the provider's limits count them, and the longest wait the deadline allows."""
         tokens = estimate_input_tokens(conversation, request) + output_ceiling(conversation, request)
         return tokens, conversation.limits.time_left(conversation)
+
+    def time_left(self) -> float:
+        """Seconds until the conversation's deadline (infinite without one)."""
+        return math.inf if self.deadline_at is None else self.deadline_at - time.perf_counter()
 
     def _stop(self, conversation: Conversation, refused: RateLimited) -> None:
         deadline = conversation.limits.deadline
@@ -191,10 +197,11 @@ class _Run:
                 return await func(**arguments)
 
         elif not original.sync_to_thread and run.loop is not None:
-            # In-line on the event loop: the wait for the rate limit is awaited, never slept on the loop.
+            # In-line on the event loop and never cut at the deadline (it does not block): a wait for the
+            # rate limit is awaited, never slept on the loop, and refused if it would pass the deadline.
             async def limited(**arguments: Any) -> Any:
                 run._started(original, arguments)
-                await limiters.atool_call(run.user)
+                await limiters.atool_call(run.user, max_wait=run.time_left())
                 return func(**arguments)
 
             wrapped.is_async = True

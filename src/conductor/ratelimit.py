@@ -234,12 +234,12 @@ class Limiters:
                 self._users[user] = Window(self.rate.tool_calls_per_minute, clock=self.clock)
             return self._users[user]
 
-    def _tool_wait(self, user: str) -> tuple[Window, float] | None:
+    def _tool_wait(self, user: str, max_wait: float = math.inf) -> tuple[Window, float] | None:
         window = self.user_window(user)
         if window is None:
             return None
         try:
-            wait = window.reserve(1, self.rate.max_wait)
+            wait = window.reserve(1, min(self.rate.max_wait, max_wait))
         except RateLimited as exc:
             self.log.add(Wait(f"tool calls of {user}", exc.retry_after, refused=True))
             raise RateLimited(
@@ -258,8 +258,9 @@ class Limiters:
         if taken and taken[1] > 0:
             self.clock.sleep(taken[1])
 
-    async def atool_call(self, user: str) -> None:
-        taken = self._tool_wait(user)
+    async def atool_call(self, user: str, max_wait: float = math.inf) -> None:
+        """:meth:`tool_call` on the event loop; ``max_wait`` (seconds) lowers the limit's own ``max_wait``."""
+        taken = self._tool_wait(user, max_wait)
         if taken and taken[1] > 0:
             await self.clock.asleep(taken[1])
 

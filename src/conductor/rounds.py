@@ -595,9 +595,11 @@ class Conversation:
         # unless the history brought more instructions, which then join them as text.
         blocks = isinstance(settings.system, list) and system == given
         neutral.append(UserMessage(question))
+        system_sent = settings.system if blocks else system or None
         self._start(
             adapter=adapter,
-            settings=replace(settings, system=settings.system if blocks else system or None),
+            # dataclasses.replace only when something changes: it costs a batch several us per conversation
+            settings=settings if system_sent == settings.system else replace(settings, system=system_sent),
             neutral=neutral,
             max_rounds=max_rounds,
             price=price,
