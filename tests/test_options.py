@@ -40,6 +40,12 @@ def choices(model) -> list:
         ("responses", {"type": "function", "function": {"name": "get_weather"}}, {"type": "function", "name": "get_weather"}),
         ("chat", {"type": "tool", "name": "get_weather"}, {"type": "function", "function": {"name": "get_weather"}}),
         ("messages", {"type": "function", "function": {"name": "get_weather"}}, {"type": "tool", "name": "get_weather"}),
+        # auto, asked for or not: the OpenAI APIs' default beside tools, so it is left out there
+        ("responses", "auto", None),
+        ("chat", None, None),
+        ("chat", {"type": "auto"}, None),
+        ("messages", None, {"type": "auto"}),
+        ("messages", "auto", {"type": "auto"}),
     ],
 )
 def test_tool_choice_is_honoured_while_rounds_remain_and_the_final_request_forbids_tools(api, given, sent):
