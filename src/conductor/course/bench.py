@@ -644,9 +644,9 @@ def bench_result_memory(conversations: int = 1000, concurrency: int = 100) -> Re
 
 
 def print_ablation(rows: Sequence[AblationRow]) -> None:
-    print("the same batch through cd.Orchestrator ...              over the hand-written loop (in-line tool)")
+    print("the same batch through cd.Orchestrator ...                  over the hand-written loop (in-line tool)")
     for row in rows:
-        print(f"  {row.label:<52} {row.ratio:.2f}x")
+        print(f"  {row.label:<56} {row.ratio:.2f}x")
 
 
 def profile_batch(conversations: int = 1000, concurrency: int = 100, top: int = 15) -> str:
