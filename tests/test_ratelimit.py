@@ -98,3 +98,19 @@ def test_a_request_refused_by_the_token_limit_frees_its_request_slot() -> None:
     with pytest.raises(RateLimited):
         limiters.request(900, max_wait=1)  # the tokens would wait a minute: refused
     limiters.request(50, max_wait=0)  # the second request slot is still free
+
+
+def test_users_whose_calls_left_the_minute_are_forgotten_and_the_rest_kept() -> None:
+    from conductor.ratelimit import USERS_BEFORE_SWEEP
+
+    clock = FakeClock()
+    limiters = Limiters(RateLimit(tool_calls_per_minute=1), clock)
+    for i in range(USERS_BEFORE_SWEEP):
+        limiters.tool_call(f"u{i}")
+    clock.advance(61)
+    limiters.tool_call("u0")  # u0 called again: its new call is in the window
+    limiters.tool_call("newcomer")  # the count reached the mark: the idle windows go
+    assert set(limiters._users) == {"u0", "newcomer"}
+    with pytest.raises(RateLimited, match="u0 may make 1 tool calls a minute"):
+        limiters.tool_call("u0")  # a kept window still limits
+    limiters.tool_call("u5")  # a forgotten user starts afresh, as they would have a minute on

@@ -172,6 +172,11 @@ class Window:
             first += 1
         return at
 
+    def idle(self, now: float) -> bool:
+        """Has every slot taken left the window by ``now`` (so forgetting the window changes nothing)?"""
+        with self._lock:
+            return not self._events or self._events[-1][0] <= now - self.period
+
     def reserve(self, units: int = 1, max_wait: float = math.inf) -> float:
         """Take a slot for ``units``; the seconds to wait for it. Raises :class:`RateLimited` past ``max_wait``."""
         return self.take(units, max_wait)[1]
@@ -209,6 +214,9 @@ class Window:
         return wait
 
 
+USERS_BEFORE_SWEEP = 1024
+
+
 class Limiters:
     """The windows of one :class:`RateLimit`: one per user for tool calls, one each for requests and tokens."""
 
@@ -217,6 +225,7 @@ class Limiters:
         self.clock = clock or SystemClock()
         self.log = WaitLog()
         self._users: dict[str, Window] = {}
+        self._sweep_at = USERS_BEFORE_SWEEP  # windows kept before the idle ones are dropped
         self._lock = threading.Lock()
         self.requests = Window(rate.requests_per_minute, clock=self.clock) if rate.requests_per_minute else None
         self.tokens = Window(rate.tokens_per_minute, clock=self.clock) if rate.tokens_per_minute else None
@@ -230,9 +239,19 @@ class Limiters:
         if self.rate.tool_calls_per_minute is None:
             return None
         with self._lock:
-            if user not in self._users:
-                self._users[user] = Window(self.rate.tool_calls_per_minute, clock=self.clock)
-            return self._users[user]
+            window = self._users.get(user)
+            if window is None:
+                if len(self._users) >= self._sweep_at:
+                    self._drop_idle_windows()
+                window = self._users[user] = Window(self.rate.tool_calls_per_minute, clock=self.clock)
+            return window
+
+    def _drop_idle_windows(self) -> None:
+        """Forget the users whose calls have all left their window: a long-lived orchestrator meets new
+        users without end, and would otherwise keep a window for each. Swept when the count doubles."""
+        now = self.clock.now()
+        self._users = {user: window for user, window in self._users.items() if not window.idle(now)}
+        self._sweep_at = max(USERS_BEFORE_SWEEP, 2 * len(self._users))
 
     def _tool_wait(self, user: str, max_wait: float = math.inf) -> tuple[Window, float] | None:
         window = self.user_window(user)
