@@ -101,7 +101,7 @@ class _Run:
         self.calls: Counter[str] = Counter()  # tool calls so far, by tool
         self.callbacks = on_progress
         self.loop = loop
-        self.deadline_at: float | None = None  # the conversation's deadline (perf_counter), once it has started
+        self.conversation: Conversation | None = None  # set once its first request is about to go out
         self._lock = threading.Lock()
 
     def emit(self, kind: str, text: str, tool: str | None = None, arguments: dict[str, Any] | None = None) -> None:
@@ -128,7 +128,7 @@ class _Run:
         # a request with tools forbidden (the forced final one) is surely the answer being written.
         self.requests += 1
         if self.requests == 1:
-            self.deadline_at = conversation.limits.deadline_at(conversation)
+            self.conversation = conversation
             self.emit("thinking", "Thinking…")
         elif conversation.tools_allowed:
             self.emit("thinking", "Reading the results…")
@@ -142,7 +142,8 @@ class _Run:
 
     def time_left(self) -> float:
         """Seconds until the conversation's deadline (infinite without one)."""
-        return math.inf if self.deadline_at is None else self.deadline_at - time.perf_counter()
+        conversation = self.conversation
+        return math.inf if conversation is None else conversation.limits.time_left(conversation)
 
     def _stop(self, conversation: Conversation, refused: RateLimited) -> None:
         deadline = conversation.limits.deadline
@@ -257,8 +258,8 @@ class Orchestrator:
         on_progress: called with each :class:`Progress` event; a coroutine function is awaited on the loop.
         json_logs: log each request and tool call as one JSON object instead of ``key=value`` text.
         keep_raw: keep the SDK's response objects in the results' traces (``Turn.raw``). Off by
-            default: they are half of a kept result's memory (7.7 of 14.7 KB for a two-round
-            conversation, ``python -m conductor bench batch``), and a batch keeps every result.
+            default: they are half of a kept result's memory (``python -m conductor bench batch``
+            prints both figures), and a batch keeps every result.
         clock: the rate limiters' clock (tests pass a ``ratelimit.FakeClock``).
         run_options: anything else ``llm.run`` takes (``system``, ``allowed_tools``,
             ``max_repeats``, ``approve``, ``max_tokens``, ``parallel``, ...).
