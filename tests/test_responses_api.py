@@ -278,6 +278,14 @@ def test_a_reasoning_model_gets_its_reasoning_back_with_its_calls(driver):
     assert sum(c.usage.reasoning_tokens for c in result.trace.model_calls) > 0
 
 
+def test_a_callers_include_is_added_to_not_replacing_the_encrypted_reasoning():
+    llm, model = reasoning_offline("responses", two_rounds())
+    result = llm.run("Weather?", tools=[get_weather], max_rounds=2, include=["message.output_text.logprobs"])
+    assert result.answer == "北京 5°C, 上海 18°C." and all(r.status == 200 for r in model.requests)
+    assert all(r.body["include"] == ["message.output_text.logprobs", "reasoning.encrypted_content"]
+               for r in model.requests)
+
+
 def test_a_reasoning_model_on_chat_completions_answers_tools_with_the_real_400():
     import openai
 

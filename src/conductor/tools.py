@@ -53,7 +53,11 @@ _SUPPORTED_TYPES = (
     "(on Python 3.11, typing_extensions.TypedDict: pydantic reads typing.TypedDict only from 3.12)"
 )
 _MESSAGE_CHARS = 200  # one validation problem, as the model reads it; an argument can be long
-_MISSING: Any = object()  # tells ``tool(None)`` (a mistake) from ``@tool()`` (the decorator form)
+_MISSING: Any = object()  # tells ``tool(None)`` (a mistake) from ``@tool()``, and an option given from one left out
+_OPTIONS = frozenset({
+    "name", "description", "exclusive", "parameters", "requires_approval", "max_invalid", "retry", "timeout",
+    "fallbacks", "progress", "strict", "sync_to_thread",
+})
 
 
 class ToolDefinitionError(TypeError):
@@ -672,19 +676,61 @@ class Tool:
         ``cd.tool(existing_tool, retry=...)`` does the same, so a course tool such as
         ``cd.scenarios.get_weather`` can be given a policy without redefining it.
         """
-        from .retry import check_policy
+        return self.with_options(retry=retry, timeout=timeout, fallbacks=fallbacks)
 
-        guarded = copy.copy(self)
-        guarded.retry, guarded.timeout, guarded.fallbacks = check_policy(self.name, retry, timeout, fallbacks)
-        guarded.guarded = guarded.retry is not None or guarded.timeout is not None or bool(guarded.fallbacks)
-        _check_sync_to_thread(self.sync_to_thread, self.name, self.is_async, guarded.timeout)
-        return guarded
+    def with_options(self, **options: Any) -> Tool:
+        """A copy of this tool with some of ``@cd.tool``'s options changed; the tool itself is left as it is.
+
+        ``cd.tool(existing_tool, requires_approval=True, name="mail_search", ...)`` calls this, so a
+        course tool or an MCP tool can be renamed (two servers offering the same name), made to ask
+        for approval, described again or given another schema. Only the options passed change.
+        """
+        unknown = sorted(set(options) - _OPTIONS)
+        if unknown:
+            raise TypeError(f"tool {self.name!r}: unknown option(s) {', '.join(unknown)}; "
+                            f"@cd.tool takes {', '.join(sorted(_OPTIONS))}")
+        copied = copy.copy(self)
+        if "name" in options:
+            copied.name = _check_callable(self.func, options["name"])
+            copied.__name__ = copied.name
+        name = copied.name
+        if "description" in options:
+            copied.description = options["description"] or ""
+        if "exclusive" in options:
+            copied.exclusive = bool(options["exclusive"])
+        if "requires_approval" in options:
+            copied.requires_approval = _check_requires_approval(options["requires_approval"], name)
+        if "max_invalid" in options:
+            copied.max_invalid = _check_max_invalid(options["max_invalid"], name)
+        if "parameters" in options and options["parameters"] is not None:
+            # The caller's schema replaces the one from the hints: validated with jsonschema from now on.
+            copied._validator = _schema_validator(options["parameters"], self.func, name)
+            copied.parameters = copy.deepcopy(options["parameters"])
+            copied.arguments_model = None
+        if "progress" in options:
+            copied.progress = options["progress"]
+        _check_progress(copied.progress, name, copied.parameters)
+        if {"strict", "parameters", "name"} & set(options):
+            copied.strict_option = options.get("strict", self.strict_option)
+            copied.strict_parameters = _strict_parameters(name, copied.parameters, copied.strict_option)
+            copied.strict = copied.strict_parameters is not None
+        policy = {key: options[key] for key in ("retry", "timeout", "fallbacks") if key in options}
+        if policy:
+            from .retry import check_policy
+
+            copied.retry, copied.timeout, copied.fallbacks = check_policy(
+                name, policy.get("retry", self.retry), policy.get("timeout", self.timeout),
+                policy.get("fallbacks", self.fallbacks),
+            )
+            copied.guarded = copied.retry is not None or copied.timeout is not None or bool(copied.fallbacks)
+        copied.sync_to_thread = _check_sync_to_thread(
+            options.get("sync_to_thread", self.sync_to_thread), name, self.is_async, copied.timeout
+        )
+        return copied
 
     def in_line(self) -> Tool:
         """A copy of this sync tool declared ``sync_to_thread=False``: run on the event loop, in-line."""
-        copied = copy.copy(self)
-        copied.sync_to_thread = _check_sync_to_thread(False, self.name, self.is_async, self.timeout)
-        return copied
+        return self.with_options(sync_to_thread=False)
 
     def reference(self) -> tuple[str, str] | None:
         """``(module, name)`` under which this very tool can be imported again, or None.
@@ -748,18 +794,18 @@ def resolve_tool(module: str, name: str) -> Tool:
 def tool(
     func: Callable[..., Any] | None = _MISSING,
     *,
-    name: str | None = None,
-    description: str | None = None,
-    exclusive: bool = False,
-    parameters: dict[str, Any] | None = None,
-    requires_approval: bool | Callable[[dict[str, Any]], bool] = False,
-    max_invalid: int | None = None,
-    retry: Any = None,
-    timeout: float | None = None,
-    fallbacks: Iterable[Any] = (),
-    progress: ProgressLabel = None,
-    strict: bool | None = None,
-    sync_to_thread: bool = True,
+    name: str | None = _MISSING,
+    description: str | None = _MISSING,
+    exclusive: bool = _MISSING,
+    parameters: dict[str, Any] | None = _MISSING,
+    requires_approval: bool | Callable[[dict[str, Any]], bool] = _MISSING,
+    max_invalid: int | None = _MISSING,
+    retry: Any = _MISSING,
+    timeout: float | None = _MISSING,
+    fallbacks: Iterable[Any] = _MISSING,
+    progress: ProgressLabel = _MISSING,
+    strict: bool | None = _MISSING,
+    sync_to_thread: bool = _MISSING,
 ) -> Any:
     """Decorate a function as a tool: ``@tool`` or ``@tool(name=..., exclusive=True)``.
 
@@ -788,26 +834,20 @@ def tool(
     stall every other conversation on the loop, so leave it on a thread (the default).
     """
 
+    given = {
+        key: value for key, value in {
+            "name": name, "description": description, "exclusive": exclusive, "parameters": parameters,
+            "requires_approval": requires_approval, "max_invalid": max_invalid, "retry": retry, "timeout": timeout,
+            "fallbacks": fallbacks, "progress": progress, "strict": strict, "sync_to_thread": sync_to_thread,
+        }.items() if value is not _MISSING
+    }
+
     def wrap(f: Callable[..., Any]) -> Tool:
         if isinstance(f, Tool):
-            if retry is not None or timeout is not None or fallbacks:
-                f = f.with_policy(retry=retry, timeout=timeout, fallbacks=fallbacks)
-            return f if sync_to_thread else f.in_line()
-        return Tool(
-            f,
-            name=name,
-            description=description,
-            exclusive=exclusive,
-            parameters=parameters,
-            requires_approval=requires_approval,
-            max_invalid=max_invalid,
-            retry=retry,
-            timeout=timeout,
-            fallbacks=fallbacks,
-            progress=progress,
-            strict=strict,
-            sync_to_thread=sync_to_thread,
-        )
+            # Options given for a tool that already exists apply to a copy: silently keeping the original
+            # would run a tool its caller marked requires_approval=True without asking.
+            return f.with_options(**given) if given else f
+        return Tool(f, **given)
 
     return wrap if func is _MISSING else wrap(func)
 

@@ -151,8 +151,11 @@ class ResponsesApi:
                 kwargs["input"] = list(messages[held:])
         else:
             kwargs["store"] = False
-            if is_reasoning_model(settings.model) and "include" not in settings.options:
-                kwargs["include"] = [ENCRYPTED_REASONING]
+            if is_reasoning_model(settings.model):
+                # Added to the caller's include=, never replaced by it: without the encrypted content a
+                # stateless request 2 replays reasoning items the API no longer has (a 404).
+                asked = list(settings.options.get("include") or ())
+                kwargs["include"] = asked if ENCRYPTED_REASONING in asked else [*asked, ENCRYPTED_REASONING]
         if settings.system:
             kwargs["instructions"] = system_text(settings.system)
         if settings.max_tokens is not None:
