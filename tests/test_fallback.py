@@ -102,6 +102,15 @@ def test_classify_by_status(status: int, action: str, kind: str) -> None:
     assert bool(verdict.fix) == (action == "fatal")
 
 
+def test_a_404_for_a_replayed_item_does_not_blame_the_model_name() -> None:
+    message = ("Item with id 'rs_1' not found. Items are not persisted when `store` is set to false. "
+               "Try again with `store` set to true, or remove this item from your input.")
+    verdict = failover.classify(status_error(404, {"message": message, "type": "invalid_request_error"}))
+    assert verdict.action == "fatal" and "reasoning=True" in verdict.fix and "model name" not in verdict.fix
+    unknown = failover.classify(status_error(404, {"message": "The model `gpt-9` does not exist", "type": "x"}))
+    assert "check the model name" in unknown.fix
+
+
 def test_classify_anthropic_spend_limit_code_and_not_api_errors() -> None:
     body = {"type": "error", "error": {"type": "rate_limit_error", "message": "enforced_spend_limit_reached"}}
     assert failover.classify(status_error(429, body)).kind == "quota"

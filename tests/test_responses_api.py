@@ -286,6 +286,50 @@ def test_a_callers_include_is_added_to_not_replacing_the_encrypted_reasoning():
                for r in model.requests)
 
 
+FINE_TUNED = "ft:o4-mini-2025-04-16:acme::b7x2k"  # a reasoning model the name table cannot recognise
+
+
+@pytest.fixture
+def name_table(monkeypatch):
+    """The reasoning-model table as shipped, restored after the test (it learns names as runs go)."""
+    monkeypatch.setattr(responses_api, "REASONING_MODELS", list(responses_api.REASONING_MODELS))
+    monkeypatch.setattr(responses_api, "NOT_REASONING", set(responses_api.NOT_REASONING))
+
+
+def test_a_reasoning_model_the_name_table_does_not_know_is_found_out_and_the_run_goes_on(name_table, caplog):
+    from conductor.offline import LatencyModel, OfflineModel
+
+    model = OfflineModel(seed=0, latency=LatencyModel.instant(), policies=[two_rounds()], reasoning=True)
+    primary = cd.connect("offline", model=FINE_TUNED, offline_model=model)
+    backup, _ = offline("messages", scripted("unused"))
+    with caplog.at_level(logging.WARNING, logger="conductor"):
+        result = cd.fallback(primary, backup).run("Weather?", tools=[get_weather], max_rounds=2)
+    assert result.answer == "北京 5°C, 上海 18°C." and [r.status for r in model.requests] == [200, 200, 200]
+    sealed = ["reasoning.encrypted_content"]
+    assert [r.body.get("include") for r in model.requests] == [None, sealed, sealed]
+    second = model.requests[1].body["input"]
+    assert not any(i.get("type") == "reasoning" for i in second)  # the unencrypted one is left out ...
+    assert [i.get("type") for i in second if i.get("type") == "function_call"] == ["function_call"]
+    assert "id" not in next(i for i in second if i.get("type") == "function_call")  # ... and its call unpaired
+    third = model.requests[2].body["input"]
+    assert [i.get("type") for i in third if i.get("type") in ("reasoning", "function_call")] == [
+        "function_call", "reasoning", "function_call"]  # from request 2 on, reasoning comes back sealed
+    assert responses_api.is_reasoning_model(FINE_TUNED)
+    assert "returned reasoning without encrypted content" in caplog.text
+
+
+def test_reasoning_true_says_a_model_reasons_up_front(name_table, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    cd.connect("openai", model="my-azure-deployment", reasoning=True)
+    assert responses_api.is_reasoning_model("my-azure-deployment")
+    from conductor.offline import LatencyModel, OfflineModel
+
+    model = OfflineModel(seed=0, latency=LatencyModel.instant(), policies=[two_rounds()], reasoning=True)
+    llm = cd.connect(model.openai_client(), model=FINE_TUNED, api="responses", reasoning=True)
+    assert llm.run("Weather?", tools=[get_weather], max_rounds=2).answer == "北京 5°C, 上海 18°C."
+    assert all(r.body["include"] == ["reasoning.encrypted_content"] for r in model.requests)
+
+
 def test_a_reasoning_model_on_chat_completions_answers_tools_with_the_real_400():
     import openai
 

@@ -100,6 +100,12 @@ STATUS_FIXES = {
     404: "check the model name and base_url: this provider does not serve that model there",
     413: "the request is too large: shorten the conversation, the tool outputs or the tool list",
 }
+UNSTORED_ITEM = "Items are not persisted when `store` is set to false"
+UNSTORED_ITEM_FIX = (
+    "an item the model made earlier in the run was sent back without its content (store=False keeps nothing): "
+    "for a reasoning model whose name conductor does not know, connect with reasoning=True, or pass "
+    "server_state=True to run()"
+)
 CLIENT_FIX = "fix the request as the provider's message says; retrying or another model will not help"
 
 
@@ -188,6 +194,8 @@ def _classify_status(status: int, message: str, code: str, type_: str) -> Verdic
     kinds = {400: "bad_request", 401: "authentication", 403: "permission", 404: "not_found", 413: "too_large"}
     kind = kinds.get(status, "client_error")
     fix = STATUS_FIXES.get(status, CLIENT_FIX)
+    if status == 404 and UNSTORED_ITEM in (message or ""):
+        fix = UNSTORED_ITEM_FIX  # the model exists: an item it made was replayed without its content
     return Verdict("fatal", kind, f"{status}: the request was refused", status, message, fix)
 
 

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from .apis import ApiName, RequestSettings, api_for, api_name, tool_choice_from
 from .apis.base import check_system
 from .apis.hosted import split_tools
+from .apis.responses import remember_reasoning
 from .budget import Budget, Ledger, RunLimits, stopped_answer
 from .execution import DEFAULT_MAX_WORKERS, aexecute, execute
 from .guards import DEFAULT_MAX_REPEATS, Approver, Guards, check_allowed_tools
@@ -714,23 +715,30 @@ def connect(
     ``"chat"`` and ``"messages"``. ``asynchronous=True`` builds the SDK's async client,
     for ``await llm.arun(...)``.
 
+    ``reasoning=True`` says the model reasons when its name does not (a fine-tuned
+    ``ft:o4-mini-...``, an Azure deployment name): on Responses its reasoning is then asked for
+    encrypted and sent back with its calls. conductor also finds out by itself, from reasoning
+    that comes back unencrypted, at the cost of that turn's reasoning. Offline it also makes the
+    stand-in a reasoning model (reasoning items on Responses, signed thinking blocks on Messages,
+    and the real 400 for function tools on Chat Completions unless ``reasoning_effort="none"``).
+
     Offline only: ``gullible=True`` makes the model obey instructions it reads inside
-    tool results (prompt injection, lesson 04); ``reasoning=True`` makes it a reasoning
-    model (reasoning items on Responses, signed thinking blocks on Messages, and the real
-    400 for function tools on Chat Completions unless ``reasoning_effort="none"``).
+    tool results (prompt injection, lesson 04).
     """
     if provider is not None and not isinstance(provider, str):
-        _offline_only(provider="a client you built", gullible=gullible, reasoning=reasoning)
-        return _from_client(provider, model or os.environ.get("CONDUCTOR_MODEL"), api)
+        _offline_only(provider="a client you built", gullible=gullible)
+        llm = _from_client(provider, model or os.environ.get("CONDUCTOR_MODEL"), api)
+        return _reasons(llm) if reasoning else llm
     provider = (provider or os.environ.get("CONDUCTOR_PROVIDER") or "offline").strip().lower()
     if provider not in PROVIDERS:
         raise ProviderError(f"unknown provider {provider!r}; choose one of: {', '.join(PROVIDERS)}")
     model = model or os.environ.get("CONDUCTOR_MODEL") or None
     if provider == "offline":
-        return _connect_offline(
+        llm = _connect_offline(
             model, api, asynchronous, max_retries, seed, latency_scale, offline_model, gullible, reasoning
         )
-    _offline_only(provider=provider, gullible=gullible, reasoning=reasoning)
+        return _reasons(llm) if reasoning else llm
+    _offline_only(provider=provider, gullible=gullible)
     # The SDK reads OPENAI_BASE_URL itself; a local server set that way needs no key either.
     local_url = (base_url or os.environ.get("OPENAI_BASE_URL")) if provider == "openai" else None
     chosen = _chosen_api(provider, api, local_url)
@@ -741,16 +749,20 @@ def connect(
     else:
         cls = sdk.AsyncAnthropic if asynchronous else sdk.Anthropic
     client = cls(api_key=key, base_url=base_url, max_retries=max_retries)
-    return LLM(provider=provider, api=chosen, model=model or DEFAULT_MODELS[chosen], client=client)
+    llm = LLM(provider=provider, api=chosen, model=model or DEFAULT_MODELS[chosen], client=client)
+    return _reasons(llm) if reasoning else llm
 
 
-def _offline_only(*, provider: str, gullible: bool, reasoning: bool) -> None:
+def _reasons(llm: LLM) -> LLM:
+    """The model is a reasoning model whatever its name says (a fine-tuned model, a deployment name):
+    its reasoning is asked for encrypted and carried between requests (see conductor.apis.responses)."""
+    remember_reasoning(llm.model)
+    return llm
+
+
+def _offline_only(*, provider: str, gullible: bool) -> None:
     if gullible:
         raise ProviderError("gullible= applies to the offline model only; a real model is as gullible as it is")
-    if reasoning:
-        raise ProviderError(
-            f"reasoning= applies to the offline model only; with {provider}, choose a reasoning model with model=..."
-        )
 
 
 def _connect_offline(

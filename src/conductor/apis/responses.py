@@ -96,10 +96,47 @@ def is_reasoning_model(model: str) -> bool:
     return any(model == prefix or model.startswith(prefix) for prefix in REASONING_MODELS)
 
 
+def remember_reasoning(model: str) -> None:
+    """Treat ``model`` as a reasoning model from now on: a fine-tuned model (``ft:o4-mini-...``) or a
+    deployment name (Azure) that the name table cannot recognise. ``cd.connect(..., reasoning=True)`` calls it."""
+    with _not_reasoning_lock:
+        NOT_REASONING.discard(model)
+        if model not in REASONING_MODELS:
+            REASONING_MODELS.append(model)
+
+
 def _remember_not_reasoning(model: str) -> None:
     with _not_reasoning_lock:
         NOT_REASONING.add(model)
     logger.info("%s does not return encrypted reasoning; it is treated as a model that does not reason", model)
+
+
+def _unsealed_reasoning(items: Sequence[dict[str, Any]]) -> bool:
+    return any(item.get("type") == "reasoning" and not item.get("encrypted_content") for item in items)
+
+
+def _without_unsealed_reasoning(items: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The input with each reasoning item that has no encrypted content left out, and the output items
+    after it (until the next input item) sent as plain text and calls, without the ids that pair them
+    with it: with ``store=False`` the API keeps nothing, so such an item is a 404 and a paired call a 400."""
+    kept: list[dict[str, Any]] = []
+    unpaired = False
+    for item in items:
+        kind = item.get("type")
+        if kind == "reasoning":
+            unpaired = not item.get("encrypted_content")
+            if not unpaired:
+                kept.append(item)
+            continue
+        if unpaired and kind == "function_call":
+            kept.append({key: value for key, value in item.items() if key not in ("id", "status")})
+        elif unpaired and kind == "message" and item.get("role") == "assistant":
+            text = "".join(p.get("text", "") for p in item.get("content") or () if p.get("type") == "output_text")
+            kept.append({"role": "assistant", "content": text})
+        else:
+            unpaired = unpaired and kind in HOSTED_ITEMS
+            kept.append(item)
+    return kept
 
 
 class ResponsesApi:
@@ -151,6 +188,16 @@ class ResponsesApi:
                 kwargs["input"] = list(messages[held:])
         else:
             kwargs["store"] = False
+            if _unsealed_reasoning(kwargs["input"]):
+                # Reasoning came back without encrypted content: a model the name table does not know reasons.
+                if not is_reasoning_model(settings.model):
+                    logger.warning(
+                        "%s returned reasoning without encrypted content, so it reasons: conductor asks for the "
+                        "encrypted content from now on (say so up front with cd.connect(..., reasoning=True)); "
+                        "the turns before are sent back without their reasoning", settings.model,
+                    )
+                    remember_reasoning(settings.model)
+                kwargs["input"] = _without_unsealed_reasoning(kwargs["input"])
             if is_reasoning_model(settings.model):
                 # Added to the caller's include=, never replaced by it: without the encrypted content a
                 # stateless request 2 replays reasoning items the API no longer has (a 404).
@@ -446,4 +493,4 @@ def _final(response: Any) -> Any:
     return response
 
 
-__all__ = ["ResponsesApi", "REASONING_MODELS", "NOT_REASONING", "is_reasoning_model"]
+__all__ = ["ResponsesApi", "REASONING_MODELS", "NOT_REASONING", "is_reasoning_model", "remember_reasoning"]
