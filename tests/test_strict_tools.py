@@ -97,6 +97,41 @@ def test_null_means_the_default_when_the_function_is_called():
         plan_trip.validate({"origin": None, "stops": []})  # a required key has no default to fall back on
 
 
+class Circle(pydantic.BaseModel):
+    kind: Literal["circle"] = "circle"
+    radius: float
+    label: str | None = None
+
+
+class Square(pydantic.BaseModel):
+    kind: Literal["square"] = "square"
+    side: float
+    label: str | None  # required here, optional in Circle: the branch decides what a null means
+
+
+@cd.tool
+def area(shape: Circle | Square) -> float:
+    """The area of a circle or a square."""
+    return 3.14159 * shape.radius**2 if isinstance(shape, Circle) else shape.side**2
+
+
+@pytest.mark.parametrize(("sent", "expected"), [
+    ({"kind": "square", "side": 2, "label": None}, Square(side=2, label=None)),
+    ({"kind": None, "side": 3, "label": "box"}, Square(side=3, label="box")),
+    ({"kind": "circle", "radius": 1, "label": None}, Circle(radius=1)),
+])
+def test_a_union_of_models_reads_nulls_by_the_branch_the_call_follows(sent, expected):
+    assert area.strict
+    assert area.validate({"shape": sent}) == {"shape": expected}
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_the_stand_in_calls_a_union_tool_the_way_its_strict_schema_says(api):
+    llm, _ = offline(api, scripted([("area", {"shape": {"side": 2.0}})], "4."))
+    result = llm.run("Area of a square of side 2?", tools=[area])
+    assert [c.is_error for c in result.tool_calls] == [False] and result.tool_calls[0].output == "4.0"
+
+
 @pytest.mark.parametrize("api", APIS)
 def test_a_strict_tool_is_sent_strict_on_every_api(api):
     steps = scripted([("plan_trip", {"origin": "Lyon", "stops": [{"city": "Nice"}]})], "planned")

@@ -157,8 +157,10 @@ def fill_nulls(schema: dict[str, Any], value: Any) -> Any:
     """
     if isinstance(value, list) and isinstance(schema.get("items"), dict):
         return [fill_nulls(schema["items"], item) for item in value]
-    shape = _object_shape(schema)
-    if not isinstance(value, dict) or shape is None:
+    if not isinstance(value, dict):
+        return value
+    shape = _object_shape(schema, value)
+    if shape is None:
         return value
     filled = {key: fill_nulls(shape["properties"].get(key, {}), item) for key, item in value.items()}
     required = set(shape.get("required", ()))
@@ -170,8 +172,10 @@ def drop_default_nulls(schema: dict[str, Any], value: Any) -> Any:
     optional, since a strict call's null means "the default" (nested objects and lists too)."""
     if isinstance(value, list) and isinstance(schema.get("items"), dict):
         return [drop_default_nulls(schema["items"], item) for item in value]
-    shape = _object_shape(schema)
-    if not isinstance(value, dict) or shape is None:
+    if not isinstance(value, dict):
+        return value
+    shape = _object_shape(schema, value)
+    if shape is None:
         return value
     required = set(shape.get("required", ()))
     return {
@@ -181,6 +185,25 @@ def drop_default_nulls(schema: dict[str, Any], value: Any) -> Any:
     }
 
 
-def _object_shape(schema: dict[str, Any]) -> dict[str, Any] | None:
-    """The object schema that lists a value's keys: the schema itself, or its object branch."""
-    return next((o for o in (schema, *schema.get("anyOf", ())) if isinstance(o.get("properties"), dict)), None)
+def _object_shape(schema: dict[str, Any], value: dict[str, Any] | None = None) -> dict[str, Any] | None:
+    """The object schema that lists a value's keys: the schema itself, or its object branch. In a union
+    of objects (``Circle | Square``), the branch ``value`` fits: each of its keys a property, its constants
+    matched, its required keys present; the first branch when none fits."""
+    shapes = [o for o in (schema, *schema.get("anyOf", ())) if isinstance(o.get("properties"), dict)]
+    if len(shapes) > 1 and value is not None:
+        fitting = [o for o in shapes if _fits(o, value)]
+        complete = [o for o in fitting if set(o.get("required", ())) <= set(value)]
+        return (complete or fitting or shapes)[0]
+    return shapes[0] if shapes else None
+
+
+def _fits(shape: dict[str, Any], value: dict[str, Any]) -> bool:
+    """Every key of ``value`` is a property of ``shape``, and every constant or enum it holds matches."""
+    properties = shape["properties"]
+    if not set(value) <= set(properties):
+        return False
+    for key, item in value.items():
+        allowed = properties[key].get("enum", [properties[key]["const"]] if "const" in properties[key] else None)
+        if allowed is not None and item is not None and item not in allowed:  # null: the default, any branch
+            return False
+    return True
