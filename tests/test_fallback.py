@@ -392,6 +392,26 @@ def test_stream_falls_over_before_any_text_and_never_after() -> None:
     assert llm.failures[-1].kind == "stream_broke" and len(backup.offline.requests) == 1
 
 
+@pytest.mark.parametrize("api", ["responses", "chat"])  # (on Messages the stand-in's first turn opens with text)
+def test_a_stream_that_fails_before_any_text_falls_over(api: str) -> None:
+    primary, backup = offline(api, "primary-model"), offline("messages", "backup")
+    assert primary.offline is not None
+    primary.offline.inject("stream_error")  # the first turn is calls only: it breaks before any text
+    events = list(cd.fallback(primary, backup).stream(QUESTION, tools=weather_tools(), max_rounds=2))
+    result = events[-1].result
+    assert [c.model for c in result.trace.model_calls][:2] == ["backup", "primary-model"]
+    assert result.answer and not any(c.is_error for c in result.tool_calls)
+
+
+def test_a_failed_responses_stream_is_classified_by_its_code() -> None:
+    from conductor.apis.base import StreamFailed
+
+    assert failover.classify(StreamFailed("the response failed: boom", "server_error")).action == "fallback"
+    assert failover.classify(StreamFailed("the response failed: no", "invalid_prompt")).action == "fatal"
+    quota = failover.classify(StreamFailed("You exceeded your current quota", "insufficient_quota"))
+    assert (quota.action, quota.kind) == ("fatal", "quota")
+
+
 @needs_stream
 def test_astream_falls_over() -> None:
     primary = offline("chat", "primary-model", asynchronous=True)

@@ -35,6 +35,7 @@ from collections.abc import AsyncGenerator, Callable, Generator, Iterator, Seque
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal
 
+from .apis.base import StreamFailed
 from .providers import LLM, ProviderError
 from .types import CostSplit, Usage
 
@@ -86,6 +87,8 @@ QUOTA_MARKERS = (
 )
 # Error types a provider sends for transient trouble inside a stream (no HTTP status).
 TRANSIENT_TYPES = frozenset({"server_error", "api_error", "overloaded_error", "rate_limit_error"})
+# Codes of a failed Responses stream (``error`` event, ``response.failed``) that another model may not hit.
+TRANSIENT_STREAM_CODES = frozenset({"server_error", "rate_limit_exceeded", "vector_store_timeout"})
 
 QUOTA_FIX = (
     "add credit or raise the spend limit in the provider's billing settings (OpenAI: "
@@ -176,6 +179,13 @@ def classify(exc: BaseException) -> Verdict:
         if type_ in TRANSIENT_TYPES:
             return Verdict("fallback", "stream_error", f"the provider reported {type_} mid-response", None, message)
         return Verdict("fatal", "api_error", f"the provider reported {type_ or 'an error'}", None, message, CLIENT_FIX)
+    if isinstance(exc, StreamFailed):  # a Responses stream's error event or failed response: data, not an SDK error
+        code = exc.code or ""
+        if _is_quota(str(exc), code, ""):
+            return Verdict("fatal", "quota", "the account's quota or spend limit is used up", None, str(exc), QUOTA_FIX)
+        if code in TRANSIENT_STREAM_CODES:
+            return Verdict("fallback", "stream_error", f"the provider reported {code} mid-response", None, str(exc))
+        return Verdict("fatal", "api_error", f"the provider reported {code or 'an error'}", None, str(exc), CLIENT_FIX)
     return Verdict("fatal", "not_api", f"{type(exc).__name__} is not a model API error", message=str(exc))
 
 
