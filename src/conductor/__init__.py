@@ -39,6 +39,7 @@ _LAZY = {
     "ratelimit": None,
     "orchestrator": None,
     "ToolCallRecord": "rounds",
+    "MalformedResponseError": "rounds",
     "OfflineModel": "offline",
     "Fault": "offline",
     "register_policy": "offline",

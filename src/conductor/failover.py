@@ -36,7 +36,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal
 
 from .apis.base import StreamFailed
-from .providers import LLM, ProviderError
+from .providers import LLM, ProviderError, server_of
 from .types import CostSplit, Usage
 
 if TYPE_CHECKING:
@@ -474,7 +474,8 @@ class _Request:
                 member.provider,
             ):
                 conversation.switch(
-                    adapter=member.adapter, model=member.model, price=member.cost_split, provider=member.provider
+                    adapter=member.adapter, model=member.model, price=member.cost_split, provider=member.provider,
+                    server=server_of(member.client),
                 )
                 rerendered = conversation.next_request()
                 if rerendered is None:  # the budget or deadline stopped the run at this model's prices

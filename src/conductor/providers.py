@@ -24,7 +24,7 @@ from .apis.responses import remember_reasoning
 from .budget import Budget, Ledger, RunLimits, stopped_answer
 from .execution import DEFAULT_MAX_WORKERS, aexecute, execute
 from .guards import DEFAULT_MAX_REPEATS, Approver, Guards, check_allowed_tools
-from .rounds import DEFAULT_MAX_PAUSES, Conversation, RunResult, check_max_rounds
+from .rounds import DEFAULT_MAX_PAUSES, Conversation, RunResult, check_max_rounds, readable_responses
 from .tools import Tool, ToolRegistry
 from .trace import ToolCallRecord
 from .types import CostSplit, ToolCall, Usage
@@ -188,6 +188,7 @@ class LLM:
             max_pauses=max_pauses,
         )
         conversation.provider = self.provider
+        conversation.server = server_of(self.client)
         conversation.keep_raw = keep_raw
         conversation.run_options = {"parallel": parallel, "max_workers": max_workers}
         if limits is not None:
@@ -417,13 +418,15 @@ class LLM:
 
     def _create(self, conversation: Conversation, request: dict[str, Any]) -> Any:
         """Send one request (the run's limits make the SDK's retries); a model fallback overrides this."""
-        return conversation.limits.send(conversation, self.client, self.adapter.create, request)
+        with readable_responses(self.adapter.api, server_of(self.client)):
+            return conversation.limits.send(conversation, self.client, self.adapter.create, request)
 
     async def _acreate(self, conversation: Conversation, request: dict[str, Any]) -> Any:
         limits = conversation.limits
-        if self.is_async:
-            return await limits.asend(conversation, self.client, self.adapter.acreate, request)
-        return await asyncio.to_thread(limits.send, conversation, self.client, self.adapter.create, request)
+        with readable_responses(self.adapter.api, server_of(self.client)):
+            if self.is_async:
+                return await limits.asend(conversation, self.client, self.adapter.acreate, request)
+            return await asyncio.to_thread(limits.send, conversation, self.client, self.adapter.create, request)
 
     def _stream_request(self, conversation: Conversation, request: dict[str, Any], index: int) -> Iterator[Any]:
         """Send one request streamed (text deltas, then the whole message); a model fallback may override it."""
@@ -751,6 +754,11 @@ def connect(
     client = cls(api_key=key, base_url=base_url, max_retries=max_retries)
     llm = LLM(provider=provider, api=chosen, model=model or DEFAULT_MODELS[chosen], client=client)
     return _reasons(llm) if reasoning else llm
+
+
+def server_of(client: Any) -> str:
+    """The base URL a client sends to, for error messages (the offline stand-in's is ``offline.invalid``)."""
+    return str(getattr(client, "base_url", "") or "")
 
 
 def _reasons(llm: LLM) -> LLM:

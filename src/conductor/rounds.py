@@ -33,6 +33,7 @@ every decision).
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 import logging
@@ -40,7 +41,7 @@ import threading
 import time
 import uuid
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from functools import cache
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -306,7 +307,25 @@ def unique_call_ids(turn: Turn, taken: set[str], request: int) -> Turn:
 
 
 class MalformedResponseError(ValueError):
-    """A model response the loop cannot read (a field missing or of the wrong type)."""
+    """A model response the loop cannot read: not JSON (cut off, an HTML page), or a field missing or of the
+    wrong type."""
+
+
+def _from(server: str) -> str:
+    return f" from {server}" if server else ""
+
+
+@contextlib.contextmanager
+def readable_responses(api: str, server: str) -> Iterator[None]:
+    """Turn a response body the SDK could not decode (a 200 cut off mid-JSON) into MalformedResponseError."""
+    try:
+        yield
+    except json.JSONDecodeError as exc:
+        raise MalformedResponseError(
+            f"the {api} response{_from(server)} is not valid JSON ({exc.msg} at position {exc.pos} of "
+            f"{len(exc.doc)} characters): the body was cut off or is not the API's; check base_url, and "
+            "retry if the connection dropped"
+        ) from exc
 
 
 class _Rendering:
@@ -637,6 +656,7 @@ class Conversation:
         self.final: Turn | None = None
         self.stopped_by: str | None = None
         self.provider = ""  # set by the LLM driving the run; recorded on each ModelCall
+        self.server = ""  # the base URL requests go to, named when a response cannot be read
         self.keep_raw = True  # each Turn keeps the SDK's response object (Turn.raw), for inspection
         self._pending: tuple[Turn, ModelCall] | None = None
         self._screened: Screened | None = None  # the guards' verdicts on the pending turn's calls
@@ -720,6 +740,7 @@ class Conversation:
         model: str,
         price: Callable[[Usage], CostSplit],
         provider: str,
+        server: str = "",
     ) -> None:
         """Send the next requests to another model (a model fallback), maybe on another API.
 
@@ -732,6 +753,7 @@ class Conversation:
         self.settings = replace(self.settings, model=model)
         self.price = price
         self.provider = provider
+        self.server = server
 
     def next_request(self) -> dict[str, Any] | None:
         if self.final is not None or self.paused:
@@ -757,8 +779,9 @@ class Conversation:
             # The SDK accepted a body the real API never sends (a compatible server's, a proxy's):
             # say so, rather than let an AttributeError escape from deep inside the loop.
             raise MalformedResponseError(
-                f"the {self.adapter.api} response could not be read ({type(exc).__name__}: {exc}); the server "
-                "returned a shape the official API does not: check base_url and the server's API compatibility"
+                f"the {self.adapter.api} response{_from(self.server)} could not be read ({type(exc).__name__}: "
+                f"{exc}); the server returned a shape the official API does not: check base_url and the server's "
+                "API compatibility"
             ) from exc
         turn = replace(turn, origin=(self.adapter.api, self.settings.model), raw=turn.raw if self.keep_raw else None)
         split = self.price(turn.usage)
