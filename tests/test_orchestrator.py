@@ -139,6 +139,9 @@ def test_waiting_for_a_rate_limit_is_recorded_on_the_fake_clock() -> None:
     assert result.stopped_by is None and not any(c.is_error for c in result.tool_calls)
     m = orch.metrics()
     assert m.rate_limit_waits >= 1 and m.rate_limit_wait_seconds >= 60 and clock.now() >= 60
+    orch.reset()  # metrics start again: the old waits are not this period's
+    after = orch.metrics()
+    assert (after.queries, after.rate_limit_waits, after.rate_limit_wait_seconds) == (0, 0, 0)
 
 
 def test_a_request_wait_past_the_deadline_ends_the_run_in_time() -> None:

@@ -579,11 +579,13 @@ class Orchestrator:
         return metrics_module.plot_dashboard(records, self.metrics(), self.thresholds, figsize=figsize)
 
     def reset(self) -> None:
-        """Forget the conversations measured so far (metrics start again; limits keep their windows)."""
+        """Forget the conversations measured so far (metrics start again, rate-limit waits included; limits
+        keep their windows)."""
         with self._lock:
             self.records.clear()
             self.failures.clear()
             self._raised.clear()
+            self.limiters.log.clear()
 
     # -- logging ------------------------------------------------------------------------------------
 

@@ -143,6 +143,11 @@ class WaitLog:
         with self._lock:
             return list(self._waits)
 
+    def clear(self) -> None:
+        """Forget the waits logged so far (the limits' windows are kept: they are not measurements)."""
+        with self._lock:
+            self._waits.clear()
+
 
 class Window:
     """At most ``limit`` units in any ``period`` seconds: a sliding-window log with future slots."""
