@@ -241,6 +241,29 @@ def test_tools_that_cannot_be_imported_are_given_again_and_the_error_says_how(ap
     assert len(model.requests) == 2
 
 
+PAYMENTS: list[tuple[str, float]] = []
+
+
+@cd.tool(requires_approval=True)
+def pay_invoice(to: str, amount: float) -> dict:
+    """Pay an invoice. Irreversible."""
+    PAYMENTS.append((to, amount))
+    return {"paid": amount, "to": to}
+
+
+@pytest.mark.parametrize("saved_as", ["pickle", "json"])
+@pytest.mark.parametrize("api", APIS)
+def test_a_run_paused_inside_the_orchestrator_resumes_with_its_tools_found_by_import(api, saved_as):
+    PAYMENTS.clear()
+    llm, _ = offline(api, scripted([("pay_invoice", {"to": "DE89", "amount": 5000})], "Done."))
+    orch = cd.Orchestrator(llm, tools=[pay_invoice], deadline=None)
+    paused = orch.run("Pay DE89 5000", user="alice")
+    assert paused.stopped_by == "approval" and PAYMENTS == []
+    loaded = reloaded(paused, saved_as)  # a new process holds no live tools: only their import path
+    loaded.approve(loaded.pending[0].id)
+    assert llm.resume(loaded).answer == "Done." and PAYMENTS == [("DE89", 5000)]
+
+
 @pytest.mark.parametrize("api", APIS)
 def test_the_same_saved_run_resumes_once_in_a_process(api):
     bank = Bank()

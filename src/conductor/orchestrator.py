@@ -19,7 +19,6 @@ model fallback on the LLM (``cd.fallback(...)``), the guards (``allowed_tools``,
 from __future__ import annotations
 
 import asyncio
-import copy
 import inspect
 import itertools
 import json
@@ -189,7 +188,6 @@ class _Run:
         """
         run, func, limiters = self, original.func, self.orch.limiters
 
-        wrapped = copy.copy(original)
         if original.is_async:
 
             async def limited(**arguments: Any) -> Any:
@@ -205,7 +203,6 @@ class _Run:
                 await limiters.atool_call(run.user, max_wait=run.time_left())
                 return func(**arguments)
 
-            wrapped.is_async = True
         else:
 
             def limited(**arguments: Any) -> Any:  # type: ignore[misc]
@@ -217,7 +214,8 @@ class _Run:
                     raise CallGivenUp(f"{original.name} was given up while it waited for the rate limit; not run")
                 return func(**arguments)
 
-        wrapped.func = limited
+        wrapped = original.calling(limited)
+        wrapped.is_async = original.is_async or (not original.sync_to_thread and run.loop is not None)
         return wrapped
 
 

@@ -461,6 +461,7 @@ class Tool:
         self.__name__ = getattr(func, "__name__", name)
         self.__doc__ = doc
         self.func = func
+        self._stands_for: Tool | None = None  # the tool a wrapper made by calling() is imported again as
         self.name = name
         self.exclusive = exclusive
         # Lesson 04's guards (conductor.guards) read these: a person approves a call first
@@ -728,6 +729,14 @@ class Tool:
         )
         return copied
 
+    def calling(self, func: Callable[..., Any]) -> Tool:
+        """A copy of this tool, every option kept, that calls ``func`` instead (a wrapper around its function:
+        rate limits, progress). A paused run finds it again, in another process too, where this tool is."""
+        copied = copy.copy(self)
+        copied.func = func
+        copied._stands_for = self._stands_for or self
+        return copied
+
     def in_line(self) -> Tool:
         """A copy of this sync tool declared ``sync_to_thread=False``: run on the event loop, in-line."""
         return self.with_options(sync_to_thread=False)
@@ -740,6 +749,8 @@ class Tool:
         :class:`conductor.rounds.PausedRun`). None when the module its function comes
         from does not hold it under a name: a tool made inside a function, say.
         """
+        if self._stands_for is not None:
+            return self._stands_for.reference()
         module = sys.modules.get(getattr(self, "__module__", None) or "")
         if module is None:
             return None
