@@ -99,6 +99,31 @@ def test_batched_conversations_answer_as_the_direct_loop_does_at_half_price(api:
     assert len(orch.records) == len(QUESTIONS) and orch.results == results
 
 
+# A Responses body as the API sent it in 2025: usage without the cache_write_tokens SDK 3.54 declares required.
+RECORDED_2025 = {
+    "id": "resp_68a1", "object": "response", "created_at": 1755000000, "status": "completed", "model": "gpt-4.1-mini",
+    "output": [{"type": "message", "id": "msg_68a1", "status": "completed", "role": "assistant",
+                "content": [{"type": "output_text", "text": "It is 5°C in Beijing.", "annotations": []}]}],
+    "parallel_tool_calls": True, "tool_choice": "auto", "tools": [], "error": None, "incomplete_details": None,
+    "usage": {"input_tokens": 120, "input_tokens_details": {"cached_tokens": 0}, "output_tokens": 9,
+              "output_tokens_details": {"reasoning_tokens": 0}, "total_tokens": 129},
+}
+
+
+def test_a_batch_line_is_read_the_way_the_sdk_reads_a_response_not_stricter() -> None:
+    from openai.types.responses import Response
+
+    from conductor.batch import _OpenAIBatches
+
+    with pytest.raises(ValueError):
+        Response.model_validate(RECORDED_2025)  # stricter than what the API really sends
+    llm = cd.connect("offline", api="responses", offline_model=model())
+    turn = llm.adapter.parse(_OpenAIBatches(llm)._parse(RECORDED_2025))
+    assert turn.text == "It is 5°C in Beijing." and (turn.usage.input_tokens, turn.usage.output_tokens) == (120, 9)
+    with pytest.raises(ValueError, match="not a JSON object"):
+        _OpenAIBatches(llm)._parse("<html>")
+
+
 def test_the_lines_are_named_by_conversation_and_round() -> None:
     assert custom_id(7, 1) == "c0007-r1"
     assert custom_id(12345, 3) == "c12345-r3"

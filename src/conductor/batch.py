@@ -378,13 +378,17 @@ class _OpenAIBatches(_Batches):
         return [json.loads(line) for line in text.splitlines() if line.strip()]
 
     def _parse(self, body: Any) -> Any:
+        """A line's body as the SDK would have read it from a direct response: constructed, not validated
+        (real responses lack fields the SDK declares required, e.g. Responses' ``cache_write_tokens``)."""
+        if not isinstance(body, dict):
+            raise ValueError(f"the line's body is a {type(body).__name__}, not a JSON object")
         if self.llm.api == "responses":
             from openai.types.responses import Response
 
-            return Response.model_validate(body)
+            return Response.construct(**body)
         from openai.types.chat import ChatCompletion
 
-        return ChatCompletion.model_validate(body)
+        return ChatCompletion.construct(**body)
 
     async def results(self, status: _Status) -> dict[str, _Line]:
         batch = status.raw
