@@ -317,6 +317,36 @@ def test_a_round_sent_just_before_a_crash_is_found_not_sent_again(api: str, tmp_
     assert results[0].trace.model_calls[0].batch_id == handle.batch_ids[0]
 
 
+def _newer_batches(offline: OfflineModel, api: str, count: int) -> None:
+    """``count`` batches of someone else's, created after the run's: more than one page of the provider's list."""
+    if api == "messages":
+        client = offline.anthropic_client()
+        for n in range(count):
+            client.messages.batches.create(requests=[{"custom_id": f"other-{n}", "params": {
+                "model": "claude-haiku-4-5", "max_tokens": 16, "messages": [{"role": "user", "content": "Hi"}]}}])
+        return
+    client = offline.openai_client()
+    endpoint = "/v1/responses" if api == "responses" else "/v1/chat/completions"
+    body = {"model": "gpt-4.1-mini", "input": "Hi"} if api == "responses" else {
+        "model": "gpt-4.1-mini", "messages": [{"role": "user", "content": "Hi"}]}
+    line = json.dumps({"custom_id": "other", "method": "POST", "url": endpoint, "body": body}).encode()
+    uploaded = client.files.create(file=("other.jsonl", line), purpose="batch")
+    for _ in range(count):
+        client.batches.create(input_file_id=uploaded.id, endpoint=endpoint, completion_window="24h")
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_a_lost_round_is_found_below_the_first_page_of_batches(api: str, tmp_path: Path) -> None:
+    offline = model(delay=0.05)
+    handle = orchestrator(offline, api).submit([CHAIN, "Hello!"], state_dir=tmp_path)
+    _lose_batch_id(handle)
+    _newer_batches(offline, api, 101)
+    results = orchestrator(offline, api).collect(handle.id, state_dir=tmp_path, progress=False, poll_interval=0.01)
+    assert [r.stopped_by for r in results] == [None, None]
+    assert len(batches_created(offline)) == 101 + 3  # the lost round was found, not sent again
+    assert results[0].trace.model_calls[0].batch_id == handle.batch_ids[0]
+
+
 def test_a_lost_message_batch_is_the_first_one_after_its_mark_not_another_runs(tmp_path: Path) -> None:
     # Message Batches carry no metadata: two runs of the same size, both losing round 1's id, each find their own
     # batch by the newest batch listed before they sent it, on the provider's clock (the offline model's is fixed).

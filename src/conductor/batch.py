@@ -62,7 +62,7 @@ import os
 import pickle
 import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
@@ -310,6 +310,16 @@ class _Batches:
     async def create(self, lines: list[tuple[str, dict[str, Any]]], run_id: str, round_: int) -> str:
         raise NotImplementedError
 
+    async def listed(self, list_batches: Callable[..., Any], **params: Any) -> AsyncIterator[Any]:
+        """Every batch ``list_batches`` lists, newest first, page after page (a lost round may be far down)."""
+        page = await self._call(list_batches, **params)
+        while True:
+            for batch in page.data:
+                yield batch
+            if not page.has_next_page():
+                return
+            page = await self._call(page.get_next_page)
+
     async def mark(self) -> dict[str, Any] | None:
         """What :meth:`find` needs written down before a round is sent, beyond the run id and round (None: nothing)."""
         return None
@@ -353,8 +363,9 @@ class _OpenAIBatches(_Batches):
         return batch.id
 
     async def find(self, run_id: str, round_: int, count: int, sent: dict[str, Any], known: set[str]) -> str | None:
-        page = await self._call(self.client.batches.list, limit=100)
-        for batch in page.data:
+        # Every page: batches are matched by their metadata, not by time (the provider's clock is not this
+        # machine's), and a crash recovery is rare enough to read the account's list once.
+        async for batch in self.listed(self.client.batches.list, limit=100):
             metadata = batch.metadata or {}
             if metadata.get(_METADATA_KEY) == run_id and metadata.get("round") == str(round_):
                 return batch.id
@@ -438,10 +449,11 @@ class _AnthropicBatches(_Batches):
         # before marks existed falls back to this machine's clock.
         after = sent.get("after")
         since = after.get("created", 0.0) if after is not None else sent["submitting"] - 60
-        page = await self._call(self.client.messages.batches.list, limit=100)
         found = None
-        for batch in page.data:  # newest first, down to the mark
+        async for batch in self.listed(self.client.messages.batches.list, limit=100):  # newest first, to the mark
             if after is not None and batch.id == after.get("id"):
+                break
+            if after is None and _timestamp(batch.created_at) < since:
                 break
             counts = batch.request_counts
             total = counts.processing + counts.succeeded + counts.errored + counts.canceled + counts.expired
