@@ -298,6 +298,47 @@ def test_collect_on_a_new_orchestrator_finishes_without_resending_a_round(api: s
     assert [r.answer for r in again] == [r.answer for r in results] and len(batches_created(offline)) == 3
 
 
+@pytest.mark.parametrize("api", APIS)
+def test_a_run_is_collected_by_one_collector_at_a_time(api: str, tmp_path: Path) -> None:
+    from conductor.batch import BatchRunBusy
+
+    offline = model(delay=0.2)
+    handle = orchestrator(offline, api).submit([CHAIN, "Hello!"], state_dir=tmp_path)
+    first, second = orchestrator(offline, api), orchestrator(offline, api)
+
+    async def both() -> list[Any]:
+        return await asyncio.gather(
+            first.acollect(handle.id, state_dir=tmp_path, progress=False, poll_interval=0.01),
+            second.acollect(handle.id, state_dir=tmp_path, progress=False, poll_interval=0.01),
+            return_exceptions=True)
+
+    done, refused = asyncio.run(both())
+    assert [r.stopped_by for r in done] == [None, None]
+    assert isinstance(refused, BatchRunBusy) and "wait for it to finish" in str(refused)
+    assert len(batches_created(offline)) == 3  # no round sent twice, no tool run twice
+    again = orchestrator(offline, api).collect(handle.id, state_dir=tmp_path, progress=False)
+    assert [r.answer for r in again] == [r.answer for r in done] and len(batches_created(offline)) == 3
+
+
+def test_a_run_held_by_another_process_is_refused_until_it_lets_go(tmp_path: Path) -> None:
+    from conductor.batch import BatchRunBusy
+
+    offline = model()
+    handle = orchestrator(offline, "responses").submit(["Hello!"], state_dir=tmp_path)
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys\nfrom filelock import FileLock\nlock = FileLock(sys.argv[1])\n"
+         "lock.acquire()\nprint('held', flush=True)\nsys.stdin.read()", str(handle.path / "run.lock")],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        with pytest.raises(BatchRunBusy, match="another process"):
+            orchestrator(offline, "responses").collect(handle.id, state_dir=tmp_path, progress=False)
+    finally:
+        holder.communicate("")  # the holder exits: the OS lets go of its lock
+    results = orchestrator(offline, "responses").collect(handle.id, state_dir=tmp_path, progress=False)
+    assert [r.stopped_by for r in results] == [None]
+
+
 def _lose_batch_id(handle: BatchHandle) -> None:
     """The process stopped after round 1's batch was created, before its id was written down."""
     run_file = handle.path / "run.json"

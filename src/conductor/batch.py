@@ -68,6 +68,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from filelock import FileLock, Timeout
+
 from . import pricing
 from .budget import Budget, Ledger, RunLimits, Spend, stopped_answer
 from .execution import DEFAULT_MAX_WORKERS, aexecute
@@ -107,6 +109,10 @@ MAX_BYTES = {"responses": 200 * 2**20, "chat": 200 * 2**20, "messages": 256 * 2*
 def custom_id(index: int, round_: int) -> str:
     """The ``custom_id`` of conversation ``index``'s request in batch round ``round_``: ``c0007-r1``."""
     return f"c{index:04d}-r{round_}"
+
+
+class BatchRunBusy(RuntimeError):
+    """Another process (or call) is driving this batched run; collecting it twice would bill it twice."""
 
 
 class BatchLineError(Exception):
@@ -159,10 +165,31 @@ def _write(path: Path, data: dict[str, Any]) -> None:
 class _State:
     """One batched run as kept on disk: ``run.json`` (the run and its rounds) and ``c0007.json`` per conversation."""
 
-    def __init__(self, path: Path, run: dict[str, Any], items: list[dict[str, Any]]) -> None:
+    def __init__(self, path: Path, run: dict[str, Any], items: list[dict[str, Any]], claim: FileLock) -> None:
         self.path = path
         self.run = run
         self.items = items
+        self.claim = claim  # held while this process drives the run: no other may run its tools or send its rounds
+
+    @staticmethod
+    def _claimed(path: Path) -> FileLock:
+        """The run's lock, taken now or never: a second collector of the same run would run every tool call and
+        send every round again, billed twice. The OS lets go of it when the process ends, however it ends.
+        (filelock rather than fcntl by hand: the same lock on Windows, where the course also runs.)"""
+        claim = FileLock(path / "run.lock", thread_local=False)  # driven from an event loop's thread too
+        try:
+            claim.acquire(timeout=0)
+        except Timeout:
+            raise BatchRunBusy(
+                f"batched run {path.name} is being driven by another process (or another call in this one): "
+                "wait for it to finish, then collect it again; a finished run's results come back without "
+                "sending anything"
+            ) from None
+        return claim
+
+    def release(self) -> None:
+        if self.claim.is_locked:
+            self.claim.release()
 
     @property
     def id(self) -> str:
@@ -184,7 +211,8 @@ class _State:
     def create(cls, directory: Path, run: dict[str, Any]) -> _State:
         path = directory / run["id"]
         path.mkdir(parents=True, exist_ok=False)
-        state = cls(path, run, [{"index": i, "step": 0, "active": 0.0} for i in range(len(run["questions"]))])
+        claim = cls._claimed(path)
+        state = cls(path, run, [{"index": i, "step": 0, "active": 0.0} for i in range(len(run["questions"]))], claim)
         for index in range(len(state.items)):
             state.save_item(index)
         state.save_run()
@@ -198,11 +226,17 @@ class _State:
                 f"no batched run is kept in {path} (no run.json): pass the id orch.submit returned, and the same "
                 f"state_dir= if it was given one"
             )
-        run = json.loads(run_file.read_text(encoding="utf-8"))
-        if run.get("format") != _FORMAT:
-            raise ValueError(f"{run_file} was written by another version of conductor (format {run.get('format')})")
-        items = [json.loads((path / f"c{i:04d}.json").read_text(encoding="utf-8")) for i in range(len(run["questions"]))]
-        return cls(path, run, items)
+        claim = cls._claimed(path)  # before reading: what another collector writes meanwhile must not be missed
+        try:
+            run = json.loads(run_file.read_text(encoding="utf-8"))
+            if run.get("format") != _FORMAT:
+                raise ValueError(f"{run_file} was written by another version of conductor (format {run.get('format')})")
+            items = [json.loads((path / f"c{i:04d}.json").read_text(encoding="utf-8"))
+                     for i in range(len(run["questions"]))]
+        except BaseException:
+            claim.release()
+            raise
+        return cls(path, run, items, claim)
 
     def save_run(self) -> None:
         _write(self.path / "run.json", self.run)
@@ -712,8 +746,16 @@ class BatchRun:
             "done": False,
         }
         state = _State.create(Path(state_dir if state_dir is not None else STATE_DIR), data)
-        batch_run = cls(orch, state, **options)
-        batch_run._build()
+        return cls._built(orch, state, options)
+
+    @classmethod
+    def _built(cls, orch: Orchestrator, state: _State, options: dict[str, Any]) -> BatchRun:
+        try:
+            batch_run = cls(orch, state, **options)
+            batch_run._build()
+        except BaseException:
+            state.release()
+            raise
         return batch_run
 
     @classmethod
@@ -724,6 +766,16 @@ class BatchRun:
         """A run read back from disk (in this process or another), on ``orch``'s llm and tools."""
         _check_llm(orch.llm)
         state = _State.load(_resolve(handle_or_id, state_dir))
+        try:
+            cls._check_same(orch, state)
+        except BaseException:
+            state.release()
+            raise
+        return cls._built(orch, state, options)
+
+    @staticmethod
+    def _check_same(orch: Orchestrator, state: _State) -> None:
+        """Refuse another model or other tools than the run was sent with; warn of other settings, kept as sent."""
         run, llm = state.run, orch.llm
         if (run["provider"], run["api"], run["model"]) != (llm.provider, llm.api, llm.model):
             raise ValueError(
@@ -746,9 +798,6 @@ class BatchRun:
         if _fingerprint(orch.run_options) != run["options"]:
             logger.warning("batched run %s was sent with other run options (%s); it goes on with this "
                            "Orchestrator's (%s)", state.id, run["options"], _fingerprint(orch.run_options))
-        batch_run = cls(orch, state, **options)
-        batch_run._build()
-        return batch_run
 
     def _build(self) -> None:
         """An item per question, its conversation built with the run's options and restored from its state."""
@@ -802,7 +851,14 @@ class BatchRun:
     # -- the loop -------------------------------------------------------------------------------
 
     async def drive(self, *, until_submitted: bool = False) -> list[RunResult]:
-        """Run rounds until every conversation has ended (or, ``until_submitted``, until a round is in flight)."""
+        """Run rounds until every conversation has ended (or, ``until_submitted``, until a round is in flight);
+        the run's claim is let go at the end, however it ends."""
+        try:
+            return await self._drive(until_submitted)
+        finally:
+            self.state.release()
+
+    async def _drive(self, until_submitted: bool) -> list[RunResult]:
         if not self.prices_checked:
             for item in self.items:
                 if item.conversation is not None:

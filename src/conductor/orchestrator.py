@@ -521,6 +521,9 @@ class Orchestrator:
 
         Works from the run's state on disk, so a new Orchestrator in a new process can
         collect it; a round already sent is never sent again (its batch is polled instead).
+        One collector at a time: while a process drives the run (a lock in its state directory),
+        another ``collect`` of it raises :class:`conductor.batch.BatchRunBusy` instead of running
+        its tools and sending its rounds a second time.
         """
         return _run_sync(lambda: self.acollect(
             handle_or_id, poll_interval=poll_interval, progress=progress, concurrency=concurrency,
