@@ -163,6 +163,30 @@ def test_the_batch_budget_stops_work_before_it_is_crossed() -> None:
     assert orch.metrics().stopped["budget"] == len(stopped)
 
 
+@pytest.mark.parametrize("concurrency", [1, 8])
+def test_the_batch_budget_ends_no_conversation_for_others_reservations_when_the_money_suffices(concurrency) -> None:
+    # Eight chains cost about $0.006; each request reserves its worst case, and eight at once hold more than the
+    # $0.05 for a moment: a request that would fit once they settle waits for them instead of ending its run.
+    orch = cd.Orchestrator(offline(asynchronous=True), tools=sc.weather_tools(), rate_limit=None,
+                           batch_budget=Budget(usd=0.05))
+    results = asyncio.run(orch.run_many([CHAIN] * 8, concurrency=concurrency, progress=False))
+    assert [r.stopped_by for r in results] == [None] * 8
+    assert orch.batch_ledger is not None and orch.batch_ledger.spent.usd <= 0.05
+    assert orch.batch_ledger.reserved.usd == pytest.approx(0.0, abs=1e-12)
+
+
+def test_waiting_for_room_in_a_shared_budget_ends_at_the_deadline() -> None:
+    from conductor.budget import Ledger, RunLimits, Spend
+
+    ledger = Ledger(Budget(usd=1.0))
+    assert ledger.reserve(Spend(0.99999, 0)) is True  # another request holds all but $0.00001, never settling
+    assert ledger.reserve(Spend(0.5, 0)) is None  # would fit once it settles: wait
+    assert ledger.reserve(Spend(1.5, 0)) is False  # never fits
+    llm = offline()
+    result = llm.run(CHAIN, tools=sc.weather_tools(), limits=RunLimits([ledger], deadline=0.3))
+    assert result.stopped_by == "deadline" and result.api_calls == 0
+
+
 def test_alerts_go_to_logging_and_the_callback_once(caplog: pytest.LogCaptureFixture) -> None:
     alerts: list[str] = []
     orch = cd.Orchestrator(offline(), tools=[sc.get_weather], on_alert=alerts.append, rate_limit=None)

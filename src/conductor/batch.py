@@ -694,6 +694,7 @@ class BatchRun:
         self.deadline = run.get("conversation_deadline")  # seconds of each conversation's own time
         self.deadline_at = run.get("deadline_at")  # the whole run's, as time.time()
         self.items: list[_Item] = []
+        self.deferred = 0  # conversations left out of the round being built, to wait for room in the budget
         self.batch_ledger: Ledger | None = None
         self.prices_checked = False
 
@@ -874,7 +875,11 @@ class BatchRun:
                     return []
                 await self._collect_round(current)
                 continue
+            self.deferred = 0
             lines = self._next_round()
+            if not lines and self.deferred:
+                await asyncio.sleep(self.poll_interval)  # only reservations made elsewhere stand in the way
+                continue
             if not lines:
                 break
             await self._submit(lines)
@@ -930,6 +935,11 @@ class BatchRun:
                 self._stop(item, "deadline", f"{self.deadline:g} s of the conversation's own time")
             else:
                 request = conversation.next_request()
+            if request is not None and conversation.limits.waiting is not None:
+                # It fits the shared budget once the lines already in this round settle: it goes in the next one.
+                conversation.limits.waiting = None
+                self.deferred += 1
+                continue
             if request is None:
                 self._done(item)
                 continue

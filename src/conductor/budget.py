@@ -137,6 +137,9 @@ class Ledger:
         self._reserved = Spend()
         self._refused = 0
         self._lock = threading.Lock()
+        self._changed = threading.Condition(self._lock)  # a reservation settled or was given back
+        self._version = 0
+        self._holding = 0  # open reservations (counted: sums of floats never quite come back to 0)
 
     def __repr__(self) -> str:
         return f"Ledger({self.budget}, spent=${self.spent.usd:.6f} / {self.spent.tokens} tokens)"
@@ -168,15 +171,31 @@ class Ledger:
         tokens = math.inf if self.budget.tokens is None else self.budget.tokens - used.tokens
         return Spend(usd, tokens)  # type: ignore[arg-type]  # inf marks "no limit"
 
-    def reserve(self, worst: Spend) -> bool:
-        """Hold ``worst`` for a request about to be sent; False (nothing held) when it does not fit."""
+    def reserve(self, worst: Spend) -> bool | None:
+        """Hold ``worst`` for a request about to be sent: True when held; None (nothing held) when it would fit but
+        other requests' reservations hold the rest for now; False when it does not fit what is left unspent."""
         with self._lock:
             left = self._left()
-            if worst.usd > left.usd or worst.tokens > left.tokens:
-                self._refused += 1
-                return False
-            self._reserved = self._reserved + worst
-            return True
+            if worst.usd <= left.usd and worst.tokens <= left.tokens:
+                self._reserved = self._reserved + worst
+                self._holding += 1
+                return True
+            unspent = left + self._reserved
+            if self._holding and worst.usd <= unspent.usd and worst.tokens <= unspent.tokens:
+                return None
+            self._refused += 1
+            return False
+
+    @property
+    def version(self) -> int:
+        """How many reservations have settled or been given back: a waiting request tries again when it moves."""
+        with self._lock:
+            return self._version
+
+    def wait_for_change(self, seen: int, timeout: float) -> None:
+        """Block (a thread, never the event loop) until :attr:`version` moves past ``seen``, or ``timeout`` passes."""
+        with self._changed:
+            self._changed.wait_for(lambda: self._version != seen, timeout)
 
     def settle(self, worst: Spend, actual: Spend) -> None:
         """The request held ``worst`` and really cost ``actual``."""
@@ -188,11 +207,18 @@ class Ledger:
         with self._lock:
             self._reserved = self._reserved - worst
             self._spent = self._spent + actual
+            self._moved()
 
     def release(self, worst: Spend) -> None:
         """Give back a reservation whose request got no response."""
         with self._lock:
             self._reserved = self._reserved - worst
+            self._moved()
+
+    def _moved(self) -> None:
+        self._holding -= 1
+        self._version += 1
+        self._changed.notify_all()
 
 
 # -- the worst case of one request ------------------------------------------------------------
@@ -287,6 +313,8 @@ class UnpricedModelError(ValueError):
 
 _UNRETRIED: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
 _UNRETRIED_LOCK = threading.Lock()
+_BUDGET_POLL = 0.5  # seconds a request waiting for room in a shared budget waits before it checks again anyway
+_BUDGET_STEP = 0.002  # how often an async one looks
 
 
 def _without_retries(client: Any) -> Any:
@@ -370,6 +398,9 @@ class RunLimits:
         self.abefore_send = abefore_send
         self._open: Spend | None = None
         self._billable = False  # the request holding _open went out and may be billed
+        # A request that fits the budget but not beside other requests' open reservations waits for them to
+        # settle (pace / apace) instead of ending its run: outcomes must not depend on how many run at once.
+        self.waiting: tuple[Ledger, int] | None = None
 
     @classmethod
     def of(cls, budget: Budget | Ledger | Sequence[Budget | Ledger] | None, deadline: float | None) -> RunLimits:
@@ -440,9 +471,14 @@ class RunLimits:
         worst = worst_case(conversation, request, conversation.price)
         held: list[Ledger] = []
         for ledger in self.ledgers:
-            if not ledger.reserve(worst):
+            seen = ledger.version
+            verdict = ledger.reserve(worst)
+            if verdict is not True:
                 for other in held:
                     other.release(worst)
+                if verdict is None:
+                    self.waiting = (ledger, seen)
+                    return None
                 logger.info("request not sent: its worst case ($%.6f, %d tokens) exceeds what is left of %s",
                             worst.usd, worst.tokens, ledger.budget)
                 return "budget", str(ledger.budget)
@@ -454,18 +490,47 @@ class RunLimits:
     # -- what the drivers call around each request ---------------------------------------------
 
     def pace(self, conversation: Conversation, request: dict[str, Any]) -> bool:
-        """Run ``before_send`` (which may wait); False when it stopped the run instead."""
-        if self.before_send is not None:
+        """Wait for room in a shared budget, then run ``before_send`` (which may wait); False when either
+        stopped the run instead."""
+        while self.waiting is not None:
+            ledger, seen = self.waiting
+            ledger.wait_for_change(seen, timeout=min(_BUDGET_POLL, max(self.time_left(conversation), 0.0)))
+            self._try_again(conversation, request)
+        if conversation.final is None and self.before_send is not None:
             self.before_send(conversation, request)
         return self._still_on(conversation)
 
     async def apace(self, conversation: Conversation, request: dict[str, Any]) -> bool:
         """The async twin of :meth:`pace` (``abefore_send``, else ``before_send``)."""
+        while self.waiting is not None:
+            ledger, seen = self.waiting
+            # Polled, never blocked on: the requests that will settle run on this same event loop.
+            waited = 0.0
+            while ledger.version == seen and waited < _BUDGET_POLL and self.time_left(conversation) > 0:
+                await asyncio.sleep(_BUDGET_STEP)
+                waited += _BUDGET_STEP
+            self._try_again(conversation, request)
+        if conversation.final is not None:
+            return self._still_on(conversation)
         if self.abefore_send is not None:
             await self.abefore_send(conversation, request)
         elif self.before_send is not None:
             self.before_send(conversation, request)
         return self._still_on(conversation)
+
+    def give_up_waiting(self, conversation: Conversation) -> None:
+        """End the run as a budget refusal instead of waiting for room (where no waiting is possible)."""
+        ledger, _ = self.waiting or (None, 0)
+        self.waiting = None
+        if ledger is not None:
+            conversation.stop("budget", stopped_answer(conversation, "budget", str(ledger.budget)))
+
+    def _try_again(self, conversation: Conversation, request: dict[str, Any]) -> None:
+        """The waiting request's budget check once more: held, still waiting, or the run stopped."""
+        self.waiting = None
+        refused = self.check(conversation, request)
+        if refused is not None:
+            conversation.stop(refused[0], stopped_answer(conversation, *refused))
 
     def _still_on(self, conversation: Conversation) -> bool:
         if conversation.final is None:

@@ -478,6 +478,10 @@ class _Request:
                     server=server_of(member.client),
                 )
                 rerendered = conversation.next_request()
+                if rerendered is not None and conversation.limits.waiting is not None:
+                    # Mid-request there is no waiting for other requests' reservations: it ends as a refusal.
+                    conversation.limits.give_up_waiting(conversation)
+                    return
                 if rerendered is None:  # the budget or deadline stopped the run at this model's prices
                     return
                 self.request = _carry_transport_options(self.request, rerendered)
