@@ -501,3 +501,72 @@ def test_the_orchestrator_sends_a_hosted_tool_as_given_and_never_wraps_it():
     # the stand-in has no web: it refuses, and the request shows the hosted tool went out unchanged
     assert result.stopped_by == "error" and "hosted tools run only on the real API" in result.answer
     assert model.requests[0].body["tools"][1] == {"type": "web_search"}
+
+
+# -- a hosted MCP call held for approval (OpenAI's remote MCP guide: require_approval is on by default) -------
+
+DEEPWIKI = {"type": "mcp", "server_label": "deepwiki", "server_url": "https://mcp.deepwiki.com/mcp"}
+APPROVAL_ID = "mcpr_682d498e3bd4819196a0ce1664f8e77b04ad1e533afccbfa"
+
+
+def mcp_approval_response() -> dict[str, Any]:
+    body = raw_response("responses")
+    body["output"] = [
+        {"id": "mcpl_682d4379df088191886b70f4ec39f90403937d5f622d7a90", "type": "mcp_list_tools",
+         "server_label": "deepwiki", "tools": [{"name": "ask_question", "input_schema": {"type": "object"}}]},
+        {"id": APPROVAL_ID, "type": "mcp_approval_request", "server_label": "deepwiki", "name": "ask_question",
+         "arguments": '{"repoName":"modelcontextprotocol/modelcontextprotocol","question":"What transports?"}'},
+    ]
+    return body
+
+
+def mcp_answer_response() -> dict[str, Any]:
+    body = raw_response("responses")
+    body["output"] = [
+        {"id": "mcp_682d437d90a88191bf88cd03aae0c3e503937d5f622d7a90", "type": "mcp_call", "status": "completed",
+         "approval_request_id": APPROVAL_ID, "server_label": "deepwiki", "name": "ask_question",
+         "arguments": '{"repoName":"modelcontextprotocol/modelcontextprotocol","question":"What transports?"}',
+         "output": "stdio and Streamable HTTP", "error": None},
+        {"id": "msg_682d437d90a88191bf88cd03aae0c3e503937d5f622d7a91", "type": "message", "status": "completed",
+         "role": "assistant", "content": [{"type": "output_text", "text": "stdio and Streamable HTTP.",
+                                           "annotations": []}]},
+    ]
+    return body
+
+
+def test_a_hosted_mcp_call_held_for_approval_pauses_the_run_and_the_decision_goes_back():
+    server = RawServer("responses", [mcp_approval_response(), mcp_answer_response()])
+    llm = connect(server, "responses")
+    paused = llm.run("What transports does MCP define?", tools=[DEEPWIKI])
+    assert paused.stopped_by == "approval" and len(server.bodies) == 1
+    pending = paused.pending[0]
+    assert (pending.id, pending.name) == (APPROVAL_ID, "mcp:deepwiki.ask_question")
+    assert pending.arguments["question"] == "What transports?"
+    with pytest.raises(ValueError, match="not edited"):
+        paused.approve(APPROVAL_ID, arguments={"question": "Something else"})
+    paused = cd.RunResult.from_json(paused.to_json())  # saved while a person decides, as any paused run
+    paused.approve(APPROVAL_ID)
+    done = llm.resume(paused)
+    assert done.answer == "stdio and Streamable HTTP." and done.stopped_by is None
+    sent = server.bodies[1]["input"]
+    assert sent[-2]["type"] == "mcp_approval_request" and sent[-2]["id"] == APPROVAL_ID  # replayed as received
+    assert sent[-1] == {"type": "mcp_approval_response", "approval_request_id": APPROVAL_ID, "approve": True}
+    assert not any(item.get("type") == "function_call_output" for item in sent)
+    assert any(item.get("type") == "mcp_call" for item in done.messages)
+
+
+def test_a_rejected_or_policy_denied_hosted_mcp_call_goes_back_as_approve_false():
+    server = RawServer("responses", [mcp_approval_response(), raw_response("responses")])
+    llm = connect(server, "responses")
+    paused = llm.run("What transports does MCP define?", tools=[DEEPWIKI])
+    paused.reject(APPROVAL_ID, reason="not this repository")
+    llm.resume(paused)
+    answer = server.bodies[1]["input"][-1]
+    assert answer["type"] == "mcp_approval_response" and answer["approve"] is False
+    assert "not this repository" in answer["reason"]
+    server = RawServer("responses", [mcp_approval_response(), mcp_answer_response()])
+    seen = []
+    headless = connect(server, "responses").run(
+        "What transports does MCP define?", tools=[DEEPWIKI], approve=lambda call: seen.append(call.name) or True)
+    assert seen == ["mcp:deepwiki.ask_question"] and headless.answer == "stdio and Streamable HTTP."
+    assert server.bodies[1]["input"][-1]["approve"] is True

@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import workers
+from .apis.base import is_hosted_approval
 from .tools import Tool, ToolArgumentsError, ToolOutputError, ToolRegistry, render_output
 from .trace import Attempt, ToolCallRecord
 from .types import ToolCall, ToolResult
@@ -39,8 +40,19 @@ logger = logging.getLogger(__name__)
 DEFAULT_MAX_WORKERS = 8
 
 
+def _approved_hosted_call() -> str:
+    return "approved"  # the provider runs the call itself once it reads the approval (see apis.base)
+
+
+# What "runs" for an approved hosted MCP call: nothing here; the answer sent back is the approval.
+_HOSTED_APPROVAL = Tool(_approved_hosted_call, name="hosted_mcp_approval", parameters={"type": "object"},
+                        description="Approve a call the provider runs on a hosted MCP server.")
+
+
 def _prepare(call: ToolCall, registry: ToolRegistry) -> tuple[Tool, dict[str, Any]]:
     """Look the tool up and validate its arguments; raises ToolArgumentsError for the model."""
+    if is_hosted_approval(call.name):
+        return _HOSTED_APPROVAL, {}
     tool = registry.get(call.name)
     return tool, tool.validate(call.arguments)
 

@@ -49,6 +49,7 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
 
+from .apis.base import is_hosted_approval
 from .tools import Tool, ToolArgumentsError, ToolRegistry
 from .trace import ToolCallRecord
 from .types import Message, ToolCall, ToolResult, UserMessage
@@ -227,6 +228,11 @@ class Guards:
 
     def _verdict(self, call: ToolCall, registry: ToolRegistry, this_turn: dict[tuple[str, str], _Verdict]) -> _Verdict:
         """Checks 1-4 of the module docstring, and whether check 5 (approval) applies."""
+        if is_hosted_approval(call.name):
+            # The provider's own call (a hosted MCP tool given in tools=), held for a decision: always a person's
+            # or the approve= policy's, and repeats count like any call's. Nothing here validates or runs it.
+            repeated = self._repeat(call, this_turn)
+            return repeated if repeated.why is not None else _Verdict("approval")
         if self.allowed_tools is not None and call.name not in self.allowed_tools:
             allowed = ", ".join(sorted(self.allowed_tools)) or "(none)"
             return _Verdict(

@@ -48,7 +48,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from . import display
 from .apis import history_to_neutral
-from .apis.base import system_text
+from .apis.base import is_hosted_approval, system_text
 from .budget import Budget, Ledger, RunLimits, stopped_answer
 from .guards import Decision, Guards, PendingCall, Screened, check_edit, edited, provenance
 from .tools import Tool, ToolRegistry, resolve_tool
@@ -479,6 +479,11 @@ class PausedRun:
     def edit(self, pending: PendingCall, arguments: Any) -> str | None:
         """A person's edit of ``pending``'s arguments as the text to run, None when it changes nothing;
         a ValueError naming the problem when the tool's schema does not take it."""
+        if is_hosted_approval(pending.name):
+            raise ValueError(
+                f"{pending.name} is a call the provider runs on its MCP server, as the model asked: it can be "
+                "approved or rejected, not edited (reject it with a reason, and the model may ask again)"
+            )
         if not isinstance(arguments, Mapping):
             raise TypeError(
                 f"arguments= takes the edited arguments as a dict, e.g. arguments={dict(pending.arguments)!r}; "
@@ -806,7 +811,8 @@ class Conversation:
             return []
         # A turn cut off by max_tokens may hold a call whose arguments were cut too: never run it.
         cut = turn.stop_reason is StopReason.MAX_TOKENS and bool(turn.tool_calls)
-        if not turn.tool_calls or cut or not self.tools_allowed or not len(self.tools):
+        answerable = len(self.tools) or any(is_hosted_approval(c.name) for c in turn.tool_calls)
+        if not turn.tool_calls or cut or not self.tools_allowed or not answerable:
             if cut:
                 logger.warning(
                     "the answer was cut off by max_tokens with %d tool call(s) in it; they were not run (their "

@@ -157,6 +157,22 @@ def map_stop(native: str | None, table: dict[str, StopReason]) -> StopReason:
     return table.get(native, StopReason.OTHER)
 
 
+# A hosted MCP tool's call that OpenAI holds for approval (``mcp_approval_request``, the default for a remote MCP
+# server) reaches the loop as a call named "mcp:<server label>.<tool>": a person approves or rejects it like any
+# call that requires approval, and the answer goes back as ``mcp_approval_response``. The ":" keeps the name
+# apart from every tool of the caller's (tool names may not hold one).
+HOSTED_APPROVAL_PREFIX = "mcp:"
+
+
+def is_hosted_approval(name: str) -> bool:
+    """Is ``name`` a hosted MCP call awaiting approval, rather than a tool conductor runs?"""
+    return name.startswith(HOSTED_APPROVAL_PREFIX)
+
+
+def hosted_approval_name(server_label: str, tool: str) -> str:
+    return f"{HOSTED_APPROVAL_PREFIX}{server_label}.{tool}"
+
+
 # --- streaming -------------------------------------------------------------------------------
 
 

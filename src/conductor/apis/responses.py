@@ -38,7 +38,9 @@ from .base import (
     StreamFailed,
     StreamIncomplete,
     ToolChoice,
+    hosted_approval_name,
     hosted_tools_for,
+    is_hosted_approval,
     plain_text,
     system_text,
 )
@@ -71,6 +73,7 @@ CLIENT_RUN_TOOLS = frozenset({"computer", "computer_use_preview", "local_shell",
 HOSTED_ITEMS = frozenset({
     "web_search_call", "file_search_call", "code_interpreter_call", "image_generation_call", "mcp_call",
     "mcp_list_tools", "tool_search_call", "tool_search_output", "shell_call", "shell_call_output",
+    "mcp_approval_request", "mcp_approval_response",
 })
 WEB_SEARCH_ITEM = "web_search_call"  # one per search, billed per call
 _HISTORY_ITEMS = (*_ASSISTANT_ITEMS, "function_call_output", *sorted(HOSTED_ITEMS))
@@ -151,7 +154,9 @@ class ResponsesApi:
         for message in messages:
             if isinstance(message, SystemMessage):
                 continue
-            if isinstance(message, ToolResult):
+            if isinstance(message, ToolResult) and is_hosted_approval(message.name):
+                into.append(_approval_response(message))
+            elif isinstance(message, ToolResult):
                 output = ERROR_PREFIX + message.content if message.is_error else message.content
                 into.append({"type": "function_call_output", "call_id": message.call_id, "output": output})
             elif isinstance(message, Turn):
@@ -167,7 +172,8 @@ class ResponsesApi:
         if turn.text:
             items.append({"role": "assistant", "content": turn.text})
         items += [
-            {"type": "function_call", "call_id": c.id, "name": c.name, "arguments": c.arguments} for c in turn.tool_calls
+            {"type": "function_call", "call_id": c.id, "name": c.name, "arguments": c.arguments}
+            for c in turn.tool_calls if not is_hosted_approval(c.name)  # the provider's own: never another model's
         ]
         return items
 
@@ -330,6 +336,8 @@ class ResponsesApi:
             items.append(kept)
             if item.type == "function_call":
                 calls.append(ToolCall(item.call_id or "", item.name, item.arguments or ""))
+            elif item.type == "mcp_approval_request":  # a hosted MCP call held for a person's decision
+                calls.append(ToolCall(item.id, hosted_approval_name(item.server_label, item.name), item.arguments or "{}"))
             elif item.type == "message":
                 for part in item.content or ():
                     if part.type == "output_text":
@@ -444,7 +452,7 @@ def _replayed(turn: Turn) -> list[dict[str, Any]]:
     their own ids and everything else, so the API can pair each call with the reasoning item
     before it.
     """
-    calls = iter(turn.tool_calls)
+    calls = iter(c for c in turn.tool_calls if not is_hosted_approval(c.name))  # approvals keep their own items
     items = []
     for item in turn.items:
         if item.get("type") == "function_call":
@@ -454,6 +462,16 @@ def _replayed(turn: Turn) -> list[dict[str, Any]]:
             item = {**item, "call_id": call.id, "name": call.name, "arguments": call.arguments}
         items.append(_request_item(item))
     return items
+
+
+def _approval_response(result: ToolResult) -> dict[str, Any]:
+    """A person's decision on a hosted MCP call: approved when it "ran" (nothing runs here), else rejected."""
+    response: dict[str, Any] = {
+        "type": "mcp_approval_response", "approval_request_id": result.call_id, "approve": not result.is_error,
+    }
+    if result.is_error:
+        response["reason"] = result.content
+    return response
 
 
 def _request_item(item: dict[str, Any]) -> dict[str, Any]:
