@@ -491,6 +491,34 @@ def test_a_budget_holds_the_searches_max_uses_allows():
     assert len(server.bodies) == 1 and result.usage.web_search_requests == 1
 
 
+def test_an_openai_web_search_under_a_budget_is_bounded_before_it_is_sent():
+    server = RawServer("responses", [responses_search_response()] * 2)
+    llm = connect(server, "responses")
+    # Five searches at $0.01 each would pass $0.03: bounded by max_tool_calls, the request is not sent.
+    result = llm.run("Capital of France?", tools=[WEB_SEARCH_RESPONSES], budget=cd.Budget(usd=0.03), max_tokens=200)
+    assert result.stopped_by == "budget" and server.bodies == []
+    # The caller's own bound is kept and held: two searches fit.
+    result = llm.run("Capital of France?", tools=[WEB_SEARCH_RESPONSES], budget=cd.Budget(usd=0.03), max_tokens=200,
+                     max_tool_calls=2)
+    assert result.answer == "Paris is the capital of France." and server.bodies[0]["max_tool_calls"] == 2
+    llm.run("Capital of France?", tools=[WEB_SEARCH_RESPONSES], budget=cd.Budget(usd=1.0), max_tokens=200)
+    assert server.bodies[1]["max_tool_calls"] == 5  # a bound set where the caller gave none
+    assert "max_tool_calls" not in json.dumps(server.bodies[0]["tools"])
+
+
+def test_anthropic_web_fetches_are_counted_and_cost_only_their_tokens():
+    body = messages_response(ANSWER_BLOCKS, searches=0)
+    body["usage"]["server_tool_use"]["web_fetch_requests"] = 2
+    server = RawServer("messages", [body, body])
+    llm = connect(server, "messages")
+    fetch = {"type": "web_fetch_20250910", "name": "web_fetch", "max_uses": 2}
+    result = llm.run("Summarise https://example.com", tools=[fetch])
+    assert (result.usage.web_fetch_requests, result.usage.web_search_requests) == (2, 0)
+    assert result.trace.model_calls[0].cost_split.server_tools == 0
+    assert result.cost == pytest.approx(llm.cost(cd.Usage(input_tokens=6_039, output_tokens=931)))
+    assert (result.usage + result.usage).web_fetch_requests == 4
+
+
 def test_the_orchestrator_sends_a_hosted_tool_as_given_and_never_wraps_it():
     from conductor import scenarios as sc
     from conductor.offline import LatencyModel, OfflineModel

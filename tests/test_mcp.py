@@ -30,7 +30,8 @@ from conductor.mcp import MCPToolError, MCPToolsChangedError
 TESTS = Path(__file__).parent
 WEATHER = str(TESTS / "mcp_weather_server.py")
 CATALOGUE = (sys.executable, "-m", "conductor.course.catalogue_server")
-ATLANTIS = "Error executing tool get_weather: no weather station in Atlantis; stations: Oslo, Lisbon, Nairobi"
+# The server sends "Error executing tool get_weather: " first (the mcp SDK's prefix); the model reads its own words.
+ATLANTIS = "no weather station in Atlantis; stations: Oslo, Lisbon, Nairobi"
 
 
 def alive(pid: int) -> bool:
@@ -70,7 +71,7 @@ def course_server():
 
 def in_process_weather() -> tuple[MCPServer, list[str]]:
     """An in-process server, and the cities its get_weather was really called with."""
-    server, seen = MCPServer("weather"), []
+    server, seen = cd.mcp.new_server("weather"), []
 
     def get_weather(city: str) -> dict[str, Any]:
         """The current weather in a city."""
@@ -203,7 +204,7 @@ def test_the_runs_allowlist_and_loop_detection_apply(weather):
 
 
 def test_a_timeout_gives_the_call_up_and_the_server_is_told():
-    server, cancelled = MCPServer("slow"), []
+    server, cancelled = cd.mcp.new_server("slow"), []
 
     async def slow(seconds: float) -> str:
         """Waits."""
@@ -229,7 +230,7 @@ def test_a_timeout_gives_the_call_up_and_the_server_is_told():
 
 
 def test_a_fallback_answers_when_the_server_cannot():
-    server = MCPServer("flaky")
+    server = cd.mcp.new_server("flaky")
 
     def quote(symbol: str) -> str:
         """A stock quote."""
@@ -400,7 +401,7 @@ def test_an_in_process_server_works_with_async_with():
 
 
 def test_a_tool_name_the_apis_refuse_is_renamed_and_still_calls_the_servers_tool():
-    server = MCPServer("dotted")
+    server = cd.mcp.new_server("dotted")
 
     def weather(city: str) -> str:
         """The weather."""
@@ -421,3 +422,21 @@ def test_a_connection_started_without_a_block_stops_on_close():
     connection.close()
     with pytest.raises(cd.MCPServerError, match="is closed"):
         tool.invoke({"city": "Oslo"})
+
+
+def test_new_server_leaves_the_root_logger_as_it_was():
+    import logging
+
+    from mcp.server.mcpserver import MCPServer
+
+    root = logging.getLogger()
+    saved = (root.handlers[:], root.level)
+    root.handlers[:] = []  # a fresh process's root logger, which basicConfig would configure
+    try:
+        cd.mcp.new_server("quiet")
+        assert root.handlers == [] and root.level == saved[1]
+        MCPServer("noisy")  # what the SDK's own constructor does
+        assert root.handlers != []
+    finally:
+        root.handlers[:] = saved[0]
+        root.setLevel(saved[1])

@@ -65,7 +65,7 @@ def test_bad_options_for_an_existing_tool_name_the_fix():
 
 
 def weather_server(label: str, temperature: int) -> MCPServer:
-    server = MCPServer(label)
+    server = cd.mcp.new_server(label)
 
     def get_weather(city: str) -> dict[str, Any]:
         """The current weather in a city."""

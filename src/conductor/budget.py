@@ -256,7 +256,7 @@ def worst_case(conversation: Conversation, request: dict[str, Any], price: Calla
     usage = Usage(
         input_tokens=estimate_input_tokens(conversation, request),
         output_tokens=output_ceiling(conversation, request),
-        web_search_requests=search_ceiling(request.get("tools") or ()),
+        web_search_requests=search_ceiling(request),
     )
     return Spend(price(usage).total, usage.input_tokens + usage.output_tokens)
 

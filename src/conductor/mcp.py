@@ -63,7 +63,7 @@ from typing import Any
 
 from .tools import Tool, ToolOutputError
 
-__all__ = ["mcp_server", "MCPConnection", "MCPServerError", "MCPToolError", "MCPToolsChangedError"]
+__all__ = ["mcp_server", "new_server", "MCPConnection", "MCPServerError", "MCPToolError", "MCPToolsChangedError"]
 
 logger = logging.getLogger(__name__)
 
@@ -165,7 +165,10 @@ def _text(result: Any) -> str:
 def _output(result: Any, tool: str) -> Any:
     """What a tool function returns for an MCP result; raises :class:`MCPToolError` for ``isError``."""
     if result.is_error:
-        raise MCPToolError(_text(result) or f"the MCP tool {tool} reported an error without a message")
+        # The mcp SDK's servers open every error with "Error executing tool <name>: "; the model knows which
+        # call failed, so it reads the server's own words.
+        text = _text(result).removeprefix(f"Error executing tool {tool}: ")
+        raise MCPToolError(text or f"the MCP tool {tool} reported an error without a message")
     if result.structured_content is not None:
         return result.structured_content  # a dict: conductor sends it as JSON
     return _text(result)
@@ -615,6 +618,22 @@ class MCPConnection:
         call.__name__ = call.__qualname__ = local
         call.__doc__ = None  # the description is the server's, never this function's
         return call
+
+
+def new_server(*args: Any, **kwargs: Any) -> Any:
+    """``mcp``'s ``MCPServer(*args, **kwargs)``, with the root logger left as it was.
+
+    The SDK's constructor calls ``logging.basicConfig`` (a handler on the root logger, at INFO): in a
+    notebook or a test run that starts printing every library's INFO lines. A server process of its
+    own that wants them configures logging itself.
+    """
+    root = logging.getLogger()
+    handlers, level = root.handlers[:], root.level
+    try:
+        return _sdk().server.mcpserver.MCPServer(*args, **kwargs)
+    finally:
+        root.handlers[:] = handlers
+        root.setLevel(level)
 
 
 def mcp_server(

@@ -224,6 +224,8 @@ def cost_split(usage: Usage, model: str, provider: str, *, batch: bool = False) 
         input=(usage.uncached_input_tokens * price.input_per_mtok + usage.cache_write_tokens * write_rate) / 1e6,
         cached=usage.cache_read_tokens * read_rate / 1e6,
         output=usage.output_tokens * price.output_per_mtok / 1e6,
+        # Web fetches (usage.web_fetch_requests) add nothing here: Anthropic's web fetch tool documentation says
+        # it has no charge beyond the tokens of the fetched content, which input_tokens already counts.
         server_tools=usage.web_search_requests * price.web_search_per_k / 1e3,
     )
     # Flat rates: the same sums genai-prices makes, without its per-call lookup

@@ -64,6 +64,8 @@ class Usage:
     # Hosted web searches, billed per search: Anthropic's usage.server_tool_use.web_search_requests; on
     # Responses, the response's web_search_call output items (its usage has no count of them).
     web_search_requests: int = 0
+    # Anthropic's usage.server_tool_use.web_fetch_requests: counted; a fetch costs nothing beyond its tokens.
+    web_fetch_requests: int = 0
 
     def __add__(self, other: Usage) -> Usage:
         return Usage(
@@ -73,6 +75,7 @@ class Usage:
             self.cache_write_tokens + other.cache_write_tokens,
             self.reasoning_tokens + other.reasoning_tokens,
             self.web_search_requests + other.web_search_requests,
+            self.web_fetch_requests + other.web_fetch_requests,
         )
 
     @property

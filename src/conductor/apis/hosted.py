@@ -121,11 +121,17 @@ def split_tools(tools: Iterable[Any], api: ApiName) -> tuple[list[Any], tuple[di
     return functions, tuple(hosted)
 
 
-def search_ceiling(tools: Iterable[Any]) -> int:
-    """The most web searches a request's ``tools`` allow, where they bound them: the ``max_uses`` of
-    Anthropic's web search tool. OpenAI's web search has no such bound: its searches add nothing here
-    (a budget then holds them only once billed)."""
-    return sum(
+# Built-in tool calls a Responses request under a budget may make when the caller set no ``max_tool_calls``:
+# OpenAI's web search has no per-tool bound, so the request gets one, as an unbounded output gets max tokens.
+DEFAULT_MAX_TOOL_CALLS = 5
+
+
+def search_ceiling(request: dict[str, Any]) -> int:
+    """The most web searches ``request`` allows: the ``max_uses`` of Anthropic's web search tool; on the Responses
+    API its ``max_tool_calls`` (every built-in call may be a search), set to :data:`DEFAULT_MAX_TOOL_CALLS` when a
+    web search is offered without one, so a budget holds the searches before they are billed."""
+    tools = request.get("tools") or ()
+    anthropic = sum(
         tool["max_uses"]
         for tool in tools
         if isinstance(tool, dict)
@@ -133,6 +139,18 @@ def search_ceiling(tools: Iterable[Any]) -> int:
         and isinstance(tool.get("max_uses"), int)
         and messages.hosted_kind(tool) == "hosted"
     )
+    openai = any(
+        isinstance(tool, dict) and str(tool.get("type", "")).startswith("web_search")
+        and responses.hosted_kind(tool) == "hosted"
+        for tool in tools
+    )
+    if not openai:
+        return anthropic
+    if not isinstance(request.get("max_tool_calls"), int):
+        logger.info("a web search under a budget: max_tool_calls=%d bounds the searches one response may make "
+                    "(pass max_tool_calls= to choose another bound)", DEFAULT_MAX_TOOL_CALLS)
+        request["max_tool_calls"] = DEFAULT_MAX_TOOL_CALLS
+    return anthropic + request["max_tool_calls"]
 
 
 __all__ = ["check_hosted", "search_ceiling", "split_tools"]

@@ -315,6 +315,7 @@ class MessagesApi:
             cache_read_tokens=read,
             cache_write_tokens=written,
             web_search_requests=(getattr(server, "web_search_requests", None) or 0) if server else 0,
+            web_fetch_requests=(getattr(server, "web_fetch_requests", None) or 0) if server else 0,
         )
 
     # -- history -------------------------------------------------------------------------

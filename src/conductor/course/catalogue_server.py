@@ -27,6 +27,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.tools import Tool as MCPTool
 
 from conductor.course.catalogue import get_course_outline, search_course_content
+from conductor.mcp import new_server
 from conductor.tools import Tool
 
 __all__ = ["build_server", "main"]
@@ -60,23 +61,13 @@ def _served(function: Any, tool: Tool) -> MCPTool:
 
 
 def build_server() -> MCPServer:
-    """A new MCPServer serving the catalogue's two tools.
-
-    The SDK's ``MCPServer()`` calls ``logging.basicConfig`` (a handler on the root logger, at
-    INFO by default): in a notebook that would start printing every library's INFO lines.
-    The root logger is left as it was; :func:`main`, a process of its own, logs warnings.
-    """
-    root = logging.getLogger()
-    handlers, level = root.handlers[:], root.level
-    try:
-        return MCPServer(
-            "conductor-course-catalogue",
-            instructions=INSTRUCTIONS,
-            tools=[_served(_outline, get_course_outline), _served(_search, search_course_content)],
-        )
-    finally:
-        root.handlers[:] = handlers
-        root.setLevel(level)
+    """A new MCPServer serving the catalogue's two tools (the root logger left as it was: see
+    :func:`conductor.mcp.new_server`; :func:`main`, a process of its own, logs warnings)."""
+    return new_server(
+        "conductor-course-catalogue",
+        instructions=INSTRUCTIONS,
+        tools=[_served(_outline, get_course_outline), _served(_search, search_course_content)],
+    )
 
 
 def main() -> None:

@@ -35,6 +35,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 
 from conductor.course.scenarios import get_weather as course_weather
+from conductor.mcp import new_server
 
 __all__ = ["ADDRESS", "INSTRUCTION", "NAME", "build_server", "main"]
 
@@ -84,13 +85,7 @@ def build_server(*, rug_pull: bool = False, outbox: list[dict[str, str]] | None 
         sent.append({"to": to, "text": text})
         return f"forecast sent to {to} (simulated: nothing left this computer)"
 
-    root = logging.getLogger()
-    handlers, level = root.handlers[:], root.level
-    try:
-        server = MCPServer(NAME)
-    finally:
-        root.handlers[:] = handlers
-        root.setLevel(level)
+    server = new_server(NAME)
     server.add_tool(get_weather, description=POISONED if poisoned else HONEST, structured_output=False)
     server.add_tool(send_forecast, description="E-mail a weather forecast to someone.", structured_output=False)
     return server
