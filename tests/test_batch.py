@@ -327,7 +327,7 @@ def test_a_run_held_by_another_process_is_refused_until_it_lets_go(tmp_path: Pat
     handle = orchestrator(offline, "responses").submit(["Hello!"], state_dir=tmp_path)
     holder = subprocess.Popen(
         [sys.executable, "-c", "import sys\nfrom filelock import FileLock\nlock = FileLock(sys.argv[1])\n"
-         "lock.acquire()\nprint('held', flush=True)\nsys.stdin.read()", str(handle.path / "run.lock")],
+         "lock.acquire()\nprint('held', flush=True)\nsys.stdin.read()", str(handle.path.with_name(handle.path.name + ".lock"))],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "held"

@@ -176,7 +176,8 @@ class _State:
         """The run's lock, taken now or never: a second collector of the same run would run every tool call and
         send every round again, billed twice. The OS lets go of it when the process ends, however it ends.
         (filelock rather than fcntl by hand: the same lock on Windows, where the course also runs.)"""
-        claim = FileLock(path / "run.lock", thread_local=False)  # driven from an event loop's thread too
+        # Beside the run's folder, not in it: the folder holds the run's state and nothing else.
+        claim = FileLock(path.with_name(path.name + ".lock"), thread_local=False)  # driven from a loop's thread too
         try:
             claim.acquire(timeout=0)
         except Timeout:
