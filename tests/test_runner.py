@@ -9,6 +9,8 @@ validation, which fails before any kernel starts.
 from __future__ import annotations
 
 import io
+import json
+import os
 import re
 import subprocess
 import sys
@@ -106,6 +108,28 @@ def test_summary_table_lists_every_notebook_with_its_status(course_run: tuple[in
     assert rows["notebooks/01_params.ipynb"][0] == "ok"
     assert rows["demos/02_broken.ipynb"][0] == "FAILED"
     assert float(rows["demos/02_broken.ipynb"][1]) >= 0
+
+
+def test_notebooks_run_side_by_side_each_in_its_own_kernel_and_report_in_order(tmp_path: Path) -> None:
+    # Each notebook notes when it ran and what its kernel was given; the first waits longer than the second.
+    for name, wait in (("01_slow", 1.0), ("02_quick", 0.2)):
+        write_notebook(tmp_path / "notebooks" / f"{name}.ipynb", [
+            "import json, os, time\nstart = time.time()\n"
+            f"time.sleep({wait})\n"
+            f"json.dump({{'start': start, 'end': time.time(), 'log': os.environ.get('CONDUCTOR_USAGE_LOG'), "
+            f"'widgets': os.environ.get('CONDUCTOR_WIDGETS')}}, open({str(tmp_path / name)!r}, 'w'))",
+        ])
+    stream = io.StringIO()
+    report = runner.run_course(tmp_path, stream=stream, jobs=2)
+    assert [r.notebook.name for r in report.results] == ["notebooks/01_slow.ipynb", "notebooks/02_quick.ipynb"]
+    lines = [line for line in stream.getvalue().splitlines() if line.startswith("[")]
+    assert [line.split(":")[0] for line in lines] == ["[1/2] notebooks/01_slow.ipynb", "[2/2] notebooks/02_quick.ipynb"]
+    slow, quick = (json.loads((tmp_path / name).read_text()) for name in ("01_slow", "02_quick"))
+    assert quick["start"] < slow["end"] and slow["start"] < quick["end"]  # they ran at the same time
+    assert slow["log"] != quick["log"] and slow["widgets"] == quick["widgets"] == "static"
+    assert "CONDUCTOR_USAGE_LOG" not in os.environ
+    with pytest.raises(runner.CourseError, match="jobs must be"):
+        runner.run_course(tmp_path, stream=stream, jobs=0)
 
 
 def test_parameters_reach_the_notebook_with_papermill_types(course: Path, course_run: tuple[int, str]) -> None:

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from .apis import API_NAMES
-from .course.runner import CELL_TIMEOUT, PROVIDERS, CourseError, find_root, parse_value, refresh_notebooks, run_course
+from .course.runner import CELL_TIMEOUT, DEFAULT_JOBS, PROVIDERS, CourseError, find_root, parse_value, refresh_notebooks, run_course
 
 USAGE_ERROR = 2  # argparse's own exit code for bad input
 
@@ -37,6 +37,7 @@ def _run_course(args: argparse.Namespace) -> int:
         out_dir=args.out,
         parameters={name: parse_value(value) for name, value in args.parameter or ()},
         cell_timeout=args.cell_timeout,
+        jobs=args.jobs,
     )
     if args.save_usage:
         from .course import cost
@@ -85,6 +86,14 @@ def add_course(subparsers: argparse._SubParsersAction) -> None:
         default=CELL_TIMEOUT,
         metavar="SECONDS",
         help=f"seconds one cell may run (default: {CELL_TIMEOUT})",
+    )
+    parser.add_argument(
+        "-j",
+        "--jobs",
+        type=int,
+        default=DEFAULT_JOBS,
+        metavar="N",
+        help=f"notebooks run at a time, each in its own kernel (default: {DEFAULT_JOBS}); the report keeps their order",
     )
     parser.add_argument(
         "--save-usage",

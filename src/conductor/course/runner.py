@@ -19,14 +19,13 @@ or names the fix.
 
 from __future__ import annotations
 
-import contextlib
 import fnmatch
 import importlib
 import os
 import sys
 import tempfile
 import time
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -42,16 +41,21 @@ NOTEBOOK_DIRS: tuple[str, ...] = ("notebooks", "demos")
 DEFAULT_OUT = "build"
 CELL_TIMEOUT = 600
 """Seconds one cell may run before the notebook counts as failed."""
+DEFAULT_JOBS = 4
+"""Notebooks run at a time: they mostly wait on the offline model's simulated latency, so more than the
+cores (measured in the README's Quickstart)."""
 
 KERNEL_NAME = "python3"
 INSTALL_HINT = "pip install -r requirements.txt"
 
 
-def _ipc_kernel_manager() -> type:
-    """A kernel manager that talks to the kernel over local IPC sockets in a temp folder.
+def _kernel_manager(env: Mapping[str, str], cwd: Path) -> type:
+    """A kernel manager that starts the kernel in ``cwd`` with ``env`` and talks to it over local IPC sockets.
 
-    Over TCP (the default) every kernel prints a warning about unencrypted
-    traffic; local sockets are the transport that warning recommends.
+    Over TCP (the default) every kernel prints a warning about unencrypted traffic; local
+    sockets are the transport that warning recommends. The folder and environment are the
+    kernel's own, not this process's (papermill's ``cwd=`` changes the whole process's folder):
+    notebooks run side by side, each in its folder, with its own usage log.
     """
     import tempfile
     import uuid
@@ -67,6 +71,10 @@ def _ipc_kernel_manager() -> type:
         @default("ip")
         def _default_ip(self) -> str:
             return str(Path(tempfile.gettempdir()) / f"conductor-kernel-{uuid.uuid4().hex[:12]}")
+
+        async def _async_pre_start_kernel(self, **kw: Any) -> Any:
+            kw["env"], kw["cwd"] = dict(env), str(cwd)
+            return await super()._async_pre_start_kernel(**kw)
 
     return IPCKernelManager
 
@@ -274,30 +282,18 @@ def _failure_from(exc: Exception, output: Path) -> CellFailure:
     )
 
 
-@contextlib.contextmanager
-def _headless(usage_log: Path | None = None) -> Iterator[None]:
-    """Kernels started inside inherit ``CONDUCTOR_WIDGETS=static``: no frontend will draw a widget.
+def _kernel_environment(usage_log: Path | None = None) -> dict[str, str]:
+    """This process's environment plus ``CONDUCTOR_WIDGETS=static``: no frontend will draw a widget.
 
     The widgets' own guess reads Jupyter's variables, which a kernel started from a
     notebook cell inherits; a headless run must commit static figures regardless.
-    With ``usage_log`` they also inherit ``CONDUCTOR_USAGE_LOG`` naming it.
+    With ``usage_log`` the kernel also gets ``CONDUCTOR_USAGE_LOG`` naming it.
     """
-    wanted = {"CONDUCTOR_WIDGETS": "static", USAGE_LOG: None if usage_log is None else str(usage_log)}
-    before = {name: os.environ.get(name) for name in wanted}
-    _set_environment(wanted)
-    try:
-        yield
-    finally:
-        _set_environment(before)
-
-
-def _set_environment(values: Mapping[str, str | None]) -> None:
-    """Set each variable to its value; remove those whose value is None."""
-    for name, value in values.items():
-        if value is None:
-            os.environ.pop(name, None)
-        else:
-            os.environ[name] = value
+    env = {**os.environ, "CONDUCTOR_WIDGETS": "static"}
+    env.pop(USAGE_LOG, None)
+    if usage_log is not None:
+        env[USAGE_LOG] = str(usage_log)
+    return env
 
 
 def execute(
@@ -320,21 +316,42 @@ def execute(
     started = time.perf_counter()
     failure = None
     try:
-        with _headless(usage_log):
-            papermill.execute_notebook(
-                source if source is not None else str(notebook.path),
-                str(output),
-                parameters=dict(parameters),
-                kernel_name=KERNEL_NAME,
-                cwd=str(notebook.path.parent),
-                progress_bar=False,
-                execution_timeout=cell_timeout,
-                kernel_manager_class=_ipc_kernel_manager(),
-            )
+        papermill.execute_notebook(
+            source if source is not None else str(notebook.path),
+            str(output),
+            parameters=dict(parameters),
+            kernel_name=KERNEL_NAME,
+            progress_bar=False,
+            execution_timeout=cell_timeout,
+            kernel_manager_class=_kernel_manager(_kernel_environment(usage_log), notebook.path.parent),
+        )
     except Exception as exc:  # noqa: BLE001 - any failure of one notebook is reported, the run goes on
         failure = _failure_from(exc, output)
     usage = read_log(usage_log, notebook.name) if usage_log is not None else None
     return NotebookResult(notebook, output, time.perf_counter() - started, failure, usage)
+
+
+def _check_jobs(jobs: Any) -> None:
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise CourseError(f"jobs must be a whole number of notebooks at a time, 1 or more; got {jobs!r}")
+
+
+def _side_by_side(
+    notebooks: Sequence[Notebook], run: Callable[[int, Notebook], NotebookResult], jobs: int, stream: TextIO
+) -> Iterable[NotebookResult]:
+    """``run(number, notebook)`` for each notebook, ``jobs`` at a time (threads: each waits on its own kernel
+    process); the results, and a line for each on ``stream``, come in the notebooks' order."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    total = len(notebooks)
+    with ThreadPoolExecutor(max_workers=min(jobs, total) or 1, thread_name_prefix="notebook") as pool:
+        futures = [pool.submit(run, number, notebook) for number, notebook in enumerate(notebooks, start=1)]
+        for number, (notebook, future) in enumerate(zip(notebooks, futures), start=1):
+            result = future.result()
+            detail = f": {result.failure.describe()}" if result.failure else ""
+            print(f"[{number}/{total}] {notebook.name}: {result.status} in {result.seconds:.1f} s{detail}",
+                  file=stream, flush=True)
+            yield result
 
 
 def format_summary(results: Sequence[NotebookResult]) -> str:
@@ -355,14 +372,18 @@ def run_course(
     parameters: Mapping[str, Any] | None = None,
     cell_timeout: int = CELL_TIMEOUT,
     stream: TextIO | None = None,
+    jobs: int = DEFAULT_JOBS,
 ) -> CourseReport:
     """Execute the selected course notebooks under ``root`` and report on ``stream`` (stdout by default).
 
     Executed copies go to ``out_dir`` (default ``root/build``), keeping their
-    folder, e.g. ``build/notebooks/00_setup.ipynb``. Raises :class:`CourseError`
+    folder, e.g. ``build/notebooks/00_setup.ipynb``. ``jobs`` notebooks run at a time,
+    each in its own kernel (they mostly wait on the offline model's simulated latency);
+    the report keeps the course's order. Raises :class:`CourseError`
     for bad input before any notebook runs; a failing notebook does not raise,
     it is recorded in the returned report.
     """
+    _check_jobs(jobs)
     stream = stream or sys.stdout
     out_dir = out_dir if out_dir is not None else root / DEFAULT_OUT
     notebooks = select_notebooks(discover_notebooks(root), only)
@@ -371,13 +392,13 @@ def run_course(
     plan = plan_parameters(notebooks, parameters or {}, provider, api)
     report = CourseReport()
     with tempfile.TemporaryDirectory(prefix="conductor-usage-") as usage_dir:
-        for number, notebook in enumerate(notebooks, start=1):
-            print(f"[{number}/{len(notebooks)}] {notebook.name} ...", file=stream, flush=True)
+
+        def run(number: int, notebook: Notebook) -> NotebookResult:
             usage_log = Path(usage_dir) / f"{number:03d}.jsonl"
-            result = execute(notebook, plan[notebook.name], out_dir / notebook.name, cell_timeout, usage_log=usage_log)
+            return execute(notebook, plan[notebook.name], out_dir / notebook.name, cell_timeout, usage_log=usage_log)
+
+        for result in _side_by_side(notebooks, run, jobs, stream):
             report.results.append(result)
-            detail = f": {result.failure.describe()}" if result.failure else ""
-            print(f"      {result.status} in {result.seconds:.1f} s{detail}", file=stream, flush=True)
     print(f"\n{format_summary(report.results)}\n", file=stream)
     for result in report.results:
         if result.failure is not None:
@@ -453,9 +474,11 @@ def apply_exercises(notebook: Any, path: Path) -> bool:
 
 
 def refresh_notebooks(
-    root: Path, *, only: Sequence[str] = (), cell_timeout: int = CELL_TIMEOUT, stream: TextIO | None = None
+    root: Path, *, only: Sequence[str] = (), cell_timeout: int = CELL_TIMEOUT, stream: TextIO | None = None,
+    jobs: int = DEFAULT_JOBS,
 ) -> CourseReport:
-    """Re-execute the selected notebooks on the offline default and save them in place, for committing.
+    """Re-execute the selected notebooks on the offline default and save them in place, for committing
+    (``jobs`` at a time, as :func:`run_course`).
 
     Each notebook's first code cell is first made the Colab bootstrap cell of
     :mod:`conductor.colab`, so every notebook installs the same version, and its
@@ -466,21 +489,22 @@ def refresh_notebooks(
 
     from .colab import apply_bootstrap
 
+    _check_jobs(jobs)
     stream = stream or sys.stdout
     notebooks = select_notebooks(discover_notebooks(root), only)
     nbformat = require("nbformat")
     report = CourseReport()
     with tempfile.TemporaryDirectory(prefix="conductor-refresh-") as scratch:
-        for number, notebook in enumerate(notebooks, start=1):
-            print(f"[{number}/{len(notebooks)}] {notebook.name} ...", file=stream, flush=True)
+
+        def run(number: int, notebook: Notebook) -> NotebookResult:
             source = nbformat.read(notebook.path, as_version=4)
             apply_bootstrap(source)
             apply_exercises(source, notebook.path)
             result = execute(notebook, {}, Path(scratch) / notebook.name, cell_timeout, source=source)
-            report.results.append(result)
             if result.ok:
                 _clean_executed(result.output, notebook.path)
-            detail = f": {result.failure.describe()}" if result.failure else " (saved)"
-            print(f"      {result.status} in {result.seconds:.1f} s{detail}", file=stream, flush=True)
+            return result
+
+        report.results.extend(_side_by_side(notebooks, run, jobs, stream))
     print(f"\n{format_summary(report.results)}", file=stream)
     return report
