@@ -59,7 +59,7 @@ def course(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )
     write_notebook(
         root / "demos" / "02_broken.ipynb",
-        ["\nraise ValueError('the tool chain broke')\nprint('never printed')"],
+        ["import math\n\nraise ValueError('the tool chain broke')\nprint('never printed')"],
         parameters="seed = 0\ngreeting = 'hi'",
         title="# A broken demo",
     )
@@ -98,7 +98,7 @@ def test_a_failing_notebook_exits_non_zero_and_names_the_cell(course_run: tuple[
     assert code == 1
     failure = next(line for line in stdout.splitlines() if line.startswith("FAILED"))
     assert "demos/02_broken.ipynb" in failure
-    assert "cell 2 (`raise ValueError('the tool chain broke')`)" in failure
+    assert "cell 2, line 3 (`raise ValueError('the tool chain broke')`)" in failure  # the line, not `import math`
     assert "ValueError: the tool chain broke" in failure
 
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 import fnmatch
 import importlib
 import os
+import re
 import sys
 import tempfile
 import time
@@ -94,17 +95,21 @@ class Notebook:
 
 @dataclass(frozen=True)
 class CellFailure:
-    """Where a notebook failed: the cell's index (from 0, as nbval counts), its first line, the error."""
+    """Where a notebook failed: the cell's index (from 0, as nbval counts), the line that raised (the cell's
+    first line when the traceback does not say), its number in the cell (or None), the error."""
 
     cell_index: int | None
     first_line: str
     error: str
+    line_number: int | None = None
 
     def describe(self) -> str:
-        """One line naming the cell and the error, e.g. ``cell 2 (`raise ValueError`): ValueError: boom``."""
+        """One line naming the cell, the failing line and the error, e.g.
+        ``cell 2, line 3 (`raise ValueError`): ValueError: boom``."""
         if self.cell_index is None:
             return self.error
-        return f"cell {self.cell_index} (`{self.first_line}`): {self.error}"
+        where = f"cell {self.cell_index}" + (f", line {self.line_number}" if self.line_number else "")
+        return f"{where} (`{self.first_line}`): {self.error}"
 
 
 @dataclass(frozen=True)
@@ -274,12 +279,26 @@ def _failure_from(exc: Exception, output: Path) -> CellFailure:
     if not isinstance(exc, papermill_exceptions.PapermillExecutionError):
         return CellFailure(None, "", f"{type(exc).__name__}: {exc}".strip())
     cells = require("nbformat").read(output, as_version=4).cells if output.exists() else []
-    lines = [line for line in exc.source.splitlines() if line.strip()]
+    source = exc.source.splitlines()
+    number = _failing_line(exc.traceback, len(source))
+    lines = [line for line in source if line.strip()]
     return CellFailure(
         cell_index=_source_index(cells, exc.cell_index),
-        first_line=lines[0].strip() if lines else "",
+        first_line=source[number - 1].strip() if number else (lines[0].strip() if lines else ""),
         error=f"{exc.ename}: {exc.evalue}" if exc.evalue else exc.ename,
+        line_number=number,
     )
+
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+_CELL_LINE = re.compile(r"Cell In\[\d+\], line (\d+)")  # how IPython names a line of the cell in a traceback
+
+
+def _failing_line(traceback: Sequence[str], lines: int) -> int | None:
+    """The number of the cell's line that raised, from IPython's traceback (its first frame in the cell)."""
+    found = _CELL_LINE.search(_ANSI.sub("", "\n".join(traceback or ())))
+    number = int(found.group(1)) if found else None
+    return number if number is not None and 1 <= number <= lines else None
 
 
 def _kernel_environment(usage_log: Path | None = None) -> dict[str, str]:
