@@ -44,6 +44,33 @@ def _expect_number(doing: str, got: Any, expected: float) -> None:
         raise Wrong(f"{doing} returned {got!r}; it should return {expected}.")
 
 
+def _enum_values(schema: dict[str, Any]) -> list[Any] | None:
+    """The values an ``enum`` lists in ``schema`` or in one of its ``anyOf`` branches, or None when none does."""
+    for part in (schema, *schema.get("anyOf", ())):
+        if "enum" in part:
+            return list(part["enum"])
+    return None
+
+
+def _check_unit_enum(unit: dict[str, Any]) -> None:
+    """``unit``'s schema must be an enum of exactly the two units, with nothing else allowed."""
+    annotate = 'annotate it `unit: Literal["fahrenheit", "kelvin"]` so the model can send only those two values.'
+    listed = _enum_values(unit)
+    if listed is None:
+        raise Wrong(f"the schema of `unit` is {json.dumps(unit)}, with no enum of the two units: {annotate}")
+    if set(listed) != UNITS:
+        raise Wrong(
+            f"the enum of `unit` lists {json.dumps(listed)}, but the two units are spelled \"fahrenheit\" "
+            f"and \"kelvin\", the exact strings the model will send: {annotate}"
+        )
+    if "anyOf" in unit:
+        others = [part for part in unit["anyOf"] if "enum" not in part]
+        raise Wrong(
+            f"the schema of `unit` allows {json.dumps(others)} besides the enum of the two units (the hint "
+            f"says `| None` or Optional): {annotate}"
+        )
+
+
 def _judge_convert_temperature(convert_temperature: Any) -> str:
     tool = as_tool(convert_temperature, "convert_temperature")
     if not tool.description:
@@ -58,11 +85,7 @@ def _judge_convert_temperature(convert_temperature: Any) -> str:
     unit = properties.get("unit")
     if unit is None:
         raise Wrong("add a parameter `unit` for the unit to convert to.")
-    if set(unit.get("enum", ())) != UNITS:
-        raise Wrong(
-            f"the schema of `unit` is {json.dumps(unit)}, with no enum of the two units: annotate it "
-            f'`unit: Literal["fahrenheit", "kelvin"]` so the model can send only those two values.'
-        )
+    _check_unit_enum(unit)
     if schema["required"] != ["celsius"]:
         raise Wrong(
             f"the schema requires {schema['required']}, but only celsius should be required: "
@@ -87,6 +110,22 @@ def _unit_as_str() -> tuple[Any, ...]:
     def convert_temperature(celsius: float, unit: str = "fahrenheit") -> float:
         """Convert a temperature in °C to Fahrenheit or Kelvin."""
         return celsius * 9 / 5 + 32 if unit == "fahrenheit" else celsius + 273.15
+
+    return (convert_temperature,)
+
+
+def _unit_abbreviated() -> tuple[Any, ...]:
+    def convert_temperature(celsius: float, unit: Literal["F", "K"] = "F") -> float:
+        """Convert a temperature in °C to Fahrenheit or Kelvin."""
+        return celsius * 9 / 5 + 32 if unit == "F" else celsius + 273.15
+
+    return (convert_temperature,)
+
+
+def _unit_optional() -> tuple[Any, ...]:
+    def convert_temperature(celsius: float, unit: Literal["fahrenheit", "kelvin"] | None = "fahrenheit") -> float:
+        """Convert a temperature in °C to Fahrenheit or Kelvin."""
+        return celsius + 273.15 if unit == "kelvin" else celsius * 9 / 5 + 32
 
     return (convert_temperature,)
 
@@ -142,6 +181,8 @@ ex.q1.check()''',
     solution_parts=("from typing import Literal", convert_temperature),
     wrong_answers=(
         WrongAnswer("unit: str", _unit_as_str, fix='Literal["fahrenheit", "kelvin"]'),
+        WrongAnswer('unit: Literal["F", "K"]', _unit_abbreviated, fix='the two units are spelled "fahrenheit"'),
+        WrongAnswer("unit may be None", _unit_optional, fix='besides the enum of the two units'),
         WrongAnswer("unit without a default", _unit_without_default, fix="give unit a default"),
         WrongAnswer("Kelvin as celsius - 273.15", _kelvin_backwards, fix="should return 273.15"),
         WrongAnswer("no docstring", _no_docstring, fix="write a docstring"),

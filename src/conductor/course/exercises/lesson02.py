@@ -69,13 +69,22 @@ def _record(started: float, ended: float) -> ToolCallRecord:
     return ToolCallRecord(id="t", name="t", arguments={}, output="", is_error=False, started=started, ended=ended)
 
 
-PEAK_CASES = (
-    ((), 0, "no calls"),
-    (((0, 1),), 1, "one call"),
-    (((0, 1), (2, 3)), 1, "two calls, one after the other"),
-    (((0, 1), (1, 2)), 1, "a call that starts exactly when another ends (they do not overlap)"),
-    (((0, 2), (1, 3), (1.5, 1.6)), 3, "three calls, all running at 1.5"),
-    (((0, 1), (2, 3), (0.5, 2.5)), 2, "two overlaps, never three at once"),
+_EQUAL_TIMES = " At equal times, count the end before the start."
+_EACH_MOMENT = (
+    " Count the calls running at each moment (sort every start and end, keep a running count), not the "
+    "calls that overlap one call: two calls can each overlap a third without overlapping each other."
+)
+
+# (spans, the peak, what the records are, a tip for a wrong count)
+PEAK_CASES: tuple[tuple[tuple[tuple[float, float], ...], int, str, str], ...] = (
+    ((), 0, "no calls", ""),
+    (((0, 1),), 1, "one call", ""),
+    (((0, 1), (2, 3)), 1, "two calls, one after the other", ""),
+    (((0, 1), (1, 2)), 1, "a call that starts exactly when another ends (they do not overlap)", _EQUAL_TIMES),
+    (((0, 2), (1, 3), (1.5, 1.6)), 3, "three calls, all running at 1.5", ""),
+    (((0, 1), (2, 3), (0.5, 2.5)), 2, "two overlaps, never three at once", _EACH_MOMENT),
+    (((0, 1), (2, 4), (3, 5)), 2, "three calls where only the second and third overlap", _EACH_MOMENT),
+    (((0, 10), (1, 2), (3, 4)), 2, "a long call and two short ones inside it, one after the other", _EACH_MOMENT),
 )
 
 
@@ -84,11 +93,10 @@ def _sums_question(n: int) -> str:
 
 
 def _judge_cap(peak_concurrency: Any, run_capped: Any) -> str:
-    for spans, expected, what in PEAK_CASES:
+    for spans, expected, what, tip in PEAK_CASES:
         calls = [_record(start, end) for start, end in spans]
         got = learner_call(f"peak_concurrency({what})", peak_concurrency, calls)
         if got != expected:
-            tip = " At equal times, count the end before the start." if "exactly" in what else ""
             raise Wrong(f"peak_concurrency gives {got!r} for {what}; it should be {expected}.{tip}")
     slow_calculate = sc.with_delay(sc.calculate, TOOL_SECONDS)
     for n in SIZES:
@@ -121,6 +129,27 @@ def _touching_overlaps() -> tuple[Any, ...]:
             running -= change
             peak = max(peak, running)
         return peak
+
+    return (peak_concurrency, run_capped)
+
+
+def _overlaps_with_the_first() -> tuple[Any, ...]:
+    def peak_concurrency(calls) -> int:
+        """Counts the first call and the calls that overlap it."""
+        if not calls:
+            return 0
+        first = calls[0]
+        return 1 + sum(1 for c in calls[1:] if c.started < first.ended and first.started < c.ended)
+
+    return (peak_concurrency, run_capped)
+
+
+def _most_overlaps_of_one_call() -> tuple[Any, ...]:
+    def peak_concurrency(calls) -> int:
+        """For each call, counts it and the calls that overlap it; returns the largest count."""
+        return max(
+            (sum(1 for o in calls if o.started < c.ended and c.started < o.ended) for c in calls), default=0
+        )
 
     return (peak_concurrency, run_capped)
 
@@ -184,6 +213,10 @@ ex.q1.check()''',
     wrong_answers=(
         WrongAnswer("touching calls counted as overlapping", _touching_overlaps, fix="count the end before the start"),
         WrongAnswer("counts the calls", _counts_calls, fix="one after the other; it should be 1"),
+        WrongAnswer("only the calls overlapping the first", _overlaps_with_the_first,
+                    fix="Count the calls running at each moment"),
+        WrongAnswer("the most calls overlapping one call", _most_overlaps_of_one_call,
+                    fix="Count the calls running at each moment"),
         WrongAnswer("parallel left off", _sequential, fix="parallel=True"),
         WrongAnswer("no max_workers", _no_cap, fix="max_workers=2"),
     ),
@@ -222,9 +255,15 @@ def _judge_async_tool(get_weather_async: Any) -> str:
                     f"-> {failed[0].output}")
     asked = [c.arguments["city"] for c in result.tool_calls]
     finished = [c.arguments["city"] for c in sorted(result.tool_calls, key=lambda c: c.ended)]
+    longest = max(c.ended - c.started for c in result.tool_calls)
+    if longest < min(DELAYS.values()) / 2:
+        raise Wrong(f"the calls took no time (the longest {longest * 1000:.0f} ms): none of them waited. Wait "
+                    "with `await asyncio.sleep(DELAYS.get(city, 0.1))`; asyncio.sleep(...) without `await` "
+                    "only makes a coroutine, and waits for nothing.")
     if _peak(result.tool_calls) < len(asked):
-        raise Wrong("the calls ran one after another: inside an async def, wait with `await "
-                    "asyncio.sleep(...)`; time.sleep blocks the event loop, and every other call with it.")
+        raise Wrong("the calls ran one after another, each taking its full wait: something in the tool blocks "
+                    "the event loop. Inside an async def, wait with `await asyncio.sleep(...)`; time.sleep "
+                    "blocks the event loop, and every other call with it.")
     if finished != asked[::-1]:
         raise Wrong(f"the calls finished in the order {', '.join(finished)}; wait longer for the cities "
                     f"asked first ({', '.join(asked)}), so the last one asked finishes first.")
@@ -243,6 +282,16 @@ def _blocking_sleep() -> tuple[Any, ...]:
     async def get_weather_async(city: str) -> dict:
         """Get today's weather for a city."""
         time.sleep(DELAYS.get(city, 0.1))
+        return sc.get_weather(city)
+
+    return (get_weather_async,)
+
+
+def _sleep_not_awaited() -> tuple[Any, ...]:
+    @cd.tool(name="get_weather")
+    async def get_weather_async(city: str) -> dict:
+        """Get today's weather for a city."""
+        asyncio.sleep(DELAYS.get(city, 0.1)).close()  # not awaited (closed here, so Python does not warn)
         return sc.get_weather(city)
 
     return (get_weather_async,)
@@ -321,7 +370,8 @@ ex.q2.check()''',
         get_weather_async,
     ),
     wrong_answers=(
-        WrongAnswer("time.sleep in an async def", _blocking_sleep, fix="await asyncio.sleep"),
+        WrongAnswer("time.sleep in an async def", _blocking_sleep, fix="time.sleep blocks the event loop"),
+        WrongAnswer("asyncio.sleep without await", _sleep_not_awaited, fix="without `await` only makes a coroutine"),
         WrongAnswer(
             "the first city finishes first", _first_finishes_first, fix="wait longer for the cities asked first"
         ),

@@ -50,6 +50,25 @@ def _draws(full_jitter: Any, retry: int, base: float, cap: float) -> list[float]
     return values
 
 
+def _check_spread(values: list[float], number: int, exponential: float) -> None:
+    """The waits before retry ``number`` must spread uniformly over [0, exponential]: one per seed, all different."""
+    uniform = (f"full jitter draws uniformly from 0 to the delay ({exponential:g} s): rng.uniform(0, delay), "
+               f"which averages {exponential / 2:g} s")
+    if min(values) == max(values):
+        if abs(values[0] - exponential) < 1e-9:
+            raise Wrong(f"before retry {number} every wait is the whole delay, {exponential:g} s (no jitter); "
+                        f"{uniform}.")
+        raise Wrong(f"before retry {number} all {len(values)} waits are {values[0]:.2f} s, though each came "
+                    "from a random.Random with its own seed: the wait does not depend on rng. Draw it from the "
+                    "rng passed in, without seeding it or making another (rng.uniform(0, delay)).")
+    mean = statistics.fmean(values)
+    if abs(mean - exponential / 2) > 0.05 * exponential:
+        raise Wrong(f"before retry {number} the waits average {mean:.2f} s; {uniform}.")
+    if min(values) > 0.02 * exponential or max(values) < 0.98 * exponential:
+        raise Wrong(f"before retry {number} the waits run from {min(values):.2f} s to {max(values):.2f} s only, "
+                    f"a narrower spread; {uniform}.")
+
+
 def _judge_full_jitter(full_jitter: Any) -> str:
     base, cap = 0.5, 4.0
     first = learner_call("full_jitter(1, 0.5, 4.0, random.Random(7))", full_jitter, 1, base, cap, random.Random(7))
@@ -67,12 +86,7 @@ def _judge_full_jitter(full_jitter: Any) -> str:
             raise Wrong(f"before retry {number} the waits run from {min(values):.2f} s to {max(values):.2f} s; "
                         f"they should lie in [0, {exponential:g}]: the exponential delay is "
                         "base * 2 ** (retry - 1), so the first retry waits at most base.")
-        mean = statistics.fmean(values)
-        if abs(mean - exponential / 2) > 0.05 * exponential:
-            kind = "the whole delay every time (no jitter)" if min(values) == max(values) else "a narrower spread"
-            raise Wrong(f"before retry {number} the waits average {mean:.2f} s, as with {kind}; full jitter "
-                        f"draws uniformly from 0 to the delay ({exponential:g} s): rng.uniform(0, delay), "
-                        f"which averages {exponential / 2:g} s.")
+        _check_spread(values, number, exponential)
     return (f"{DRAWS} seeded draws per retry stay within [0, min({cap:g}, {base:g} * 2 ** (retry - 1))], "
             "average half of it, and repeat for the same seed.")
 
@@ -89,6 +103,22 @@ def _global_random() -> tuple[Any, ...]:
     def full_jitter(retry: int, base: float, cap: float, rng: random.Random) -> float:
         """Ignores the rng passed in."""
         return random.uniform(0, min(cap, base * 2 ** (retry - 1)))
+
+    return (full_jitter,)
+
+
+def _fixed_seed() -> tuple[Any, ...]:
+    def full_jitter(retry: int, base: float, cap: float, rng: random.Random) -> float:
+        """Makes its own seeded generator: the same wait whatever rng is passed in."""
+        return random.Random(7).uniform(0, min(cap, base * 2 ** (retry - 1)))
+
+    return (full_jitter,)
+
+
+def _half_the_delay() -> tuple[Any, ...]:
+    def full_jitter(retry: int, base: float, cap: float, rng: random.Random) -> float:
+        """Waits half the delay: the right average, but no jitter."""
+        return min(cap, base * 2 ** (retry - 1)) / 2
 
     return (full_jitter,)
 
@@ -145,8 +175,10 @@ ex.q1.check()''',
     reference=lambda: (full_jitter,),
     solution_parts=("import random", full_jitter),
     wrong_answers=(
-        WrongAnswer("no jitter", _no_jitter, fix="rng.uniform(0, delay)"),
+        WrongAnswer("no jitter", _no_jitter, fix="every wait is the whole delay"),
         WrongAnswer("the random module instead of rng", _global_random, fix="draw from the rng passed in"),
+        WrongAnswer("a generator of its own, seeded", _fixed_seed, fix="Draw it from the rng passed in"),
+        WrongAnswer("half the delay, every time", _half_the_delay, fix="the wait does not depend on rng"),
         WrongAnswer("doubles once too often", _off_by_one, fix="base * 2 ** (retry - 1)"),
         WrongAnswer("no cap", _no_cap, fix="min(cap, ...)"),
         WrongAnswer("equal jitter", _equal_jitter, fix="rng.uniform(0, delay)"),

@@ -196,8 +196,16 @@ def _judge_approval_rule(needs_approval: Any) -> str:
     if not callable(needs_approval):
         raise Wrong(f"needs_approval should be a function of the arguments dict, not {needs_approval!r}.")
     ran: list[tuple[str, float]] = []
+    raised: list[tuple[Any, Exception]] = []  # (the arguments, the exception) for each call the rule raised on
 
-    @cd.tool(requires_approval=needs_approval)
+    def rule(args: Any) -> Any:
+        try:
+            return needs_approval(args)
+        except Exception as exc:  # noqa: BLE001 - kept for the verdict; the library then asks for approval
+            raised.append((dict(args), exc))
+            raise
+
+    @cd.tool(requires_approval=rule)
     def transfer_money(to_account: str, amount: float) -> dict:
         """Transfer money from the user's account to another account."""
         ran.append((to_account, amount))
@@ -207,6 +215,12 @@ def _judge_approval_rule(needs_approval: Any) -> str:
     llm = offline_llm(policies=(_scripted(*turns),))
     result = llm.run("Make these transfers.", tools=[transfer_money], approve=rel.deny_all,
                      max_rounds=len(TRANSFERS))
+    if raised:
+        args, exc = raised[0]
+        tip = (' The arguments arrive as a dict: read them as args["amount"] and args["to_account"].'
+               if isinstance(exc, AttributeError) else "")
+        raise Wrong(f"{explain(exc, f'needs_approval({args})')}{tip} (A rule that raises counts as "
+                    f"\"needs approval\", so {len(raised)} of the {len(TRANSFERS)} transfers were held.)")
     for (who, amount, held), record in zip(TRANSFERS, result.tool_calls):
         if record.blocked not in (None, "denied"):
             raise Wrong(f"the transfer of {amount} to {who} was refused ({record.blocked}): {record.output}")
@@ -247,6 +261,14 @@ def _payee_only() -> tuple[Any, ...]:
     return (needs_approval,)
 
 
+def _attribute_access() -> tuple[Any, ...]:
+    def needs_approval(args) -> bool:
+        """Reads the arguments as attributes."""
+        return args.amount > 100 or args.to_account not in KNOWN_PAYEES
+
+    return (needs_approval,)
+
+
 q2 = Exercise(
     number=2,
     title="An approval rule a small injected transfer cannot slip under",
@@ -276,6 +298,7 @@ ex.q2.check()''',
         WrongAnswer("the amount alone", _amount_only, fix="to an account not in KNOWN_PAYEES"),
         WrongAnswer("100 needs approval", _at_least, fix="use >, not >="),
         WrongAnswer("known payees trusted with any amount", _payee_only, fix="over 100"),
+        WrongAnswer("args.amount on a dict", _attribute_access, fix="raised AttributeError: 'dict' object"),
     ),
 )
 
@@ -296,6 +319,38 @@ def decide_and_resume(llm, result):
     return llm.resume(result)
 
 
+class _DecisionLog(dict):
+    """A paused run's decisions that also keeps each one in the order it was made: (call id, approved).
+
+    The paused run keeps only the last decision on a call; the check needs the
+    earlier ones too, to tell a rent approved and then rejected from one never approved.
+    """
+
+    def __init__(self, decisions: dict[str, Any]) -> None:
+        super().__init__(decisions)
+        self.history: list[tuple[str, bool]] = []
+
+    def __setitem__(self, call_id: str, decision: Any) -> None:
+        self.history.append((call_id, decision.approved))
+        super().__setitem__(call_id, decision)
+
+
+def _rent_verdict(ran: list[tuple[str, float]], rent_decisions: list[bool]) -> str:
+    """Why the rent did not run exactly once, from the decisions made on it in order."""
+    if not rent_decisions:
+        return ("the rent of 800 did not run: it was left undecided, and a call left undecided is denied when "
+                "the run resumes. Approve it (result.approve(call.id)), so it runs exactly once.")
+    if not rent_decisions[-1] and any(rent_decisions):
+        return ("the rent of 800 was approved, then rejected: the last decision on a call is the one that "
+                "counts, so it was denied. Decide each call once: reject only the calls you do not approve "
+                "(if ...: approve, else: reject).")
+    if not rent_decisions[-1]:
+        return ("the rent of 800 was rejected, though it is 1000 or less: approve the calls of 1000 or less "
+                "(amount <= 1000) with result.approve(call.id).")
+    return (f"the rent of 800 was approved, but the transfers that ran were {ran}: resume the paused result "
+            "once, with llm.resume(result), so the approved call runs exactly once.")
+
+
 def _judge_decisions(decide_and_resume: Any) -> str:
     ran: list[tuple[str, float]] = []
 
@@ -310,6 +365,8 @@ def _judge_decisions(decide_and_resume: Any) -> str:
     paused = llm.run(PAUSED_QUESTION, tools=[transfer_money])
     if paused.stopped_by != "approval" or len(paused.pending) != 2:  # the library's job
         raise Wrong(f"the check's run did not pause with two pending calls (stopped_by={paused.stopped_by!r}).")
+    rent_id = next(c.id for c in paused.pending if c.arguments["to_account"] == RENT[0])
+    log = paused.paused.decisions = _DecisionLog(paused.paused.decisions)
     final = learner_call("decide_and_resume(llm, result)", decide_and_resume, llm, paused)
     if not isinstance(final, cd.RunResult):
         raise Wrong(f"decide_and_resume returned {type(final).__name__}; return what llm.resume(result) returns.")
@@ -320,8 +377,7 @@ def _judge_decisions(decide_and_resume: Any) -> str:
         raise Wrong("the transfer of 5000 to attacker-0042 ran: reject the calls over 1000 "
                     "(result.reject(call.id, reason=...)).")
     if ran != [RENT]:
-        raise Wrong(f"the transfers that ran were {ran}; approve the rent of 800 "
-                    "(result.approve(call.id)), so it runs exactly once.")
+        raise Wrong(_rent_verdict(ran, [approved for call_id, approved in log.history if call_id == rent_id]))
     denied = next(c for c in final.tool_calls if c.arguments.get("to_account") == THEFT[0])
     if denied.blocked != "denied" or denied.output == denial(denied.name, ""):
         raise Wrong("the model was told the 5000 was denied, but not why: pass reason=... to result.reject, "
@@ -369,6 +425,31 @@ def _no_reason() -> tuple[Any, ...]:
     return (decide_and_resume,)
 
 
+def _approves_then_rejects() -> tuple[Any, ...]:
+    def decide_and_resume(llm, result):
+        """Forgets the else: every call is rejected, the rent just after it was approved."""
+        for call in result.pending:
+            if call.arguments["amount"] <= 1000:
+                result.approve(call.id)
+            result.reject(call.id, reason="more than 1000: ask the account holder")
+        return llm.resume(result)
+
+    return (decide_and_resume,)
+
+
+def _rejects_the_rent() -> tuple[Any, ...]:
+    def decide_and_resume(llm, result):
+        """Draws the line at the wrong amount: 800 is rejected too."""
+        for call in result.pending:
+            if call.arguments["amount"] < 500:
+                result.approve(call.id)
+            else:
+                result.reject(call.id, reason="too much: ask the account holder")
+        return llm.resume(result)
+
+    return (decide_and_resume,)
+
+
 def _undecided() -> tuple[Any, ...]:
     def decide_and_resume(llm, result):
         """Resumes without deciding: every pending call is denied by default."""
@@ -409,7 +490,9 @@ ex.q3.check()''',
         WrongAnswer("approves everything", _approve_everything, fix="reject the calls over 1000"),
         WrongAnswer("forgets to resume", _no_resume, fix="return llm.resume(result)"),
         WrongAnswer("rejects without a reason", _no_reason, fix="pass reason=..."),
-        WrongAnswer("resumes without deciding", _undecided, fix="approve the rent of 800"),
+        WrongAnswer("resumes without deciding", _undecided, fix="it was left undecided"),
+        WrongAnswer("approves, then rejects (no else)", _approves_then_rejects, fix="approved, then rejected"),
+        WrongAnswer("rejects the rent", _rejects_the_rent, fix="approve the calls of 1000 or less"),
     ),
 )
 
