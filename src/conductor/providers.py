@@ -17,6 +17,7 @@ import time
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
+from . import search
 from .apis import ApiName, RequestSettings, api_for, api_name, tool_choice_from
 from .apis.base import check_system
 from .apis.hosted import split_tools
@@ -163,11 +164,16 @@ class LLM:
             raise ValueError("the question must be a non-empty string")
         check_max_rounds(max_rounds)
         server_state = bool(options.pop("server_state", False))
+        tool_search = options.pop("tool_search", None)
         _check_options(options, self.api, server_state)
         functions, hosted = split_tools(_check_tools(tools), self.api)
         registry = ToolRegistry(functions)
         guards = dict(guards or {})
         allowed = check_allowed_tools(guards.pop("allowed_tools", None), registry)
+        searched = search.prepare(tool_search, registry, self.api, self.model)  # tool search (conductor.search)
+        registry, hosted = searched.tools, (*hosted, *searched.hosted)
+        if allowed is not None and searched.search_tool:
+            allowed = allowed | {searched.search_tool}
         policy = Guards(allowed_tools=allowed, **guards)
         choice, one_call = tool_choice_from(tool_choice, registry)
         if parallel_tool_calls is None:
@@ -175,6 +181,7 @@ class LLM:
         settings = RequestSettings(
             self.model, registry, check_system(system), max_tokens, parallel_tool_calls, options, tool_choice=choice,
             server_state=server_state, hosted_tools=hosted, hosted_api=self.api if hosted else None,
+            deferred=searched.deferred,
         )
         conversation = Conversation(
             adapter=self.adapter,
