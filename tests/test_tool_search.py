@@ -382,3 +382,23 @@ def test_json_of_a_search_turn_round_trips():
     result = offline("messages").run(FORECAST, tools=TOOLS, tool_search=True)
     again = cd.RunResult.from_json(result.to_json())
     assert again.messages == json.loads(json.dumps(result.messages))
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_a_conversation_continued_with_history_keeps_the_tools_it_called_loaded(api):
+    llm = offline(api)
+    first = llm.run(FORECAST, tools=TOOLS, tool_search=True, max_rounds=3)
+    again = llm.run("And for Paris for the next 2 days?", tools=TOOLS, tool_search=True, history=first.messages,
+                    max_rounds=3)
+    body = llm.offline.requests[-1].body
+    assert "get_forecast" in sent_names(body) and "get_forecast" not in deferred_names(body)
+    assert again.tool_calls[-1].name == "get_forecast"
+    assert again.tool_calls[-1].arguments == {"city": "Paris", "days": 2}
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_a_forced_tool_use_with_every_tool_deferred_searches_then_calls(api):
+    llm = offline(api)
+    result = llm.run(FORECAST, tools=TOOLS, tool_search=True, tool_choice="required", max_rounds=3)
+    assert "get_forecast" in [c.name for c in result.tool_calls]
+    assert all(r.status == 200 for r in llm.offline.requests)

@@ -170,7 +170,7 @@ class LLM:
         registry = ToolRegistry(functions)
         guards = dict(guards or {})
         allowed = check_allowed_tools(guards.pop("allowed_tools", None), registry)
-        searched = search.prepare(tool_search, registry, self.api, self.model)  # tool search (conductor.search)
+        searched = search.prepare(tool_search, registry, self.api, self.model, history)  # see conductor.search
         registry, hosted = searched.tools, (*hosted, *searched.hosted)
         if allowed is not None and searched.search_tool:
             allowed = allowed | {searched.search_tool}

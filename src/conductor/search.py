@@ -165,24 +165,51 @@ class Prepared:
     search_tool: str | None = None  # the client search tool's name, when one is offered
 
 
-def _deferred(tools: Sequence[Tool], asked: bool | str | None) -> list[Tool]:
+def _deferred(tools: Sequence[Tool], asked: bool | str | None, called: set[str]) -> list[Tool]:
     if asked is None:  # only the tools marked defer_loading=True
-        return [t for t in tools if getattr(t, "defer_loading", None) is True]
-    return [t for t in tools if getattr(t, "defer_loading", None) is not False]
+        deferred = [t for t in tools if getattr(t, "defer_loading", None) is True]
+    else:
+        deferred = [t for t in tools if getattr(t, "defer_loading", None) is not False]
+    # A tool the history already called stays loaded: the search that loaded it is not carried over.
+    return [t for t in deferred if t.name not in called]
 
 
-def prepare(asked: Any, registry: ToolRegistry, api: ApiName, model: str) -> Prepared:
+def called_in(history: Sequence[Any] | None) -> set[str]:
+    """The names of the tools an earlier conversation (``history=``, in any API's form) called."""
+    names: set[str] = set()
+    for entry in history or ():
+        if hasattr(entry, "model_dump") and not isinstance(entry, dict):
+            entry = entry.model_dump(mode="json", exclude_none=True)
+        if not isinstance(entry, dict):
+            names.update(call.name for call in getattr(entry, "tool_calls", ()) or ())
+            continue
+        if entry.get("type") == "function_call":
+            names.add(str(entry.get("name")))
+        for call in entry.get("tool_calls") or ():
+            names.add(str((call.get("function") or {}).get("name") if isinstance(call, dict) else ""))
+        content = entry.get("content")
+        for block in content if isinstance(content, list) else ():
+            block = block.model_dump(mode="json") if hasattr(block, "model_dump") else block
+            if isinstance(block, dict) and block.get("type") == "tool_use":
+                names.add(str(block.get("name")))
+    return names
+
+
+def prepare(
+    asked: Any, registry: ToolRegistry, api: ApiName, model: str, history: Sequence[Any] | None = None
+) -> Prepared:
     """The tools a run sends for ``tool_search=asked`` (True, "client", False or None) on ``api`` and ``model``.
 
     None (the default) searches only when some tool is marked ``defer_loading=True``; False sends every
-    tool loaded. A run with nothing to defer sends no search tool, said in one line.
+    tool loaded. A run with nothing to defer sends no search tool, said in one line. The tools ``history``
+    already called are sent loaded.
     """
     asked = check_tool_search(asked)
     if asked is False:
         if any(getattr(t, "defer_loading", None) for t in registry):
             logger.info("tool_search=False: the tools marked defer_loading=True are sent loaded like the others")
         return Prepared(registry)
-    deferred = _deferred(list(registry), asked)
+    deferred = _deferred(list(registry), asked, called_in(history) if history else set())
     if not deferred:
         if asked is not None:
             logger.info(

@@ -938,7 +938,7 @@ def search_flights(origin: str, destination: str, day: str) -> dict:
     """
     start, end, wanted = _airport(origin), _airport(destination), _day(day).isoformat()
     flights = [f for f in FLIGHTS if f["from"] == start and f["to"] == end and f["date"] == wanted]
-    return {"from": start, "to": end, "date": wanted, "flights": sorted(flights, key=lambda f: f["price"])}
+    return {"flights": sorted(flights, key=lambda f: f["price"])}
 
 
 @tool

@@ -231,6 +231,15 @@ def _spec(api: str, tool: dict[str, Any]) -> ToolSpec:
     return offered_tool(tool["name"], tool.get("description", ""), tool["input_schema"], tool.get("strict"))
 
 
+def _among(conversation: Conversation, tools: Sequence[ToolSpec]) -> Conversation:
+    """The conversation as the model reads it with only ``tools`` in its context (a forced tool use that
+    none of them can meet leaves the choice to the model: the search tool was what it could call)."""
+    narrowed = replace(conversation, tools=tuple(tools))
+    if not tools and conversation.tool_choice in ("required", "tool"):
+        narrowed = replace(narrowed, tool_choice="auto", forced_tool=None)
+    return narrowed
+
+
 def _calls_hidden(decision: Decision, hidden: set[str]) -> bool:
     return isinstance(decision, CallTools) and any(c.name in hidden for c in decision.calls)
 
@@ -302,7 +311,7 @@ def decide_with_search(
 def _hosted(api: str, deferral: _Deferral, conversation: Conversation,
             decide: Callable[[Conversation], Decision]) -> Outcome:
     hidden = {name for name in deferral.deferred if name not in deferral.loaded}
-    visible = replace(conversation, tools=tuple(t for t in conversation.tools if t.name not in hidden))
+    visible = _among(conversation, [t for t in conversation.tools if t.name not in hidden])
     # The OpenAI model still reads a deferred function's name and description (its parameters load later).
     extra = sum(PER_TOOL + estimate_tokens(t.name) + estimate_tokens(t.description)
                 for t in conversation.tools if t.name in hidden) if api == "responses" else 0
@@ -313,7 +322,7 @@ def _hosted(api: str, deferral: _Deferral, conversation: Conversation,
     query = query_of(conversation.question)
     found = tuple(search([_spec(api, deferral.deferred[n]) for n in deferral.deferred if n in hidden], query))
     loaded = hidden - set(found)
-    after = replace(conversation, tools=tuple(t for t in conversation.tools if t.name not in loaded))
+    after = _among(conversation, [t for t in conversation.tools if t.name not in loaded])
     step = SearchStep(query, found, tuple(deferral.deferred[n] for n in found))
     extra = sum(PER_TOOL + estimate_tokens(t.name) + estimate_tokens(t.description)
                 for t in conversation.tools if t.name in loaded) if api == "responses" else 0
@@ -321,8 +330,7 @@ def _hosted(api: str, deferral: _Deferral, conversation: Conversation,
 
 
 def _client(conversation: Conversation, tool: ToolSpec, decide: Callable[[Conversation], Decision]) -> Outcome:
-    others = replace(_without_search_calls(conversation, tool.name),
-                     tools=tuple(t for t in conversation.tools if t.name != tool.name))
+    others = _among(_without_search_calls(conversation, tool.name), [t for t in conversation.tools if t.name != tool.name])
     decision = decide(others)
     if not conversation.tools_allowed or _searched_since_question(conversation, tool.name):
         return Outcome(decision, conversation)
