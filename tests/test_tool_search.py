@@ -402,3 +402,19 @@ def test_a_forced_tool_use_with_every_tool_deferred_searches_then_calls(api):
     result = llm.run(FORECAST, tools=TOOLS, tool_search=True, tool_choice="required", max_rounds=3)
     assert "get_forecast" in [c.name for c in result.tool_calls]
     assert all(r.status == 200 for r in llm.offline.requests)
+
+
+def test_a_run_paused_with_the_client_search_resumes_from_json_with_its_search_made_anew():
+    from conductor.course import toolbox
+
+    llm = offline("chat")
+    question = 'Send an e-mail to ana@team.example with subject "Hi" and body "See you at 14:00"'
+    paused = llm.run(question, tools=toolbox.TOOLS, tool_search=True, max_rounds=3)
+    assert paused.stopped_by == "approval" and [p.name for p in paused.pending] == ["send_mail"]
+    loaded = cd.RunResult.from_json(paused.to_json())  # as another process reads it: no live tools
+    loaded.approve(loaded.pending[0].id)
+    done = llm.resume(loaded, tools=toolbox.TOOLS)  # the catalogue again: what was not loaded stays searchable
+    sent = [c for c in done.tool_calls if c.name == "send_mail"]
+    assert sent and not sent[0].is_error and sent[0].blocked is None
+    body = llm.offline.requests[-1].body
+    assert sent_names(body)[: len(sent_names(llm.offline.requests[1].body))] == sent_names(llm.offline.requests[1].body)

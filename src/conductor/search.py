@@ -48,6 +48,7 @@ __all__ = [
     "Prepared",
     "ToolIndex",
     "check_tool_search",
+    "client_search_registry",
     "has_hosted_search",
     "prepare",
     "search_words",
@@ -236,8 +237,15 @@ def prepare(
 def _client(registry: ToolRegistry, deferred: list[Tool]) -> Prepared:
     """Conductor's own search: the loaded tools, then ``search_tools``, then each tool it finds."""
     hidden = {t.name for t in deferred}
-    live = ToolRegistry(t for t in registry if t.name not in hidden)
-    index = ToolIndex(deferred)
+    return Prepared(client_search_registry([t for t in registry if t.name not in hidden], deferred),
+                    search_tool=SEARCH_TOOL)
+
+
+def client_search_registry(loaded: Sequence[Tool], deferred: Sequence[Tool], found: Sequence[Tool] = ()) -> ToolRegistry:
+    """The tools a run with conductor's search offers: ``loaded``, ``search_tools``, then what it ``found``
+    so far; each search appends the deferred tools it finds. (Also how a paused run's search is made anew.)"""
+    live = ToolRegistry([*loaded])
+    index = ToolIndex([*deferred, *found])
     lock = threading.Lock()
 
     def search_tools(query: str) -> dict[str, Any]:
@@ -261,4 +269,6 @@ def _client(registry: ToolRegistry, deferred: list[Tool]) -> Prepared:
         }
 
     live.add(Tool(search_tools, name=SEARCH_TOOL, sync_to_thread=False))
-    return Prepared(live, search_tool=SEARCH_TOOL)
+    for tool in found:
+        live.add(tool)
+    return live
