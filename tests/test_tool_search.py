@@ -418,3 +418,16 @@ def test_a_run_paused_with_the_client_search_resumes_from_json_with_its_search_m
     assert sent and not sent[0].is_error and sent[0].blocked is None
     body = llm.offline.requests[-1].body
     assert sent_names(body)[: len(sent_names(llm.offline.requests[1].body))] == sent_names(llm.offline.requests[1].body)
+
+
+@pytest.mark.parametrize("api", APIS)
+@pytest.mark.parametrize("mode", [True, "client"])
+def test_a_runs_searches_are_read_back_from_its_messages(api, mode):
+    from conductor.search import searches
+
+    result = offline(api).run(FORECAST, tools=TOOLS, tool_search=mode, max_rounds=3)
+    (search,) = searches(result)
+    assert search.loaded[0] == "get_forecast"
+    assert search.where == ("client" if mode == "client" or api == "chat" else "hosted")
+    if api != "responses" or search.where == "client":  # OpenAI's hosted search names paths, not a query
+        assert search.query == "forecast lisbon next 3 days"

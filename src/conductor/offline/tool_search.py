@@ -170,11 +170,10 @@ def _deferral(api: str, body: dict[str, Any], items: Sequence[dict[str, Any]]) -
 
 def check_responses(body: dict[str, Any], context: Sequence[dict[str, Any]]) -> None:
     """The Responses API's rules for deferred tools, over the request and the context it continues."""
-    tools = body.get("tools") or []
     deferral = _deferral("responses", body, context)
     if deferral.deferred and not deferral.searchable:
         raise InvalidRequest(NO_SEARCH_TOOL, param="tools", code="invalid_value")
-    if deferral.searchable and not deferral.deferred and any(is_responses_search(t) for t in tools):
+    if deferral.searchable and not deferral.deferred:
         raise InvalidRequest(NOTHING_DEFERRED, param="tools", code="invalid_value")
     loaded: set[str] = set()
     for item in context:
