@@ -242,6 +242,9 @@ class LLM:
         "web_search", "max_uses": 2}`` on Messages): sent unchanged, run by the provider inside its
         response, never here; their blocks and items stay in ``result.messages`` as received and
         their web searches are priced. Chat Completions has no hosted tools (a clear error says so).
+        ``tool_search=True`` sends the tools deferred, for a search to load the ones the model needs (the
+        API's hosted search, or conductor's own ``search_tools``; ``"client"`` asks for the latter, ``False``
+        for none; see :mod:`conductor.search`).
         ``max_pauses`` (default 3): how many times in a run a turn the API paused (Anthropic's
         ``stop_reason: "pause_turn"``, a long server-tool turn) is continued, by sending it back
         unchanged. A continuation is a request but never a tool round; past the limit the run
