@@ -431,3 +431,12 @@ def test_a_runs_searches_are_read_back_from_its_messages(api, mode):
     assert search.where == ("client" if mode == "client" or api == "chat" else "hosted")
     if api != "responses" or search.where == "client":  # OpenAI's hosted search names paths, not a query
         assert search.query == "forecast lisbon next 3 days"
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_a_tool_forced_with_tool_choice_stays_loaded(api):
+    llm = offline(api)
+    result = llm.run(FORECAST, tools=TOOLS, tool_search=True, tool_choice={"type": "tool", "name": "get_forecast"})
+    body = llm.offline.requests[0].body
+    assert "get_forecast" in sent_names(body) and "get_forecast" not in deferred_names(body)
+    assert result.tool_calls[0].name == "get_forecast"

@@ -170,12 +170,13 @@ class LLM:
         registry = ToolRegistry(functions)
         guards = dict(guards or {})
         allowed = check_allowed_tools(guards.pop("allowed_tools", None), registry)
-        searched = search.prepare(tool_search, registry, self.api, self.model, history)  # see conductor.search
+        choice, one_call = tool_choice_from(tool_choice, registry)
+        # Tool search (conductor.search); a tool the run forces with tool_choice stays loaded.
+        searched = search.prepare(tool_search, registry, self.api, self.model, history, keep=choice.name)
         registry, hosted = searched.tools, (*hosted, *searched.hosted)
         if allowed is not None and searched.search_tool:
             allowed = allowed | {searched.search_tool}
         policy = Guards(allowed_tools=allowed, **guards)
-        choice, one_call = tool_choice_from(tool_choice, registry)
         if parallel_tool_calls is None:
             parallel_tool_calls = one_call
         settings = RequestSettings(

@@ -167,13 +167,14 @@ class Prepared:
     search_tool: str | None = None  # the client search tool's name, when one is offered
 
 
-def _deferred(tools: Sequence[Tool], asked: bool | str | None, called: set[str]) -> list[Tool]:
+def _deferred(tools: Sequence[Tool], asked: bool | str | None, loaded: set[str]) -> list[Tool]:
     if asked is None:  # only the tools marked defer_loading=True
         deferred = [t for t in tools if getattr(t, "defer_loading", None) is True]
     else:
         deferred = [t for t in tools if getattr(t, "defer_loading", None) is not False]
-    # A tool the history already called stays loaded: the search that loaded it is not carried over.
-    return [t for t in deferred if t.name not in called]
+    # A tool the history already called stays loaded (the search that loaded it is not carried over), and
+    # so does a tool the run forces: the API cannot force a tool the model does not have.
+    return [t for t in deferred if t.name not in loaded]
 
 
 def called_in(history: Sequence[Any] | None) -> set[str]:
@@ -198,20 +199,22 @@ def called_in(history: Sequence[Any] | None) -> set[str]:
 
 
 def prepare(
-    asked: Any, registry: ToolRegistry, api: ApiName, model: str, history: Sequence[Any] | None = None
+    asked: Any, registry: ToolRegistry, api: ApiName, model: str, history: Sequence[Any] | None = None,
+    keep: str | None = None,
 ) -> Prepared:
     """The tools a run sends for ``tool_search=asked`` (True, "client", False or None) on ``api`` and ``model``.
 
     None (the default) searches only when some tool is marked ``defer_loading=True``; False sends every
     tool loaded. A run with nothing to defer sends no search tool, said in one line. The tools ``history``
-    already called are sent loaded.
+    already called, and ``keep`` (a tool the run forces with tool_choice), are sent loaded.
     """
     asked = check_tool_search(asked)
     if asked is False:
         if any(getattr(t, "defer_loading", None) for t in registry):
             logger.info("tool_search=False: the tools marked defer_loading=True are sent loaded like the others")
         return Prepared(registry)
-    deferred = _deferred(list(registry), asked, called_in(history) if history else set())
+    loaded = (called_in(history) if history else set()) | ({keep} if keep else set())
+    deferred = _deferred(list(registry), asked, loaded)
     if not deferred:
         if asked is not None:
             logger.info(
