@@ -218,8 +218,8 @@ def prepare(
     if not deferred:
         if asked is not None:
             logger.info(
-                "tool_search=%r, but no tool is deferred (every tool is marked defer_loading=False); "
-                "no search tool is sent", asked,
+                "tool_search=%r, but no tool is deferred (each is marked defer_loading=False, or the history "
+                "called it, or tool_choice forces it); no search tool is sent", asked,
             )
         return Prepared(registry)
     if SEARCH_TOOL in registry:
