@@ -440,3 +440,12 @@ def test_a_tool_forced_with_tool_choice_stays_loaded(api):
     body = llm.offline.requests[0].body
     assert "get_forecast" in sent_names(body) and "get_forecast" not in deferred_names(body)
     assert result.tool_calls[0].name == "get_forecast"
+
+
+def test_a_search_chained_with_server_state_is_remembered_by_the_server():
+    llm = offline("responses")
+    result = llm.run(FORECAST, tools=TOOLS, tool_search=True, server_state=True, max_rounds=3)
+    second = llm.offline.requests[1].body
+    assert second["previous_response_id"] and not any(i.get("type", "").startswith("tool_search") for i in second["input"])
+    assert [c.name for c in result.tool_calls] == ["get_forecast"]
+    assert all(r.status == 200 for r in llm.offline.requests)  # the stored search loaded the tool for the call
