@@ -17,6 +17,7 @@ import time
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
+from . import search
 from .apis import ApiName, RequestSettings, api_for, api_name, tool_choice_from
 from .apis.base import check_system
 from .apis.hosted import split_tools
@@ -164,18 +165,25 @@ class LLM:
             raise ValueError("the question must be a non-empty string")
         check_max_rounds(max_rounds)
         server_state = bool(options.pop("server_state", False))
+        tool_search = options.pop("tool_search", None)
         _check_options(options, self.api, server_state)
         functions, hosted = split_tools(_check_tools(tools), self.api)
         registry = ToolRegistry(functions)
         guards = dict(guards or {})
         allowed = check_allowed_tools(guards.pop("allowed_tools", None), registry)
-        policy = Guards(allowed_tools=allowed, **guards)
         choice, one_call = tool_choice_from(tool_choice, registry)
+        # Tool search (conductor.search); a tool the run forces with tool_choice stays loaded.
+        searched = search.prepare(tool_search, registry, self.api, self.model, history, keep=choice.name)
+        registry, hosted = searched.tools, (*hosted, *searched.hosted)
+        if allowed is not None and searched.search_tool:
+            allowed = allowed | {searched.search_tool}
+        policy = Guards(allowed_tools=allowed, **guards)
         if parallel_tool_calls is None:
             parallel_tool_calls = one_call
         settings = RequestSettings(
             self.model, registry, check_system(system), max_tokens, parallel_tool_calls, options, tool_choice=choice,
             server_state=server_state, hosted_tools=hosted, hosted_api=self.api if hosted else None,
+            deferred=searched.deferred,
         )
         conversation = Conversation(
             adapter=self.adapter,
@@ -237,6 +245,9 @@ class LLM:
         "web_search", "max_uses": 2}`` on Messages): sent unchanged, run by the provider inside its
         response, never here; their blocks and items stay in ``result.messages`` as received and
         their web searches are priced. Chat Completions has no hosted tools (a clear error says so).
+        ``tool_search=True`` sends the tools deferred, for a search to load the ones the model needs (the
+        API's hosted search, or conductor's own ``search_tools``; ``"client"`` asks for the latter, ``False``
+        for none; see :mod:`conductor.search`).
         ``max_pauses`` (default 3): how many times in a run a turn the API paused (Anthropic's
         ``stop_reason: "pause_turn"``, a long server-tool turn) is continued, by sending it back
         unchanged. A continuation is a request but never a tool round; past the limit the run

@@ -38,6 +38,7 @@ from .base import (
     StreamFailed,
     StreamIncomplete,
     ToolChoice,
+    deferred_for,
     hosted_approval_name,
     hosted_tools_for,
     is_hosted_approval,
@@ -216,7 +217,8 @@ class ResponsesApi:
         hosted = hosted_tools_for(settings, self.api)
         if len(settings.tools) or hosted:
             # Hosted tools (web_search, ...) go beside the function tools unchanged, as the caller wrote them.
-            kwargs["tools"] = [*(self.tool(t) for t in settings.tools), *hosted]
+            deferred = deferred_for(settings, self.api)
+            kwargs["tools"] = [*(self.tool(t, t.name in deferred) for t in settings.tools), *hosted]
             choice = settings.tool_choice if tools_allowed else ToolChoice("none")
             if choice.mode != "auto":  # auto is the API's default beside tools (and costs the SDK ~18 us to send)
                 kwargs["tool_choice"] = self._tool_choice(choice)
@@ -225,15 +227,18 @@ class ResponsesApi:
         return kwargs
 
     @staticmethod
-    def tool(tool: Any) -> dict[str, Any]:
+    def tool(tool: Any, deferred: bool = False) -> dict[str, Any]:
         # strict is always sent: the API takes an absent strict as true, which a non-strict schema doesn't meet.
-        return {
+        wire = {
             "type": "function",
             "name": tool.name,
             "description": tool.description,
             "parameters": tool.wire_parameters,
             "strict": tool.strict,
         }
+        if deferred:  # loaded by the hosted tool_search when the model asks for it
+            wire["defer_loading"] = True
+        return wire
 
     @staticmethod
     def _tool_choice(choice: ToolChoice) -> Any:

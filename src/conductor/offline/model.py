@@ -57,6 +57,7 @@ from .preface import preface
 from .reasoning import thought
 from .state import ServerState
 from .tokens import estimate_tokens, output_tokens, request_tokens, truncate_to_tokens
+from .tool_search import SearchStep, decide_with_search
 
 if TYPE_CHECKING:
     import anthropic
@@ -113,6 +114,7 @@ class Completion:
     output_tokens: int
     reasoning: str = ""  # what a reasoning model thought first; "" for none
     reasoning_tokens: int = 0
+    search: SearchStep | None = None  # a hosted tool search made inside the response, before its calls
 
 
 @dataclass
@@ -491,7 +493,13 @@ class OfflineModel:
 
     def _complete(self, wire: ModuleType, body: dict[str, Any], digest: bytes, fault: Fault | None) -> Completion:
         conversation = self._conversation(wire, body)
-        decision = self._decide(conversation, fault)
+        # Deferred tools and tool search (see .tool_search): the model decides among the tools in its context.
+        items = wire.context_items(body, self._server) if hasattr(wire, "context_items") else ()
+        searched = decide_with_search(wire.API, body, conversation, items, lambda c: self._decide(c, fault))
+        if searched is not None:
+            conversation, decision = searched.conversation, searched.decision
+        else:
+            decision = self._decide(conversation, fault)
         text = self._text(wire, body, conversation, decision)
         reasoning = thought(conversation, decision) if self.reasoning and wire.reasons(body) else ""
         reasoning_tokens = estimate_tokens(reasoning)
@@ -516,6 +524,9 @@ class OfflineModel:
         if limit is not None and reasoning_tokens + output_tokens(text, ((c.name, c.arguments) for c in calls)) > limit:
             text, calls, finish = truncate_to_tokens(text, max(0, limit - reasoning_tokens)), (), "max_tokens"
         answer_tokens = output_tokens(text + (refusal or ""), ((c.name, c.arguments) for c in calls))
+        step = searched.step if searched is not None and finish != "refusal" else None
+        if step is not None:  # the search the model wrote is output too
+            answer_tokens += output_tokens("", [("tool_search", step.query)])
         return Completion(
             id=wire.message_id(digest),
             created=self._now(digest),
@@ -524,10 +535,11 @@ class OfflineModel:
             calls=calls,
             finish=finish,
             refusal=refusal,
-            input_tokens=request_tokens(conversation),
+            input_tokens=searched.input_tokens if searched is not None else request_tokens(conversation),
             output_tokens=reasoning_tokens + answer_tokens,
             reasoning=reasoning,
             reasoning_tokens=reasoning_tokens,
+            search=step,
         )
 
 
