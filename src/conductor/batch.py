@@ -68,7 +68,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from . import pricing
+from . import pricing, tracing
 from .budget import Budget, Ledger, RunLimits, Spend, stopped_answer
 from .execution import DEFAULT_MAX_WORKERS, aexecute
 from .guards import DEFAULT_MAX_REPEATS, blocked_record
@@ -785,6 +785,9 @@ class BatchRun:
 
     # -- the loop -------------------------------------------------------------------------------
 
+    @tracing.traced_span(lambda self, **_: f"batch {self.state.id}", lambda self, **_: {
+        "gen_ai.provider.name": self.llm.provider, "gen_ai.request.model": self.llm.model,
+        "conductor.batch.run_id": self.state.id, "conductor.conversations": len(self.items)})
     async def drive(self, *, until_submitted: bool = False) -> list[RunResult]:
         """Run rounds until every conversation has ended (or, ``until_submitted``, until a round is in flight)."""
         if not self.prices_checked:
@@ -890,6 +893,7 @@ class BatchRun:
         state.save_run()
         logger.info("batch round %d of %s: %d requests in %s", round_, state.id, len(lines), batch_id)
 
+    @tracing.traced_batch_round
     async def _collect_round(self, current: dict[str, Any]) -> None:
         self._reserve(current)
         status = await self._wait(current)
@@ -977,6 +981,7 @@ class BatchRun:
             item.data["state"] = _snapshot(conversation)
             self.state.save_item(item.index)
 
+    @tracing.traced_run(lambda self, item, *_: item.conversation)
     async def _execute(self, item: _Item, calls: list[Any]) -> list[ToolCallRecord]:
         conversation = item.conversation
         assert conversation is not None

@@ -37,6 +37,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from . import metrics as metrics_module
+from . import tracing
 from .budget import Budget, Ledger, RunLimits, estimate_input_tokens, output_ceiling, stopped_answer
 from .metrics import Metrics, QueryRecord, Thresholds
 from .ratelimit import Clock, Limiters, RateLimit, RateLimited, SystemClock
@@ -403,6 +404,8 @@ class Orchestrator:
 
     # -- many conversations ---------------------------------------------------------------------
 
+    @tracing.traced_span(lambda self, questions, **options: "run_many", lambda self, questions, **options: {
+        "conductor.conversations": len(questions), "conductor.via": options.get("via", "direct")})
     async def run_many(
         self,
         questions: Sequence[str],

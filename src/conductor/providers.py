@@ -17,6 +17,7 @@ import time
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
+from . import tracing
 from .apis import ApiName, RequestSettings, api_for, api_name, tool_choice_from
 from .apis.base import check_system
 from .apis.hosted import split_tools
@@ -437,6 +438,7 @@ class LLM:
             return astream_request(self.client, conversation.adapter, request, index, conversation=conversation)
         return in_thread(stream_request(self.client, conversation.adapter, request, index, conversation=conversation))
 
+    @tracing.traced_run()
     def _execute(
         self, conversation: Conversation, calls: list[ToolCall], *, parallel: bool, max_workers: int
     ) -> list[ToolCallRecord]:
@@ -446,6 +448,7 @@ class LLM:
             deadline=conversation.limits.deadline_at(conversation),
         )
 
+    @tracing.traced_run()
     async def _aexecute(
         self, conversation: Conversation, calls: list[ToolCall], *, parallel: bool, max_workers: int
     ) -> list[ToolCallRecord]:
@@ -454,6 +457,7 @@ class LLM:
             deadline=conversation.limits.deadline_at(conversation),
         )
 
+    @tracing.traced_run()
     def _drive(self, conversation: Conversation, *, parallel: bool, max_workers: int) -> RunResult:
         limits = conversation.limits
         limits.require_prices([self.prices])
@@ -496,6 +500,7 @@ class LLM:
         except Exception:  # noqa: BLE001 - the original error is the one to raise
             logger.debug("could not keep the partial run of a failed run", exc_info=True)
 
+    @tracing.traced_run()
     async def _adrive(self, conversation: Conversation, *, parallel: bool, max_workers: int) -> RunResult:
         limits = conversation.limits
         limits.require_prices([self.prices])
