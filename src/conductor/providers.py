@@ -415,10 +415,12 @@ class LLM:
     # run/arun (and resume) build or restore a Conversation, then drive it here:
     # one request per step, the calls it asks for, their results, until it says stop.
 
+    @tracing.traced_request
     def _create(self, conversation: Conversation, request: dict[str, Any]) -> Any:
         """Send one request (the run's limits make the SDK's retries); a model fallback overrides this."""
         return conversation.limits.send(conversation, self.client, self.adapter.create, request)
 
+    @tracing.traced_request
     async def _acreate(self, conversation: Conversation, request: dict[str, Any]) -> Any:
         limits = conversation.limits
         if self.is_async:

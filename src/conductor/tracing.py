@@ -12,7 +12,8 @@ the version followed is pinned here and written into every span's instrumentatio
 * ``invoke_agent conductor`` (INTERNAL): one per run (``llm.run``, ``arun``, ``stream``, a
   resumed run, each conversation of ``orch.run_many`` or of a batched run); the parent of
   every ``chat`` and ``execute_tool`` span of the run. ``gen_ai.conversation.id`` names the
-  run; at its end, the run's usage, finish reason and ``conductor.stopped_by``.
+  run; at its end, the run's usage, finish reason, cost and, when a guard or a limit ended it,
+  ``conductor.stopped_by``.
 * ``chat {model}`` (CLIENT): one per model request: ``gen_ai.operation.name``,
   ``gen_ai.provider.name``, ``gen_ai.request.model``, ``gen_ai.response.model``,
   ``gen_ai.response.finish_reasons``, ``gen_ai.usage.input_tokens`` (every prompt token,
@@ -20,8 +21,10 @@ the version followed is pinned here and written into every span's instrumentatio
   ``gen_ai.usage.cache_read.input_tokens`` (and, when the API reported some,
   ``gen_ai.usage.cache_creation.input_tokens`` and ``gen_ai.usage.reasoning.output_tokens``),
   ``gen_ai.conversation.id``, the request's price as ``conductor.cost.usd`` and conductor's
-  stop reason (``conductor.stop_reason``; the API's own is in the finish reasons). The span is written when the response has been read, with
-  the request's measured start and end.
+  stop reason (``conductor.stop_reason``; the API's own is in the finish reasons). The span is
+  current while the request is sent (the SDK's own spans nest under it; each try of a model
+  fallback has its own), and a request that raises ends it with ``error.type``. A streamed
+  request or a provider batch's line gets its span when its response is read.
 * ``execute_tool {name}`` (INTERNAL): one per tool call that runs: ``gen_ai.tool.name``,
   ``gen_ai.tool.call.id``, ``gen_ai.tool.type``, and ``error.type`` with an error status when
   the call failed. The arguments (``gen_ai.tool.call.arguments``) and the result
@@ -306,7 +309,6 @@ def _agent(conversation: Conversation, *, owned: bool = False) -> _RunSpan:
         "gen_ai.provider.name": conversation.provider or "unknown",
         "gen_ai.request.model": conversation.settings.model,
         "conductor.api": conversation.adapter.api,
-        "conductor.max_rounds": conversation.max_rounds,
     }
     span = _tracer.start_span(f"invoke_agent {AGENT_NAME}", kind=_api.INTERNAL, attributes=attributes,
                               start_time=_ns(conversation.origin))
@@ -375,19 +377,21 @@ def _failed(span: Span, exc: BaseException) -> None:
 
 
 def chat(conversation: Conversation, call: ModelCall, turn: Turn) -> None:
-    """The ``chat`` span of one model request, from its measured start to its end (``Conversation.receive``)."""
+    """The ``chat`` span of one model request, completed when its response is read (``Conversation.receive``).
+
+    A request sent through :func:`traced_request` already has its span, live while it was sent (the
+    SDK's own spans nest under it); any other (a stream, a provider batch's line) gets one now, from
+    the request's measured start to its end.
+    """
     run = _agent(conversation)
     usage = turn.usage
     attributes: dict[str, Any] = {
-        "gen_ai.operation.name": "chat",
-        "gen_ai.provider.name": call.provider or conversation.provider or "unknown",
-        "gen_ai.request.model": call.model,
+        **_request_attributes(conversation, run, call.model, call.provider),
         "gen_ai.response.model": turn.model or call.model,
         "gen_ai.response.finish_reasons": (turn.native_stop_reason or call.stop_reason.value,),
         "gen_ai.usage.input_tokens": usage.input_tokens,
         "gen_ai.usage.output_tokens": usage.output_tokens,
         "gen_ai.usage.cache_read.input_tokens": usage.cache_read_tokens,
-        "gen_ai.conversation.id": run.conversation_id,
         "conductor.cost.usd": call.cost,
         "conductor.stop_reason": call.stop_reason.value,
     }
@@ -401,11 +405,79 @@ def chat(conversation: Conversation, call: ModelCall, turn: Turn) -> None:
         attributes["gen_ai.response.id"] = turn.response_id
     if call.batch_id:
         attributes["conductor.batch.id"] = call.batch_id
-    span = _tracer.start_span(
-        f"chat {call.model}", context=_api.in_context(run.span), kind=_api.CLIENT,
-        attributes=attributes, start_time=_ns(conversation.origin + call.started),
-    )
+    span = conversation.__dict__.pop("_otel_chat", None)
+    if span is None:
+        span = _tracer.start_span(
+            f"chat {call.model}", context=_api.in_context(run.span), kind=_api.CLIENT,
+            attributes=attributes, start_time=_ns(conversation.origin + call.started),
+        )
+    else:
+        span.set_attributes(attributes)
     span.end(end_time=_ns(conversation.origin + call.ended))
+
+
+def _request_attributes(conversation: Conversation, run: _RunSpan, model: str, provider: str) -> dict[str, Any]:
+    return {
+        "gen_ai.operation.name": "chat",
+        "gen_ai.provider.name": provider or conversation.provider or "unknown",
+        "gen_ai.request.model": model,
+        "gen_ai.conversation.id": run.conversation_id,
+    }
+
+
+def traced_request(function: F) -> F:
+    """``LLM._create`` / ``_acreate``: the request's ``chat`` span, current while it is sent (a model fallback's
+    every try gets one); a request that raises ends it with ``error.type``, else ``receive`` completes it."""
+    def start(llm: Any, conversation: Conversation) -> Any:
+        run = _agent(conversation)
+        model = conversation.settings.model
+        return _tracer.start_span(f"chat {model}", context=_api.in_context(run.span), kind=_api.CLIENT,
+                                  attributes=_request_attributes(conversation, run, model, llm.provider))
+
+    def settle(conversation: Conversation, span: Any, response: Any) -> Any:
+        if response is None:  # nothing was sent (a fallback found the run stopped)
+            span.end()
+        else:
+            conversation.__dict__["_otel_chat"] = span
+        return response
+
+    if inspect.iscoroutinefunction(function):
+
+        @functools.wraps(function)
+        async def asend(llm: Any, conversation: Conversation, request: Any) -> Any:
+            if not enabled:
+                return await function(llm, conversation, request)
+            span = start(llm, conversation)
+            token = _api.attach(_api.in_context(span))
+            try:
+                response = await function(llm, conversation, request)
+            except BaseException as exc:
+                _failed(span, exc)
+                span.end()
+                raise
+            finally:
+                _api.detach(token)
+            return settle(conversation, span, response)
+
+        return asend  # type: ignore[return-value]
+
+    @functools.wraps(function)
+    def send(llm: Any, conversation: Conversation, request: Any) -> Any:
+        if not enabled:
+            return function(llm, conversation, request)
+        span = start(llm, conversation)
+        token = _api.attach(_api.in_context(span))
+        try:
+            response = function(llm, conversation, request)
+        except BaseException as exc:
+            _failed(span, exc)
+            span.end()
+            raise
+        finally:
+            _api.detach(token)
+        return settle(conversation, span, response)
+
+    return send  # type: ignore[return-value]
 
 
 def run_ended(conversation: Conversation, result: RunResult) -> None:
@@ -414,17 +486,16 @@ def run_ended(conversation: Conversation, result: RunResult) -> None:
     if run is None or run.ended:
         return
     usage = result.usage
-    run.span.set_attributes({
+    attributes = {
         "gen_ai.usage.input_tokens": usage.input_tokens,
         "gen_ai.usage.output_tokens": usage.output_tokens,
         "gen_ai.usage.cache_read.input_tokens": usage.cache_read_tokens,
-        "gen_ai.usage.cache_creation.input_tokens": usage.cache_write_tokens,
         "gen_ai.response.finish_reasons": (result.native_stop_reason or result.stop_reason.value,),
-        "conductor.rounds": len(result.rounds),
-        "conductor.requests": result.api_calls,
         "conductor.cost.usd": result.cost,
-        "conductor.stopped_by": result.stopped_by or "",
-    })
+    }
+    if result.stopped_by:
+        attributes["conductor.stopped_by"] = result.stopped_by
+    run.span.set_attributes(attributes)
     if result.stopped_by == "error":
         run.span.set_attribute("error.type", "run_failed")
         run.span.set_status(_api.error("run_failed"))
