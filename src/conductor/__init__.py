@@ -85,6 +85,9 @@ _LAZY = {
     # MCP servers as tools (conductor/mcp.py; inside it ``import mcp`` is the SDK)
     "mcp_server": "mcp",
     "MCPServerError": "mcp",
+    # lesson 08: OpenTelemetry traces, and evaluating tool use
+    "tracing": None,
+    "evals": None,
 }
 
 __all__ = [
