@@ -186,3 +186,52 @@ def test_the_attribute_names_are_the_pinned_conventions():
 def test_an_exporter_of_the_wrong_kind_is_refused_with_what_to_pass():
     with pytest.raises(TypeError, match="SpanExporter or SpanProcessor"):
         tracing.enable("jaeger")
+
+
+def test_a_failed_request_ends_its_chat_span_with_error_type_and_a_fallback_try_has_its_own(exporter):
+    down = cd.OfflineModel(latency=None, faults={"server_error": 1.0})
+    broken = cd.connect("offline", offline_model=down, max_retries=0)
+    with pytest.raises(Exception) as raised:
+        broken.run("北京今天天气怎么样?", tools=[get_weather])
+    spans = ours(exporter.get_finished_spans())
+    [chat] = by_name(spans, "chat")
+    [agent] = by_name(spans, "invoke_agent")
+    assert chat.attributes["error.type"] == type(raised.value).__qualname__ == "InternalServerError"
+    assert chat.status.status_code is StatusCode.ERROR and agent.status.status_code is StatusCode.ERROR
+    exporter.clear()
+    both = cd.fallback(broken, cd.connect("offline", latency_scale=0))
+    result = both.run("北京今天天气怎么样?", tools=[get_weather])
+    chats = by_name(ours(exporter.get_finished_spans()), "chat")
+    assert [("error.type" in s.attributes) for s in chats] == [True, False, True, False]
+    assert len(chats) == 2 * result.api_calls
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_a_streamed_run_has_the_same_tree(exporter, api):
+    llm = cd.connect("offline", api=api, latency_scale=0)
+    events = list(llm.stream(CHAIN, tools=[get_weather, suggest_clothing], max_rounds=2))
+    result = events[-1].result
+    spans = ours(exporter.get_finished_spans())
+    [agent] = by_name(spans, "invoke_agent")
+    assert len(by_name(spans, "chat")) == result.api_calls
+    assert len(by_name(spans, "execute_tool")) == len(result.tool_calls) == 2
+    assert all(s.parent.span_id == agent.context.span_id for s in spans if s is not agent)
+    assert agent.attributes["gen_ai.usage.input_tokens"] == result.usage.input_tokens
+
+
+def test_enabled_for_turns_tracing_on_for_a_block_only():
+    found = InMemorySpanExporter()
+    llm = cd.connect("offline", latency_scale=0)
+    with tracing.enabled_for(found, capture_content=True):
+        llm.run("北京今天天气怎么样?", tools=[get_weather])
+    llm.run("北京今天天气怎么样?", tools=[get_weather])
+    assert not tracing.enabled and not tracing.capture_content
+    assert len(ours(found.get_finished_spans())) == 4
+    tracing.clear()
+
+
+def test_bench_tracing_times_the_same_six_spans_a_run():
+    from conductor.course import bench
+
+    measured = bench.bench_tracing(conversations=2, rounds_per_block=1)
+    assert measured.spans_per_run == 6 and measured.conversations == 2 and not tracing.enabled
