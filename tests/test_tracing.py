@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 from typing import Any
 
 import pytest
@@ -235,3 +236,42 @@ def test_bench_tracing_times_the_same_six_spans_a_run():
 
     measured = bench.bench_tracing(conversations=2, rounds_per_block=1)
     assert measured.spans_per_run == 6 and measured.conversations == 2 and not tracing.enabled
+
+
+def test_the_standard_otlp_variables_send_the_tree_to_a_collector(monkeypatch):
+    """What a learner with Jaeger, Phoenix or Langfuse does: set the endpoint, enable, and the spans arrive."""
+    from http.server import BaseHTTPRequestHandler, HTTPServer
+
+    from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
+
+    if not tracing._own_provider and tracing._switch is not None:
+        pytest.skip("another tracer provider was set in this process before conductor's")
+    received: list[tuple[str, bytes]] = []
+
+    class Collector(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:  # noqa: N802 - http.server's name
+            received.append((self.path, self.rfile.read(int(self.headers["Content-Length"]))))
+            self.send_response(200)
+            self.end_headers()
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    collector = HTTPServer(("127.0.0.1", 0), Collector)
+    thread = threading.Thread(target=collector.serve_forever, daemon=True)
+    thread.start()
+    monkeypatch.setenv("OTEL_EXPORTER_OTLP_ENDPOINT", f"http://127.0.0.1:{collector.server_port}")
+    try:
+        tracing.enable()
+        cd.connect("offline", latency_scale=0).run(CHAIN, tools=[get_weather, suggest_clothing])
+        tracing.flush()
+    finally:
+        tracing.disable()
+        collector.shutdown()
+    names = []
+    for path, body in received:
+        assert path == "/v1/traces"
+        request = ExportTraceServiceRequest.FromString(body)
+        names += [span.name for r in request.resource_spans for s in r.scope_spans for span in s.spans]
+    assert sorted(names) == sorted(["invoke_agent conductor", *["chat conductor-offline"] * 3,
+                                    "execute_tool get_weather", "execute_tool suggest_clothing"])

@@ -33,7 +33,7 @@ the version followed is pinned here and written into every span's instrumentatio
 * MCP calls: the MCP SDK emits its own ``tools/call {tool}`` and ``tools/list`` CLIENT spans
   (``mcp.method.name``, ``jsonrpc.request.id``); they nest under the ``execute_tool`` span of the
   call that made them, since the call's context goes with it to the connection's loop. The
-  Anthropic SDK likewise emits an ``anthropic.messages.create`` span per request beside
+  Anthropic SDK likewise emits an ``anthropic.messages.create`` span per request, under
   conductor's ``chat`` span (sum usage over the ``chat`` spans, not over every span).
 * ``batch {id}``: a batched run (``orch.run_many(..., via="batch")``), the parent of its
   conversations' ``invoke_agent`` spans and of one ``batch_round {n}`` span per provider batch;
@@ -41,7 +41,7 @@ the version followed is pinned here and written into every span's instrumentatio
 
 The spans go to the global tracer provider: a learner's own (``trace.set_tracer_provider``,
 Logfire, Phoenix) is used as it is; with none set, ``enable`` sets an SDK provider of its
-own. ``exporter=None`` exports with OTLP over HTTP when the standard environment variables
+own, and ``exporter=None`` then exports with OTLP over HTTP when the standard environment variables
 name an endpoint (``OTEL_EXPORTER_OTLP_ENDPOINT`` or ``OTEL_EXPORTER_OTLP_TRACES_ENDPOINT``,
 with ``OTEL_EXPORTER_OTLP_HEADERS`` and the rest read by the exporter itself); any
 ``SpanExporter`` (or ``SpanProcessor``) may be passed instead. Either way the last
@@ -93,6 +93,7 @@ _tracer: Any = None
 _switch: Any = None  # our SpanProcessor on the provider: forwards to the exporter in use and keeps the recent spans
 _OFFSET_NS = time.time_ns() - time.perf_counter_ns()  # perf_counter -> epoch nanoseconds
 _api: Any = None  # the OpenTelemetry API's pieces the hooks use, imported once by enable()
+_own_provider = False  # enable() set the global tracer provider (no one had): OTLP from the environment is ours to add
 
 
 def _load_api() -> Any:
@@ -115,22 +116,25 @@ def enable(exporter: Any = None, *, capture_content: bool = False) -> None:
     ``exporter``: a ``SpanExporter`` (sent span by span, e.g. ``InMemorySpanExporter()``,
     ``ConsoleSpanExporter()``), a ``SpanProcessor`` (used as given, e.g. a
     ``BatchSpanProcessor``), or None: OTLP over HTTP when ``OTEL_EXPORTER_OTLP_ENDPOINT`` or
-    ``OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`` is set, else only the spans kept in memory.
+    ``OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`` is set, else only the spans kept in memory. A
+    tracer provider set before the first ``enable`` (your own, Logfire's) is used as it is,
+    and exports where it was set up to; with none, ``enable`` sets an SDK provider of its
+    own as the process's (after that, another cannot be set: set yours first).
     ``capture_content=True`` adds each tool call's arguments and result to its span: they
     then reach whoever reads the traces. Calling ``enable`` again replaces the exporter.
     """
-    global enabled, _tracer, _switch, _api
+    global enabled, _tracer, _switch, _api, _own_provider
     globals()["capture_content"] = bool(capture_content)
     _api = _api or _load_api()
-    processor = _processor_for(exporter)
     with _lock:
         if _switch is None:
+            provider, _own_provider = _provider()
             _switch = _make_switch()
-            _provider().add_span_processor(_switch)
+            provider.add_span_processor(_switch)
             from opentelemetry import trace
 
             _tracer = trace.get_tracer("conductor", _version(), schema_url=SCHEMA_URL)
-        _switch.use(processor)
+        _switch.use(_processor_for(exporter, from_environment=_own_provider))
         enabled = True
     logger.info("tracing on (GenAI semantic conventions %s), capture_content=%s", SEMCONV_VERSION, capture_content)
 
@@ -166,15 +170,15 @@ def _version() -> str:
     return __version__
 
 
-def _provider() -> Any:
+def _provider() -> tuple[Any, bool]:
     """The global tracer provider when it takes processors (a learner's own, or one set earlier); else an SDK
-    provider of our own, made global."""
+    provider of our own, made global. With whether it is ours."""
     from opentelemetry import trace
 
     current = trace.get_tracer_provider()
     inner = getattr(current, "provider", current)  # Logfire wraps the SDK provider in a proxy of its own
     if hasattr(inner, "add_span_processor"):
-        return inner
+        return inner, False
     if type(current).__name__ != "ProxyTracerProvider":
         raise RuntimeError(
             f"the global tracer provider ({type(current).__qualname__}) takes no span processors; "
@@ -186,15 +190,17 @@ def _provider() -> Any:
     provider = TracerProvider(resource=Resource.create({"service.name": os.environ.get("OTEL_SERVICE_NAME",
                                                                                          "conductor")}))
     trace.set_tracer_provider(provider)
-    return provider
+    return provider, True
 
 
-def _processor_for(exporter: Any) -> Any:
+def _processor_for(exporter: Any, *, from_environment: bool) -> Any:
+    """The processor for ``exporter``; for None, OTLP when the environment names an endpoint and the provider is
+    ours (a learner's own provider exports where its owner set it up: adding OTLP would send every span twice)."""
     from opentelemetry.sdk.trace import SpanProcessor
     from opentelemetry.sdk.trace.export import SimpleSpanProcessor, SpanExporter
 
     if exporter is None:
-        if os.environ.get("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT") or os.environ.get("OTEL_EXPORTER_OTLP_ENDPOINT"):
+        if from_environment and os.environ.get("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT") or os.environ.get("OTEL_EXPORTER_OTLP_ENDPOINT"):
             # Loaded only here: the OTLP exporter (protobuf, requests) is not needed by anyone else.
             from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
             from opentelemetry.sdk.trace.export import BatchSpanProcessor
