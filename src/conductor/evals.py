@@ -25,12 +25,14 @@ chance that k trials of a case all pass, estimated as τ-bench does from n trial
 passes: C(c, k) / C(n, k), averaged over the cases), p50/p95 latency and cost, and the
 stop reasons.
 
-Written here rather than with pydantic-evals: its ``Dataset`` runs a case ``repeat`` times
-but reports no pass^k and cannot vary the stand-in's seed per trial, which is what makes
-pass^k mean something offline; and it loads pydantic-ai (half a second at import, 20 MB).
-Its trajectory evaluators (``ToolCorrectness``, ``TrajectoryMatch``, ``ArgumentCorrectness``)
-read ``execute_tool`` spans with ``gen_ai.tool.name`` and ``gen_ai.tool.call.arguments``:
-the spans :mod:`conductor.tracing` emits, so they can grade conductor's runs too.
+Written here rather than with pydantic-evals (2.62): its ``Dataset`` runs a case ``repeat``
+times but reports no pass^k, and it hands the task only the case's inputs, not the trial
+number the stand-in's seed needs (which is what makes pass^k mean something offline); and it
+brings pydantic-ai-slim (about 20 MB installed, half a second to import). Its trajectory
+evaluators (``ToolCorrectness``, ``TrajectoryMatch``, ``ArgumentCorrectness``) read
+``execute_tool`` spans by ``gen_ai.tool.name`` and ``gen_ai.tool.call.arguments``, the names
+:mod:`conductor.tracing` emits (arguments with ``capture_content=True``), so a team that uses
+it can point them at conductor's runs.
 """
 
 from __future__ import annotations
