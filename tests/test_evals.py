@@ -94,3 +94,8 @@ def test_bad_k_and_duplicate_names_are_refused():
     with pytest.raises(ValueError, match="unique"):
         evals.evaluate([CASES[0], CASES[0]], k=1)
 
+
+
+def test_a_real_provider_without_a_key_is_a_usage_error_that_names_the_key(capsys):
+    assert main(["eval", "--provider", "openai"]) == 2
+    assert "OPENAI_API_KEY is not set" in capsys.readouterr().err

@@ -78,8 +78,9 @@ class Case:
     ``tools``: the tools, or a function of the trial number returning them (a flaky
     tool seeded per trial). ``faults``: the offline stand-in's fault rates for this case
     (``{"rate_limit": 0.3}``: the first requests of a trial meet the fault while seeded draws
-    fall under the rate, and the SDK's retries meet them). ``retries``: the SDK's retries of a
-    failed request (``max_retries``) for this case.
+    fall under the rate, and the SDK's retries meet them; a real model meets only its own
+    faults). ``retries``: the SDK's retries of a failed request (``max_retries``) for this
+    case, on the offline stand-in.
     """
 
     name: str
