@@ -1,11 +1,13 @@
-"""Lesson 08's exercises: pass^k from a case's trials, and a trajectory scored by its tool calls.
+"""Lesson 08's exercises: pass^k from a case's trials, a trajectory scored by its tool calls, a run's
+input tokens read from its spans.
 
 In the notebook::
 
     from conductor.exercises import ____, lesson08 as ex
     ex.q1.check()
 
-Every check is deterministic: the trials and trajectories are the check's own.
+Every check is deterministic: the trials and trajectories are the check's own, and the traced runs
+go to a fresh zero-latency offline model.
 """
 
 from __future__ import annotations
@@ -14,9 +16,11 @@ import math
 from collections import Counter
 from typing import Any
 
-from .core import Exercise, Wrong, WrongAnswer, learner_call
+from ... import tracing
+from .. import scenarios as sc
+from .core import Exercise, Wrong, WrongAnswer, learner_call, offline_llm
 
-__all__ = ["SETUP", "EXERCISES", "q1", "q2"]
+__all__ = ["SETUP", "EXERCISES", "q1", "q2", "q3"]
 
 SETUP = "from conductor.exercises import ____, lesson08 as ex"
 """The notebook cell that comes before the exercises."""
@@ -177,4 +181,81 @@ ex.q2.check()''',
     ),
 )
 
-EXERCISES: tuple[Exercise, ...] = (q1, q2)
+# -- exercise 3: a run's input tokens, from its spans ---------------------------------------------------------
+
+
+def input_tokens_of(spans) -> int:
+    """The input tokens of every model request of a run, read from the run's finished spans."""
+    return sum(s.attributes["gen_ai.usage.input_tokens"] for s in spans
+               if s.attributes.get("gen_ai.operation.name") == "chat")
+
+
+TRACED_QUESTIONS = ("上海今天天气怎么样?应该穿什么衣服?", "北京和上海今天天气怎么样?")
+
+
+def _judge_input_tokens(input_tokens_of: Any) -> str:
+    from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+
+    llm = offline_llm("chat")
+    for question in TRACED_QUESTIONS:
+        exporter = InMemorySpanExporter()
+        with tracing.enabled_for(exporter):
+            result = llm.run(question, tools=sc.weather_tools())
+        spans = [s for s in exporter.get_finished_spans() if s.instrumentation_scope.name == "conductor"]
+        got = learner_call("input_tokens_of(spans)", input_tokens_of, spans)
+        want = result.usage.input_tokens
+        if got != want:
+            why = ("the invoke_agent span carries the run's total too: sum over the chat spans only "
+                   "(gen_ai.operation.name == 'chat')" if got == 2 * want else
+                   "every request has its own chat span: add them all")
+            raise Wrong(f"for {question!r} ({result.api_calls} requests) input_tokens_of gives {got!r}; the run "
+                        f"used {want} input tokens: {why}.")
+    return ("the chat spans' input tokens add up to result.usage.input_tokens; the invoke_agent span "
+            "holds the same total once more.")
+
+
+def _every_span() -> tuple[Any, ...]:
+    def input_tokens_of(spans) -> int:
+        """Sums every span that has the attribute."""
+        return sum(s.attributes.get("gen_ai.usage.input_tokens", 0) for s in spans)
+
+    return (input_tokens_of,)
+
+
+def _first_request() -> tuple[Any, ...]:
+    def input_tokens_of(spans) -> int:
+        """Reads the first chat span only."""
+        chats = [s for s in spans if s.attributes.get("gen_ai.operation.name") == "chat"]
+        return chats[0].attributes["gen_ai.usage.input_tokens"]
+
+    return (input_tokens_of,)
+
+
+q3 = Exercise(
+    number=3,
+    title="A run's input tokens, from its spans",
+    task="""A backend shows you spans, not `RunResult`s. Write `input_tokens_of(spans)`: the input tokens of
+every model request of one run, given the run's finished spans (OpenTelemetry `ReadableSpan`s, each
+with `.name` and `.attributes`). The check traces two runs on a fresh offline model and compares
+your total with each run's `result.usage.input_tokens`.""",
+    stub='''\
+def input_tokens_of(spans) -> int:
+    """The input tokens of every model request of a run, read from the run's finished spans."""
+    return ____
+
+
+ex.q3.check()''',
+    hint_text="Each model request is a span whose gen_ai.operation.name is 'chat', with its own "
+    "gen_ai.usage.input_tokens. The invoke_agent span carries the run's total as well, so summing every "
+    "span that has the attribute counts each token twice.",
+    names=("input_tokens_of",),
+    judge=_judge_input_tokens,
+    reference=lambda: (input_tokens_of,),
+    solution_parts=(input_tokens_of,),
+    wrong_answers=(
+        WrongAnswer("sums every span", _every_span, fix="sum over the chat spans only"),
+        WrongAnswer("reads one request", _first_request, fix="add them all"),
+    ),
+)
+
+EXERCISES: tuple[Exercise, ...] = (q1, q2, q3)
