@@ -785,9 +785,7 @@ class BatchRun:
 
     # -- the loop -------------------------------------------------------------------------------
 
-    @tracing.traced_span(lambda self, **_: f"batch {self.state.id}", lambda self, **_: {
-        "gen_ai.provider.name": self.llm.provider, "gen_ai.request.model": self.llm.model,
-        "conductor.batch.run_id": self.state.id, "conductor.conversations": len(self.items)})
+    @tracing.traced_batch
     async def drive(self, *, until_submitted: bool = False) -> list[RunResult]:
         """Run rounds until every conversation has ended (or, ``until_submitted``, until a round is in flight)."""
         if not self.prices_checked:

@@ -404,8 +404,7 @@ class Orchestrator:
 
     # -- many conversations ---------------------------------------------------------------------
 
-    @tracing.traced_span(lambda self, questions, **options: "run_many", lambda self, questions, **options: {
-        "conductor.conversations": len(questions), "conductor.via": options.get("via", "direct")})
+    @tracing.traced_many
     async def run_many(
         self,
         questions: Sequence[str],

@@ -600,7 +600,7 @@ def error_type(output: str) -> str:
 # -- MCP, batches, many runs ---------------------------------------------------------------------------------
 
 
-def traced_span(name: Callable[..., str], attributes: Callable[..., dict[str, Any]]) -> Callable[[F], F]:
+def _traced_span(name: Callable[..., str], attributes: Callable[..., dict[str, Any]]) -> Callable[[F], F]:
     """An async method whose call is one span (``run_many``, a batched run), current while it runs."""
     def decorate(function: F) -> F:
         @functools.wraps(function)
@@ -618,6 +618,18 @@ def traced_span(name: Callable[..., str], attributes: Callable[..., dict[str, An
         return run  # type: ignore[return-value]
 
     return decorate
+
+
+traced_many = _traced_span(  # Orchestrator.run_many: one span over its conversations' runs
+    lambda orch, questions, **options: "run_many",
+    lambda orch, questions, **options: {"conductor.conversations": len(questions),
+                                        "conductor.via": options.get("via", "direct")},
+)
+traced_batch = _traced_span(  # BatchRun.drive: one span over a batched run's conversations and rounds
+    lambda run, **options: f"batch {run.state.id}",
+    lambda run, **options: {"gen_ai.provider.name": run.llm.provider, "gen_ai.request.model": run.llm.model,
+                            "conductor.batch.run_id": run.state.id, "conductor.conversations": len(run.items)},
+)
 
 
 def traced_batch_round(function: F) -> F:
