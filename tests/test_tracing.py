@@ -275,3 +275,19 @@ def test_the_standard_otlp_variables_send_the_tree_to_a_collector(monkeypatch):
         names += [span.name for r in request.resource_spans for s in r.scope_spans for span in s.spans]
     assert sorted(names) == sorted(["invoke_agent conductor", *["chat conductor-offline"] * 3,
                                     "execute_tool get_weather", "execute_tool suggest_clothing"])
+
+
+def test_a_resumed_run_is_one_span_that_names_the_pause_it_continues(exporter):
+    weather = cd.tool(get_weather, requires_approval=True)
+    llm = cd.connect("offline", latency_scale=0)
+    paused = llm.run("北京今天天气怎么样?", tools=[weather])
+    paused.approve(paused.pending[0].id)
+    result = llm.resume(paused)
+    spans = ours(exporter.get_finished_spans())
+    first, second = sorted(by_name(spans, "invoke_agent"), key=lambda s: s.start_time)
+    assert first.attributes["conductor.stopped_by"] == "approval"
+    assert second.attributes["conductor.resumed_from"] == first.attributes["conductor.pause.token"]
+    [tool] = by_name(spans, "execute_tool")
+    assert tool.parent.span_id == second.context.span_id
+    assert sum(s.attributes["gen_ai.usage.input_tokens"] for s in by_name(spans, "chat")) == \
+        result.usage.input_tokens == second.attributes["gen_ai.usage.input_tokens"]

@@ -979,7 +979,7 @@ class BatchRun:
             item.data["state"] = _snapshot(conversation)
             self.state.save_item(item.index)
 
-    @tracing.traced_run(lambda self, item, *_: item.conversation)
+    @tracing.traced_run(lambda self, item, *_: item.conversation, owns=False)
     async def _execute(self, item: _Item, calls: list[Any]) -> list[ToolCallRecord]:
         conversation = item.conversation
         assert conversation is not None

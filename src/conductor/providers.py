@@ -440,7 +440,7 @@ class LLM:
             return astream_request(self.client, conversation.adapter, request, index, conversation=conversation)
         return in_thread(stream_request(self.client, conversation.adapter, request, index, conversation=conversation))
 
-    @tracing.traced_run()
+    @tracing.traced_run(owns=False)
     def _execute(
         self, conversation: Conversation, calls: list[ToolCall], *, parallel: bool, max_workers: int
     ) -> list[ToolCallRecord]:
@@ -450,7 +450,7 @@ class LLM:
             deadline=conversation.limits.deadline_at(conversation),
         )
 
-    @tracing.traced_run()
+    @tracing.traced_run(owns=False)
     async def _aexecute(
         self, conversation: Conversation, calls: list[ToolCall], *, parallel: bool, max_workers: int
     ) -> list[ToolCallRecord]:

@@ -13,7 +13,9 @@ the version followed is pinned here and written into every span's instrumentatio
   resumed run, each conversation of ``orch.run_many`` or of a batched run); the parent of
   every ``chat`` and ``execute_tool`` span of the run. ``gen_ai.conversation.id`` names the
   run; at its end, the run's usage, finish reason, cost and, when a guard or a limit ended it,
-  ``conductor.stopped_by``.
+  ``conductor.stopped_by``. A run paused for approval ends its span with the pause's
+  ``conductor.pause.token``; the resumed run is a new ``invoke_agent`` span whose
+  ``conductor.resumed_from`` names it (its usage totals count the requests before the pause too).
 * ``chat {model}`` (CLIENT): one per model request: ``gen_ai.operation.name``,
   ``gen_ai.provider.name``, ``gen_ai.request.model``, ``gen_ai.response.model``,
   ``gen_ai.response.finish_reasons``, ``gen_ai.usage.input_tokens`` (every prompt token,
@@ -316,6 +318,9 @@ def _agent(conversation: Conversation, *, owned: bool = False) -> _RunSpan:
         "gen_ai.request.model": conversation.settings.model,
         "conductor.api": conversation.adapter.api,
     }
+    resumed = getattr(conversation, "_pause_token", "")
+    if resumed:  # a paused run resumed: the pause its first part ended with (conductor.pause.token)
+        attributes["conductor.resumed_from"] = resumed
     span = _tracer.start_span(f"invoke_agent {AGENT_NAME}", kind=_api.INTERNAL, attributes=attributes,
                               start_time=_ns(conversation.origin))
     run = _RunSpan(span, conversation_id, owned)
@@ -323,11 +328,13 @@ def _agent(conversation: Conversation, *, owned: bool = False) -> _RunSpan:
     return run
 
 
-def traced_run(of: Callable[..., Conversation | None] | None = None) -> Callable[[F], F]:
-    """A driver of runs (``LLM._drive``, a batch's tool step): the run's ``invoke_agent`` span is current inside it.
+def traced_run(of: Callable[..., Conversation | None] | None = None, *, owns: bool = True) -> Callable[[F], F]:
+    """A step of a run (``LLM._drive``, a turn's tool calls): the run's ``invoke_agent`` span is current inside it.
 
     ``of(*args)`` gives the conversation (default: the second positional argument, after ``self``).
-    The span is ended here when this call made it; a run that raised gets ``error.type``.
+    A driver (``owns=True``) that started the span ends it, with ``error.type`` if the run raised;
+    a step that started it (the calls a resumed run makes before its driver) leaves it to the
+    run's ``result()`` or to the driver that follows.
     """
     def conversation_of(args: tuple[Any, ...]) -> Conversation | None:
         return of(*args) if of is not None else args[1]
@@ -339,7 +346,7 @@ def traced_run(of: Callable[..., Conversation | None] | None = None) -> Callable
             async def arun(*args: Any, **kwargs: Any) -> Any:
                 if not enabled:
                     return await function(*args, **kwargs)
-                with _current_run(conversation_of(args)):
+                with _current_run(conversation_of(args), owns):
                     return await function(*args, **kwargs)
 
             return arun  # type: ignore[return-value]
@@ -348,7 +355,7 @@ def traced_run(of: Callable[..., Conversation | None] | None = None) -> Callable
         def run(*args: Any, **kwargs: Any) -> Any:
             if not enabled:
                 return function(*args, **kwargs)
-            with _current_run(conversation_of(args)):
+            with _current_run(conversation_of(args), owns):
                 return function(*args, **kwargs)
 
         return run  # type: ignore[return-value]
@@ -357,12 +364,17 @@ def traced_run(of: Callable[..., Conversation | None] | None = None) -> Callable
 
 
 @contextmanager
-def _current_run(conversation: Conversation | None) -> Iterator[None]:
+def _current_run(conversation: Conversation | None, owns: bool) -> Iterator[None]:
     if conversation is None:
         yield
         return
-    made = "_otel" not in conversation.__dict__ or conversation.__dict__["_otel"].ended
-    run = _agent(conversation, owned=True) if made else conversation.__dict__["_otel"]
+    live = conversation.__dict__.get("_otel")
+    if live is not None and not live.ended and not live.owned and owns:
+        live.owned = True  # a step started it (a resumed run's calls): the driver now ends it
+        made, run = True, live
+    else:
+        made = (live is None or live.ended) and owns
+        run = _agent(conversation, owned=owns) if live is None or live.ended else live
     token = _api.attach(_api.in_context(run.span))
     try:
         yield
@@ -501,6 +513,8 @@ def run_ended(conversation: Conversation, result: RunResult) -> None:
     }
     if result.stopped_by:
         attributes["conductor.stopped_by"] = result.stopped_by
+    if result.paused is not None:  # the span of the resumed run names it in conductor.resumed_from
+        attributes["conductor.pause.token"] = result.paused.token
     run.span.set_attributes(attributes)
     if result.stopped_by == "error":
         run.span.set_attribute("error.type", "run_failed")
