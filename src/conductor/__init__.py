@@ -90,6 +90,9 @@ _LAZY = {
     "search": None,
     "ToolIndex": "search",
     "toolbox": "course",
+    # lesson 08: OpenTelemetry traces, and evaluating tool use
+    "tracing": None,
+    "evals": None,
 }
 
 __all__ = [

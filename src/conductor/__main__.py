@@ -145,6 +145,8 @@ def _run_bench(args: argparse.Namespace) -> int:
 
         measured = bench.bench_retry(args.conversations) if args.conversations else bench.bench_retry()
         bench.print_retry(measured, simulation_table(args.clients))
+    elif args.which == "tracing":
+        bench.print_tracing(bench.bench_tracing(args.conversations or 200))
     elif args.which == "offline":
         try:
             cases = bench.load_cases(args.cases) if args.cases else bench.CASES
@@ -168,12 +170,12 @@ def add_bench(subparsers: argparse._SubParsersAction) -> None:
         "retry: the cost of Retry + timeout when nothing fails, and the backoff strategies' simulation. "
         "batch: 1,000 conversations through cd.Orchestrator at concurrency 100: CPU against a hand-written "
         "asyncio loop on canned responses, wall time against the ideal at a lognormal model latency, and the "
-        "memory kept per result.",
+        "memory kept per result. tracing: bench loop's task with cd.tracing on (spans exported in memory) over off.",
     )
     parser.add_argument(
         "which",
         nargs="?",
-        choices=["loop", "parallel", "offline", "retry", "batch"],
+        choices=["loop", "parallel", "offline", "retry", "batch", "tracing"],
         help="what to measure (none: every benchmark, one table of ratios)",
     )
     parser.add_argument(
@@ -284,6 +286,47 @@ def add_cost(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=_run_cost)
 
 
+def _run_eval(args: argparse.Namespace) -> int:
+    """Handler of ``eval``: the lesson 08 dataset, k trials a case; exits 1 when pass^k is under ``--min-pass-k``."""
+    from . import evals
+    from .course.eval_cases import CASES
+    from .providers import ProviderError, connect
+
+    llm = None
+    if args.provider != "offline":
+        try:
+            llm = connect(args.provider, api=args.api, model=args.model)
+        except (ProviderError, ValueError) as exc:
+            raise CourseError(str(exc)) from exc
+    report = evals.evaluate(CASES, k=args.k, llm=llm, api=args.api or "responses", latency_scale=args.latency_scale)
+    print(report.to_json() if args.json else report.table())
+    if args.min_pass_k is not None and not evals.gate(report, args.min_pass_k):
+        print(f"FAILED: pass^{report.k} {report.pass_k:.2f} is under --min-pass-k {args.min_pass_k:.2f}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def add_eval(subparsers: argparse._SubParsersAction) -> None:
+    """``eval``: the tool-use evaluation of lesson 08."""
+    parser = subparsers.add_parser(
+        "eval",
+        help="evaluate tool use: the lesson 08 dataset, each case k times, pass^1 and pass^k",
+        description="Runs the course's evaluation cases (single calls, chains, parallel calls, irrelevance, missing "
+        "arguments, faults) k times each on the offline stand-in (its seed varies by trial) or, with a key, a real "
+        "model, and prints the per-case rows, pass^1, pass^k, latency and cost.",
+    )
+    parser.add_argument("--provider", default="offline", help="offline (default), openai or anthropic")
+    parser.add_argument("--api", choices=["responses", "chat", "messages"], help="wire API (default: the provider's)")
+    parser.add_argument("--model", help="model name (default: the API's)")
+    parser.add_argument("--k", type=int, default=5, help="trials per case (default 5)")
+    parser.add_argument("--min-pass-k", type=float, metavar="RATE",
+                        help="exit 1 when pass^k is under RATE (a CI gate), e.g. 0.9")
+    parser.add_argument("--latency-scale", type=float, default=0.02,
+                        help="offline stand-in's latencies scaled by this (default 0.02: seconds for the whole run)")
+    parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    parser.set_defaults(handler=_run_eval)
+
+
 COMMANDS: tuple[Callable[[argparse._SubParsersAction], None], ...] = (
     add_course,
     add_refresh,
@@ -291,6 +334,7 @@ COMMANDS: tuple[Callable[[argparse._SubParsersAction], None], ...] = (
     add_exercises,
     add_soak,
     add_cost,
+    add_eval,
 )
 
 

@@ -70,7 +70,7 @@ from typing import TYPE_CHECKING, Any
 
 from filelock import FileLock, Timeout
 
-from . import pricing
+from . import pricing, tracing
 from .budget import Budget, Ledger, RunLimits, Spend, stopped_answer
 from .execution import DEFAULT_MAX_WORKERS, aexecute
 from .guards import DEFAULT_MAX_REPEATS, blocked_record
@@ -852,6 +852,7 @@ class BatchRun:
 
     # -- the loop -------------------------------------------------------------------------------
 
+    @tracing.traced_batch
     async def drive(self, *, until_submitted: bool = False) -> list[RunResult]:
         """Run rounds until every conversation has ended (or, ``until_submitted``, until a round is in flight);
         the run's claim is let go at the end, however it ends."""
@@ -973,6 +974,7 @@ class BatchRun:
         state.save_run()
         logger.info("batch round %d of %s: %d requests in %s", round_, state.id, len(lines), batch_id)
 
+    @tracing.traced_batch_round
     async def _collect_round(self, current: dict[str, Any]) -> None:
         self._reserve(current)
         status = await self._wait(current)
@@ -1060,6 +1062,7 @@ class BatchRun:
             item.data["state"] = _snapshot(conversation)
             self.state.save_item(item.index)
 
+    @tracing.traced_run(lambda self, item, *_: item.conversation, owns=False)
     async def _execute(self, item: _Item, calls: list[Any]) -> list[ToolCallRecord]:
         conversation = item.conversation
         assert conversation is not None

@@ -29,7 +29,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from . import workers
+from . import tracing, workers
 from .apis.base import is_hosted_approval
 from .tools import Tool, ToolArgumentsError, ToolOutputError, ToolRegistry, render_output
 from .trace import Attempt, ToolCallRecord
@@ -127,6 +127,7 @@ def _under_policy(tool: Tool, deadline: float | None) -> bool:
     return tool.guarded or (deadline is not None and tool.sync_to_thread)
 
 
+@tracing.traced_tool
 def run_call(call: ToolCall, registry: ToolRegistry, origin: float, deadline: float | None = None) -> ToolCallRecord:
     """Run one call in this thread (an async tool gets an event loop of its own)."""
     started = time.perf_counter()
@@ -145,6 +146,7 @@ def run_call(call: ToolCall, registry: ToolRegistry, origin: float, deadline: fl
     return _record(call, output, is_error, started, time.perf_counter(), origin)
 
 
+@tracing.traced_tool
 async def arun_call(
     call: ToolCall, registry: ToolRegistry, origin: float, deadline: float | None = None
 ) -> ToolCallRecord:

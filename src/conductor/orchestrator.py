@@ -36,6 +36,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from . import metrics as metrics_module
+from . import tracing
 from .budget import Budget, Ledger, RunLimits, estimate_input_tokens, output_ceiling, stopped_answer
 from .metrics import Metrics, QueryRecord, Thresholds
 from .ratelimit import Clock, Limiters, RateLimit, RateLimited, SystemClock
@@ -401,6 +402,7 @@ class Orchestrator:
 
     # -- many conversations ---------------------------------------------------------------------
 
+    @tracing.traced_many
     async def run_many(
         self,
         questions: Sequence[str],

@@ -17,7 +17,7 @@ import time
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-from . import search
+from . import search, tracing
 from .apis import ApiName, RequestSettings, api_for, api_name, tool_choice_from
 from .apis.base import check_system
 from .apis.hosted import split_tools
@@ -427,11 +427,13 @@ class LLM:
     # run/arun (and resume) build or restore a Conversation, then drive it here:
     # one request per step, the calls it asks for, their results, until it says stop.
 
+    @tracing.traced_request
     def _create(self, conversation: Conversation, request: dict[str, Any]) -> Any:
         """Send one request (the run's limits make the SDK's retries); a model fallback overrides this."""
         with readable_responses(self.adapter.api, server_of(self.client)):
             return conversation.limits.send(conversation, self.client, self.adapter.create, request)
 
+    @tracing.traced_request
     async def _acreate(self, conversation: Conversation, request: dict[str, Any]) -> Any:
         limits = conversation.limits
         with readable_responses(self.adapter.api, server_of(self.client)):
@@ -452,6 +454,7 @@ class LLM:
             return astream_request(self.client, conversation.adapter, request, index, conversation=conversation)
         return in_thread(stream_request(self.client, conversation.adapter, request, index, conversation=conversation))
 
+    @tracing.traced_run(owns=False)
     def _execute(
         self, conversation: Conversation, calls: list[ToolCall], *, parallel: bool, max_workers: int
     ) -> list[ToolCallRecord]:
@@ -461,6 +464,7 @@ class LLM:
             deadline=conversation.limits.deadline_at(conversation),
         )
 
+    @tracing.traced_run(owns=False)
     async def _aexecute(
         self, conversation: Conversation, calls: list[ToolCall], *, parallel: bool, max_workers: int
     ) -> list[ToolCallRecord]:
@@ -469,6 +473,7 @@ class LLM:
             deadline=conversation.limits.deadline_at(conversation),
         )
 
+    @tracing.traced_run()
     def _drive(self, conversation: Conversation, *, parallel: bool, max_workers: int) -> RunResult:
         limits = conversation.limits
         limits.require_prices([self.prices])
@@ -511,6 +516,7 @@ class LLM:
         except Exception:  # noqa: BLE001 - the original error is the one to raise
             logger.debug("could not keep the partial run of a failed run", exc_info=True)
 
+    @tracing.traced_run()
     async def _adrive(self, conversation: Conversation, *, parallel: bool, max_workers: int) -> RunResult:
         limits = conversation.limits
         limits.require_prices([self.prices])

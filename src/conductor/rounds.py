@@ -47,6 +47,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from . import display
+from . import tracing as _tracing
 from .apis import history_to_neutral
 from .apis.base import is_hosted_approval, system_text
 from .budget import Budget, Ledger, RunLimits, stopped_answer
@@ -813,6 +814,7 @@ class Conversation:
             batch_id=batch_id,
         )
         self.model_calls.append(call)
+        if _tracing.enabled: _tracing.chat(self, call, turn)  # noqa: E701 - one line: a flag read when tracing is off
         if turn.stop_reason is StopReason.PAUSE_TURN and not turn.tool_calls:
             self._paused(turn)
             return []
@@ -982,6 +984,7 @@ class Conversation:
                 f"({', '.join(f'{n}: {k}' for n, k in self.guards.withdrawn.items())}).",
             )
 
+    @_tracing.traced_result
     def result(self, *, model_name: str, priced_as: str, prices: tuple[float, float]) -> RunResult:
         if self.paused:
             waiting = "; ".join(str(p) for p in self.paused)

@@ -1012,3 +1012,68 @@ def print_summary(rows: Sequence[SummaryRow]) -> None:
         print(f"{row.measure:<{width}}  {row.shown:>{shown}}  {row.target:<18} {'yes' if row.ok else 'NO'}")
     print("every figure measured in this run on this machine; details: python -m conductor bench loop|parallel|"
           "batch|retry|offline")
+
+
+# -- bench tracing: the loop with OpenTelemetry spans on, against the same loop with them off -------------------
+
+TRACING_TARGET = 1.10  # the issue's bar: llm.run with every span exported (in memory) over llm.run without
+
+
+@dataclass(frozen=True)
+class TracingBench:
+    conversations: int
+    off_ms: float
+    on_ms: float
+    spans_per_run: int
+    api: str = "chat"
+
+    @property
+    def ratio(self) -> float:
+        return self.on_ms / self.off_ms
+
+
+def bench_tracing(conversations: int = 200, rounds_per_block: int = 20, api: str = "chat") -> TracingBench:
+    """Time per conversation of :func:`bench_loop`'s task (``llm.run``, a 2-round chain, zero-latency offline model)
+    with ``cd.tracing`` on, every span exported to an in-memory exporter, against tracing off; blocks alternate.
+    """
+    from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+
+    from .. import tracing
+
+    llm = connect("offline", api=api, latency_scale=0)
+    tools = [get_weather, suggest_clothing]
+    exporter = InMemorySpanExporter()
+    was = tracing.enabled
+
+    def traced() -> Any:
+        with tracing.enabled_for(exporter):
+            return llm.run(CHAIN_QUESTION, tools=tools, max_rounds=2)
+
+    traced()
+    spans_per_run = len(exporter.get_finished_spans())
+    if spans_per_run != 6:  # invoke_agent, 3 chat, 2 execute_tool: otherwise it measures other work
+        raise RuntimeError(f"a traced run made {spans_per_run} spans, not 6; the benchmark would compare other work")
+    off: list[float] = []
+    on: list[float] = []
+    try:
+        for _ in range(max(1, conversations // rounds_per_block)):
+            tracing.disable()
+            off += _time_per_call(lambda: llm.run(CHAIN_QUESTION, tools=tools, max_rounds=2), rounds_per_block)
+            tracing.enable(exporter)
+            on += _time_per_call(lambda: llm.run(CHAIN_QUESTION, tools=tools, max_rounds=2), rounds_per_block)
+            exporter.clear()
+            tracing.clear()
+    finally:
+        tracing.disable()
+        if was:
+            tracing.enable()
+    return TracingBench(len(off), statistics.median(off) * 1000, statistics.median(on) * 1000, spans_per_run, llm.api)
+
+
+def print_tracing(result: TracingBench) -> None:
+    print(f"2-round weather -> clothing chain ({result.api}), zero-latency offline model, {result.conversations} "
+          f"conversations each; {result.spans_per_run} spans a run, exported in memory")
+    print(f"llm.run without tracing {result.off_ms:8.3f} ms")
+    print(f"llm.run with tracing    {result.on_ms:8.3f} ms")
+    verdict = "met" if result.ratio <= TRACING_TARGET else "NOT met"
+    print(f"tracing: {result.ratio:.2f}x the loop without tracing (target <= {TRACING_TARGET:.2f}x: {verdict})")

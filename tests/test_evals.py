@@ -1,0 +1,101 @@
+"""Evaluating tool use (conductor.evals) on the lesson 08 dataset (conductor.course.eval_cases)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import conductor as cd
+from conductor import evals
+from conductor.__main__ import main
+from conductor.course.eval_cases import CASES
+from conductor.course.scenarios import calculate, get_weather
+from wire import APIS
+
+BY_NAME = {c.name: c for c in CASES}
+
+
+def test_the_dataset_covers_every_kind_with_at_least_20_cases():
+    assert len(CASES) >= 20
+    kinds = {c.kind for c in CASES}
+    assert {"single", "chain", "parallel", "irrelevance", "missing_argument", "fault"} <= kinds
+
+
+def test_a_wrong_tool_call_fails_even_when_the_answer_text_is_right():
+    case = evals.Case("sum", "What is 17 * 23?", (calculate, get_weather),
+                      (evals.Expect("calculate", {"expression": "17 * 23"}),), facts=("391",))
+    llm = cd.connect("offline", latency_scale=0)
+    right = evals.score(case, llm.run(case.question, tools=case.tools))
+    assert right.passed and right.precision == right.recall == right.arguments == 1.0
+    # The same answer after a needless weather lookup: the text holds 391, the trajectory is wrong.
+    wrong = evals.score(case, llm.run("What is 17 * 23? And the weather in Beijing?", tools=case.tools))
+    assert "391" in llm.run(case.question, tools=case.tools).answer
+    assert not wrong.passed and wrong.precision < 1.0
+
+
+def test_arguments_order_and_facts_are_each_scored():
+    case = BY_NAME["chain_shanghai"]
+    llm = cd.connect("offline", latency_scale=0)
+    result = llm.run(case.question, tools=case.tools_for(0), max_rounds=3)
+    assert evals.score(case, result).passed
+    swapped = evals.Case("c", case.question, case.tools, tuple(reversed(case.calls)), ordered=True)
+    assert evals.score(swapped, result).problems[0].startswith("calls out of order")
+    other_city = evals.Case("c", case.question, case.tools, (evals.Expect("get_weather", {"city": "北京"}),
+                                                             evals.Expect("suggest_clothing")))
+    graded = evals.score(other_city, result)
+    assert graded.arguments == 0.5 and "wrong arguments" in graded.problems
+    assert evals.score(evals.Case("c", case.question, case.tools, case.calls, facts=("99°C",)), result).facts == 0
+
+
+def test_pass_hat_k_is_the_chance_that_k_trials_all_pass():
+    assert evals.pass_hat_k(5, 5, 5) == 1.0
+    assert evals.pass_hat_k(5, 4, 5) == 0.0
+    assert evals.pass_hat_k(5, 4, 1) == pytest.approx(0.8)
+    assert evals.pass_hat_k(5, 3, 2) == pytest.approx(3 / 10)
+    with pytest.raises(ValueError):
+        evals.pass_hat_k(3, 3, 5)
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_a_flaky_tool_passes_some_trials_and_fails_pass_k_while_its_retried_twin_passes_all(api):
+    cases = [BY_NAME["flaky_weather"], BY_NAME["flaky_weather_retried"], BY_NAME["no_tool_joke"]]
+    report = evals.evaluate(cases, k=5, api=api, latency_scale=0)
+    rows = {row["case"]: row for row in report.rows()}
+    assert 0 < rows["flaky_weather"]["passes"] < 5 and rows["flaky_weather"]["pass_k"] == 0
+    assert rows["flaky_weather_retried"]["passes"] == 5 and rows["no_tool_joke"]["passes"] == 5
+    assert report.pass_1 > report.pass_k == pytest.approx(2 / 3)
+    assert report.latency(0.5) <= report.latency(0.95) and report.cost(0.5) > 0
+
+
+def test_the_stand_ins_faults_vary_by_trial():
+    case = BY_NAME["rate_limited_chain"]
+    retries = []
+    for trial in range(5):
+        llm = evals.offline_llm(case, trial, latency_scale=0)
+        llm.run(case.question, tools=case.tools_for(trial))
+        retries.append(len(llm.offline.requests) - 3)  # three requests when nothing failed
+    assert len(set(retries)) > 1
+
+
+def test_eval_command_prints_the_report_and_gates_on_pass_k(capsys):
+    assert main(["eval", "--k", "2", "--latency-scale", "0", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert len(report["cases"]) == len(CASES) and report["pass_1"] < 1
+    assert any(f["case"] == "parallel_mixed" for f in report["failures"])
+    assert main(["eval", "--k", "2", "--latency-scale", "0", "--min-pass-k", "0.99"]) == 1
+    assert "pass^2" in capsys.readouterr().err
+    assert main(["eval", "--k", "2", "--latency-scale", "0", "--min-pass-k", "0.5"]) == 0
+
+
+def test_bad_k_and_duplicate_names_are_refused():
+    with pytest.raises(ValueError, match="k must be"):
+        evals.evaluate(CASES[:1], k=0)
+    with pytest.raises(ValueError, match="unique"):
+        evals.evaluate([CASES[0], CASES[0]], k=1)
+
+
+
+def test_a_real_provider_without_a_key_is_a_usage_error_that_names_the_key(capsys):
+    assert main(["eval", "--provider", "openai"]) == 2
+    assert "OPENAI_API_KEY is not set" in capsys.readouterr().err
