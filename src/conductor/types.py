@@ -64,6 +64,9 @@ class Usage:
     # Hosted web searches, billed per search: Anthropic's usage.server_tool_use.web_search_requests; on
     # Responses, the response's web_search_call output items (its usage has no count of them).
     web_search_requests: int = 0
+    # Part of cache_write_tokens written for an hour (Anthropic's cache_creation.ephemeral_1h_input_tokens),
+    # billed at twice the input price rather than the 5-minute write price.
+    cache_write_1h_tokens: int = 0
 
     def __add__(self, other: Usage) -> Usage:
         return Usage(
@@ -73,6 +76,7 @@ class Usage:
             self.cache_write_tokens + other.cache_write_tokens,
             self.reasoning_tokens + other.reasoning_tokens,
             self.web_search_requests + other.web_search_requests,
+            self.cache_write_1h_tokens + other.cache_write_1h_tokens,
         )
 
     @property

@@ -43,6 +43,7 @@ from .wire import WIRES
 from .wire import chat as chat_wire
 from .wire import messages as messages_wire
 from .batches import DEFAULT_BATCH_DELAY, BatchServer
+from .caching import CacheUse, PromptCache, allowed_only
 from .batches import serves as serves_batches
 from .contract import InvalidRequest
 from .conversation import ApiName, CallTools, Conversation, Decision, Policy, Reply
@@ -113,6 +114,7 @@ class Completion:
     output_tokens: int
     reasoning: str = ""  # what a reasoning model thought first; "" for none
     reasoning_tokens: int = 0
+    cache: CacheUse = CacheUse()  # the part of input_tokens read from / written to the prompt cache
 
 
 @dataclass
@@ -223,6 +225,7 @@ class OfflineModel:
         self._lock = threading.Lock()
         self._requests: list[RecordedRequest] = []
         self._batches = BatchServer(self, batch_delay, batch_faults)  # files and batches, in memory
+        self.prompt_cache = PromptCache()  # the account's cached prompt prefixes (see .caching)
 
     @property
     def reasoning(self) -> bool:
@@ -399,7 +402,8 @@ class OfflineModel:
         ids = self._digest(_unstreamed(body)) if wire.SAME_IDS_STREAMED else digest
         completion = self._complete(wire, body, ids, fault)
         _log_usage(wire.API, completion, batched=BATCH_LINE in request.extensions)
-        timing = self.latency.timing(int.from_bytes(digest[:8], "big"))
+        # A prefix read from the cache is not read again: only the rest of the prompt delays the first token.
+        timing = self.latency.timing(int.from_bytes(digest[:8], "big"), completion.input_tokens - completion.cache.read)
         if not streaming:
             content = _json_bytes(wire.render(completion, body, self._server))
             wire.remember(body, completion, self._server)
@@ -491,6 +495,8 @@ class OfflineModel:
 
     def _complete(self, wire: ModuleType, body: dict[str, Any], digest: bytes, fault: Fault | None) -> Completion:
         conversation = self._conversation(wire, body)
+        cache = self.prompt_cache.use(wire.API, body, conversation)  # every tool sent is in the prefix
+        conversation = allowed_only(conversation, body)
         decision = self._decide(conversation, fault)
         text = self._text(wire, body, conversation, decision)
         reasoning = thought(conversation, decision) if self.reasoning and wire.reasons(body) else ""
@@ -528,6 +534,7 @@ class OfflineModel:
             output_tokens=reasoning_tokens + answer_tokens,
             reasoning=reasoning,
             reasoning_tokens=reasoning_tokens,
+            cache=cache,
         )
 
 
@@ -543,13 +550,13 @@ def _log_usage(api: str, completion: Completion, *, batched: bool = False) -> No
     """Append one answer's usage to the file ``$CONDUCTOR_USAGE_LOG`` names, when it is set.
 
     One JSON object a line: ``api``, ``model``, ``input_tokens``, ``cached_input_tokens``
-    (always 0: the offline model has no prompt cache), ``output_tokens`` (reasoning included),
+    (read from the prompt cache, see :mod:`.caching`), ``output_tokens`` (reasoning included),
     and ``batched: true`` for a line of a provider batch (billed at the batch rate).
     """
     path = os.environ.get(USAGE_LOG)
     if path:
         usage = {"api": api, "model": completion.model, "input_tokens": completion.input_tokens,
-                 "cached_input_tokens": 0, "output_tokens": completion.output_tokens}
+                 "cached_input_tokens": completion.cache.read, "output_tokens": completion.output_tokens}
         if batched:
             usage["batched"] = True
         with open(path, "a", encoding="utf-8") as log_file:

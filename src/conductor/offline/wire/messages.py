@@ -181,10 +181,15 @@ def _blocks(completion: Completion, server: ServerState) -> list[dict[str, Any]]
 
 def _usage(completion: Completion, output_tokens: int) -> dict[str, Any]:
     return {
-        "input_tokens": completion.input_tokens,
+        # Anthropic's input_tokens are the ones after the last cache breakpoint: neither read nor written.
+        "input_tokens": completion.input_tokens - completion.cache.read - completion.cache.written,
         "output_tokens": output_tokens,
-        "cache_creation_input_tokens": 0,
-        "cache_read_input_tokens": 0,
+        "cache_creation_input_tokens": completion.cache.written,
+        "cache_read_input_tokens": completion.cache.read,
+        "cache_creation": {
+            "ephemeral_5m_input_tokens": completion.cache.written - completion.cache.written_1h,
+            "ephemeral_1h_input_tokens": completion.cache.written_1h,
+        },
         "service_tier": "standard",
     }
 

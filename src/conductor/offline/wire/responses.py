@@ -189,6 +189,8 @@ def _read(items: list[dict[str, Any]]) -> tuple[list[str], list[UserMessage | Tu
 
 
 def _tool_choice(value: Any) -> tuple[ToolChoice, str | None]:
+    if isinstance(value, dict) and value.get("type") == "allowed_tools":
+        return ("required" if value.get("mode") == "required" else "auto"), None
     if isinstance(value, dict):
         # {"type": "function", "name": ...} forces one; allowed_tools and hosted tools leave the choice open
         return ("tool", value.get("name")) if value.get("type") == "function" else ("auto", None)
@@ -290,7 +292,7 @@ def _output(completion: Completion, body: dict[str, Any], server: ServerState) -
 def _usage(completion: Completion) -> dict[str, Any]:
     return {
         "input_tokens": completion.input_tokens,
-        "input_tokens_details": {"cached_tokens": 0, "cache_write_tokens": 0},
+        "input_tokens_details": {"cached_tokens": completion.cache.read, "cache_write_tokens": 0},
         "output_tokens": completion.output_tokens,
         "output_tokens_details": {"reasoning_tokens": completion.reasoning_tokens},
         "total_tokens": completion.input_tokens + completion.output_tokens,
