@@ -34,7 +34,8 @@ CONTEXT_CHOICES = (None, "client", "server")
 SERVER_CONTEXT_APIS = ("responses", "messages")
 CLEAR_TO = 0.7  # clearing goes down to this share of context_limit, so it need not happen on every request
 COMPACT_BETA = "compact-2026-01-12"  # the anthropic-beta header of compact_20260112
-CLEARED_NOTE = "[cleared to fit the context: this {name} result ({tokens} tokens) was read earlier]"
+CLEARED_PREFIX = "[cleared to fit the context"
+CLEARED_NOTE = CLEARED_PREFIX + ": this {name} result ({tokens} tokens) was read earlier]"
 
 
 def check_context(context: Any, context_limit: Any, api: str) -> None:
@@ -83,7 +84,7 @@ def fit(conversation: Conversation) -> None:
     size = _size(conversation)
     if size <= limit:
         return
-    results = [i for i, m in enumerate(conversation.neutral) if isinstance(m, ToolResult) and not _cleared(m)]
+    results = [i for i, m in enumerate(conversation.neutral) if isinstance(m, ToolResult) and not cleared(m.content)]
     if not results:
         if not conversation.model_calls:
             raise ValueError(
@@ -94,20 +95,20 @@ def fit(conversation: Conversation) -> None:
                        "left to clear; it is sent as it is", size, limit)
         return
     target = int(limit * CLEAR_TO)
-    cleared = 0
+    count = 0
+    from .offline.tokens import estimate_tokens
+
     for index in results:
         result = conversation.neutral[index]
-        from .offline.tokens import estimate_tokens
-
         note = CLEARED_NOTE.format(name=result.name or "tool", tokens=estimate_tokens(result.content))
         conversation.neutral[index] = replace(result, content=note, is_error=False)
         conversation.reset_rendering()
-        cleared += 1
+        count += 1
         size = _size(conversation)
         if size <= target:
             break
     logger.info("cleared the %d oldest tool result(s) to fit context_limit=%d: the next request is about %d "
-                "input tokens", cleared, limit, size)
+                "input tokens", count, limit, size)
 
 
 def _size(conversation: Conversation) -> int:
@@ -118,5 +119,6 @@ def _size(conversation: Conversation) -> int:
     return request_tokens(conversation, request)
 
 
-def _cleared(result: ToolResult) -> bool:
-    return result.content.startswith("[cleared to fit the context:")
+def cleared(content: str) -> bool:
+    """Is ``content`` the note left in place of a cleared tool result?"""
+    return content.startswith(CLEARED_PREFIX)
