@@ -28,7 +28,7 @@ SETUP = "from conductor.exercises import ____, lesson06 as ex"
 
 
 def cached_tokens(matched: int, minimum: int = 1024, step: int = 128) -> int:
-    """The prompt tokens billed as cached when the first `matched` tokens repeat an earlier request."""
+    """Prompt tokens billed as cached when the first `matched` tokens repeat an earlier request."""
     if matched < minimum:
         return 0
     return minimum + (matched - minimum) // step * step
@@ -90,7 +90,7 @@ tokens are billed as cached when the first `matched` tokens of a request repeat 
 The check tries prefixes on both sides of the minimum and of a step.""",
     stub='''\
 def cached_tokens(matched, minimum=1024, step=128) -> int:
-    """The prompt tokens billed as cached when the first `matched` tokens repeat an earlier request."""
+    """Prompt tokens billed as cached when the first `matched` tokens repeat an earlier request."""
     if matched < minimum:
         return ____
     return ____
@@ -116,7 +116,7 @@ LONG_RULES = "You are the support assistant. Quote every figure a tool gives you
 
 
 def build_prompt(question: str, now: dt.datetime) -> tuple[str, str]:
-    """(system, user) for one request: the system prompt never changes; the time goes with the question."""
+    """(system, user) for one request: the system prompt stays; the time goes with the question."""
     return LONG_RULES, f"(Sent {now:%Y-%m-%d %H:%M}.) {question}"
 
 
@@ -201,14 +201,16 @@ ex.q2.check()''',
 
 
 def input_tokens(api: str, usage: dict) -> tuple[int, int]:
-    """(every prompt token, the part read from the cache) from one response's usage, as the API sent it."""
+    """(every prompt token, the part read from the cache) from one response's usage dict."""
     if api == "messages":
         read = usage.get("cache_read_input_tokens") or 0
         written = usage.get("cache_creation_input_tokens") or 0
         return usage["input_tokens"] + read + written, read
     if api == "chat":
-        return usage["prompt_tokens"], (usage.get("prompt_tokens_details") or {}).get("cached_tokens") or 0
-    return usage["input_tokens"], (usage.get("input_tokens_details") or {}).get("cached_tokens") or 0
+        details = usage.get("prompt_tokens_details") or {}
+        return usage["prompt_tokens"], details.get("cached_tokens") or 0
+    details = usage.get("input_tokens_details") or {}
+    return usage["input_tokens"], details.get("cached_tokens") or 0
 
 
 USAGES = (
@@ -246,8 +248,10 @@ def _anthropic_like_openai() -> tuple[Any, ...]:
         if api == "messages":
             return usage["input_tokens"], usage.get("cache_read_input_tokens") or 0
         if api == "chat":
-            return usage["prompt_tokens"], (usage.get("prompt_tokens_details") or {}).get("cached_tokens") or 0
-        return usage["input_tokens"], (usage.get("input_tokens_details") or {}).get("cached_tokens") or 0
+            details = usage.get("prompt_tokens_details") or {}
+            return usage["prompt_tokens"], details.get("cached_tokens") or 0
+        details = usage.get("input_tokens_details") or {}
+        return usage["input_tokens"], details.get("cached_tokens") or 0
 
     return (input_tokens,)
 
@@ -304,13 +308,15 @@ ex.q3.check()''',
 
 
 def search(query: str, tools: list, k: int = 3) -> list[str]:
-    """The names of the `k` tools whose name and description share the most words with `query`, best first."""
+    """The names of the k tools whose name and description share the most words with query."""
 
     def words(text: str) -> set[str]:
-        return {w for w in text.lower().replace("_", " ").replace(".", " ").replace(",", " ").split() if len(w) > 2}
+        return {w for w in text.lower().replace("_", " ").split() if len(w) > 2}
 
     asked = words(query)
-    scored = [(len(asked & words(f"{t.name} {t.description}")), -i, t.name) for i, t in enumerate(tools)]
+    scored = [
+        (len(asked & words(f"{t.name} {t.description}")), -i, t.name) for i, t in enumerate(tools)
+    ]
     return [name for score, _, name in sorted(scored, reverse=True)[:k] if score > 0]
 
 
@@ -384,7 +390,7 @@ The check asks four questions of seven tools, among them `get_weather` beside `g
 `search_mail` beside `search_messages`.""",
     stub='''\
 def search(query, tools, k=3):
-    """The names of the k tools whose name and description share the most words with query, best first."""
+    """The names of the k tools whose name and description share the most words with query."""
 
     def words(text):
         return {w for w in text.lower().replace("_", " ").split() if len(w) > 2}
