@@ -16,6 +16,7 @@ continue it. Server tools' searches are in ``usage.server_tool_use``.
 from __future__ import annotations
 
 import hashlib
+from dataclasses import replace
 import json
 import logging
 import re
@@ -315,6 +316,11 @@ class MessagesApi:
     def _usage(usage: Any) -> Usage:
         if usage is None:  # real responses always carry usage; a compatible server may not
             return Usage()
+        iterations = getattr(usage, "iterations", None)
+        if iterations:  # compaction ran first: the top-level counts are the answer's alone, every pass is billed
+            total = sum((MessagesApi._usage(i) for i in iterations), Usage())
+            server = getattr(usage, "server_tool_use", None)
+            return replace(total, web_search_requests=(getattr(server, "web_search_requests", None) or 0) if server else 0)
         # Anthropic's input_tokens leaves the cached tokens out; the neutral count holds them.
         written = getattr(usage, "cache_creation_input_tokens", None) or 0
         read = getattr(usage, "cache_read_input_tokens", None) or 0
