@@ -136,6 +136,10 @@ def _run_bench(args: argparse.Namespace) -> int:
 
         measured = bench.bench_retry(args.conversations) if args.conversations else bench.bench_retry()
         bench.print_retry(measured, simulation_table(args.clients))
+    elif args.which == "scale":
+        from .course import scale
+
+        scale.print_bench(scale.bench())
     elif args.which == "offline":
         try:
             cases = bench.load_cases(args.cases) if args.cases else bench.CASES
@@ -159,12 +163,13 @@ def add_bench(subparsers: argparse._SubParsersAction) -> None:
         "retry: the cost of Retry + timeout when nothing fails, and the backoff strategies' simulation. "
         "batch: 1,000 conversations through cd.Orchestrator at concurrency 100: CPU against a hand-written "
         "asyncio loop on canned responses, wall time against the ideal at a lognormal model latency, and the "
-        "memory kept per result.",
+        "memory kept per result. "
+        "scale: one task over a 60-tool catalogue on each API, naive loop vs prompt caching and tool search.",
     )
     parser.add_argument(
         "which",
         nargs="?",
-        choices=["loop", "parallel", "offline", "retry", "batch"],
+        choices=["loop", "parallel", "offline", "retry", "batch", "scale"],
         help="what to measure (none: every benchmark, one table of ratios)",
     )
     parser.add_argument(

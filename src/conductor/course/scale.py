@@ -112,3 +112,53 @@ def ratio_line(api: str, naive: ScaleRow, scaled: ScaleRow) -> str:
     line = (f"scale cost [{api}]: {ratio:.2f}x the naive loop (${naive.cost:.5f} -> ${scaled.cost:.5f}), "
             f"same answer: {'yes' if scaled.answer == naive.answer else 'no'}")
     return clip(line, LINE_WIDTH)
+
+
+@dataclass(frozen=True)
+class ApiScale:
+    """``bench scale`` on one API: the naive run, the scaled one (prompt caching and tool search) and the
+    scaled one with ``context_limit``."""
+
+    api: str
+    naive: ScaleRow
+    scaled: ScaleRow
+    limited: ScaleRow
+
+    @property
+    def ratio(self) -> float:
+        return self.scaled.cost / self.naive.cost if self.naive.cost else float("inf")
+
+    @property
+    def ok(self) -> bool:
+        return self.ratio <= SCALE_TARGET and self.scaled.same
+
+
+def bench(apis: Sequence[str] = ("responses", "chat", "messages"), seed: int = 0) -> list[ApiScale]:
+    """The lesson's task over its catalogue on each API, on zero-latency offline models (cost needs no clock)."""
+    import conductor as cd
+
+    tools, question, options = task()
+    measured = []
+    for api in apis:
+        def connect(config: Config, api: str = api) -> Any:
+            return cd.connect("offline", api=api, seed=seed, latency_scale=0, cache=config.cache)
+
+        naive, _, _, scaled, limited = measure(connect, question, tools, CONFIGS, **options)
+        measured.append(ApiScale(api, naive, scaled, limited))
+    return measured
+
+
+def print_bench(results: Sequence[ApiScale]) -> None:
+    """One ratio line per API, then the tokens behind it."""
+    tools, question, _ = task()
+    print(f"{len(tools)} tools, task: {clip(question, LINE_WIDTH - 12)}")
+    for result in results:
+        print(ratio_line(result.api, result.naive, result.scaled))
+    print()
+    print(f"{'api':<10} {'run':<21} {'input tok':>9} {'cached':>7} {'written':>7} {'requests':>8} {'cost $':>9}")
+    for result in results:
+        for row in (result.naive, result.scaled, result.limited):
+            print(f"{result.api:<10} {row.name:<21} {row.input_tokens:>9,} {row.cached_tokens:>7,} "
+                  f"{row.written_tokens:>7,} {row.requests:>8} {row.cost:>9.5f}")
+    met = all(r.ok for r in results)
+    print(f"target: <= {SCALE_TARGET:.2f}x the naive loop with the same answer on every API: {'met' if met else 'NOT met'}")
