@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 import conductor as cd
@@ -108,3 +110,33 @@ def test_messages_server_compaction_goes_through_the_beta_client_with_its_header
     assert model.requests[0].body["context_management"] == {
         "edits": [{"type": "compact_20260112", "trigger": {"type": "input_tokens", "value": 5000}}]
     }
+
+
+@pytest.mark.parametrize("api", ["responses", "messages"])
+def test_the_stand_in_compacts_past_the_threshold_and_reads_on_from_the_summary(api):
+    llm, model = _llm(api)
+    plain = llm.run(QUESTION, tools=[get_report], parallel_tool_calls=False, max_rounds=6)
+    compacted = llm.run(QUESTION, tools=[get_report], parallel_tool_calls=False, max_rounds=6, context="server",
+                        context_limit=1200)
+    assert [c.arguments for c in compacted.tool_calls] == [c.arguments for c in plain.tool_calls]
+    assert all(r.status == 200 for r in model.requests)
+    kinds = [b.get("type") for m in compacted.messages for b in (m.get("content") if isinstance(m.get("content"), list)
+                                                                  else [m])]
+    assert kinds.count("compaction") >= 1
+    sizes = [c.usage.input_tokens for c in compacted.trace.model_calls]
+    plain_sizes = [c.usage.input_tokens for c in plain.trace.model_calls]
+    first = next(i for i, m in enumerate(compacted.trace.model_calls) if i and sizes[i] < sizes[i - 1])
+    assert sizes[first] < plain_sizes[first]  # after compaction a request reads the summary, not the results
+    assert sizes[first - 1] > plain_sizes[first - 1]  # the compacting request bills both passes
+    # the compaction goes back as it came: the next request carries it unchanged
+    later = model.requests[plain.api_calls + first].body
+    carried = json.dumps(later)
+    assert '"compaction"' in carried and "encrypted_content" in carried
+
+
+@pytest.mark.parametrize("api", ["responses", "messages"])
+def test_no_compaction_under_the_threshold(api):
+    llm, model = _llm(api)
+    result = llm.run(QUESTION, tools=[get_report], parallel_tool_calls=False, max_rounds=6, context="server",
+                     context_limit=100_000)
+    assert '"compaction"' not in json.dumps(result.messages)

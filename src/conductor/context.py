@@ -13,7 +13,8 @@ conversation once it passes ``context_limit``): Responses ``"context_management"
 "compaction", "compact_threshold": N}]``; Messages, through the SDK's beta client and its header,
 ``"context_management": {"edits": [{"type": "compact_20260112", "trigger": {"type": "input_tokens",
 "value": N}}]}``. The compaction item or block the API returns is kept with its turn and sent back
-as received. Chat Completions has no compaction: a clear error says so.
+as received (the offline stand-in compacts too, see :mod:`conductor.offline.compaction`). Chat Completions
+has no compaction: a clear error says so.
 """
 
 from __future__ import annotations

@@ -44,11 +44,12 @@ from .wire import chat as chat_wire
 from .wire import messages as messages_wire
 from .batches import DEFAULT_BATCH_DELAY, BatchServer
 from .caching import CacheUse, PromptCache, allowed_only
+from .compaction import Compaction, restore, summarise, threshold
 from .batches import serves as serves_batches
 from .contract import InvalidRequest
 from .conversation import ApiName, CallTools, Conversation, Decision, Policy, Reply
 from ..strict import drop_default_nulls, fill_nulls
-from ..types import ToolCall, ToolSpec, Turn
+from ..types import ToolCall, ToolSpec, Turn, UserMessage
 from .faults import Fault, FaultContext, FaultSchedule, call_unknown_tool, malform_arguments
 from .injection import gullible_policy
 from .language import language_of
@@ -115,6 +116,7 @@ class Completion:
     reasoning: str = ""  # what a reasoning model thought first; "" for none
     reasoning_tokens: int = 0
     cache: CacheUse = CacheUse()  # the part of input_tokens read from / written to the prompt cache
+    compaction: Compaction | None = None  # server-side compaction done before this answer (see .compaction)
 
 
 @dataclass
@@ -493,9 +495,28 @@ class OfflineModel:
         calls = [(call.name, call.arguments) for call in decision.calls]
         return preface(calls, language_of(conversation.question), choice)
 
+    def _read(self, wire: ModuleType, body: dict[str, Any], created: int) -> tuple[Conversation, Conversation, Compaction | None]:
+        """What the model knows of ``body`` and what it reads, after any server-side compaction (:mod:`.compaction`).
+
+        Without compaction the two are the request itself. A request carrying a compaction is read from it on:
+        the summary, then what followed; one reaching its compaction threshold is compacted now.
+        """
+        restored = restore(wire.API, body, self._server.key)
+        known = self._conversation(wire, restored.known if restored else body)
+        read = known
+        if restored is not None:
+            after = self._conversation(wire, restored.after)
+            read = replace(after, messages=(UserMessage(restored.summary), *after.messages))
+        limit = threshold(wire.API, body)
+        if limit is None or request_tokens(read) < limit:
+            return known, read, None
+        summary, sealed = summarise(wire.API, restored.known if restored else body, known, self._server.key, created)
+        compaction = Compaction(summary, sealed, request_tokens(read), estimate_tokens(summary))
+        return known, replace(read, messages=(UserMessage(summary),)), compaction
+
     def _complete(self, wire: ModuleType, body: dict[str, Any], digest: bytes, fault: Fault | None) -> Completion:
-        conversation = self._conversation(wire, body)
-        cache = self.prompt_cache.use(wire.API, body, conversation)  # every tool sent is in the prefix
+        conversation, read, compaction = self._read(wire, body, self._now(digest))
+        cache = self.prompt_cache.use(wire.API, body, read)  # every tool sent is in the prefix
         conversation = allowed_only(conversation, body)
         decision = self._decide(conversation, fault)
         text = self._text(wire, body, conversation, decision)
@@ -530,11 +551,12 @@ class OfflineModel:
             calls=calls,
             finish=finish,
             refusal=refusal,
-            input_tokens=request_tokens(conversation),
+            input_tokens=request_tokens(read),
             output_tokens=reasoning_tokens + answer_tokens,
             reasoning=reasoning,
             reasoning_tokens=reasoning_tokens,
             cache=cache,
+            compaction=compaction,
         )
 
 

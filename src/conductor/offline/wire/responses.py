@@ -271,7 +271,8 @@ def _message_item(completion: Completion) -> dict[str, Any] | None:
 
 def _output(completion: Completion, body: dict[str, Any], server: ServerState) -> list[dict[str, Any]]:
     """The output items, in the order a reasoning model makes them: reasoning, message, calls."""
-    output = [_reasoning_item(completion, body, server)] if completion.reasoning else []
+    output = [_compaction_item(completion)] if completion.compaction is not None else []
+    output += [_reasoning_item(completion, body, server)] if completion.reasoning else []
     message = _message_item(completion)
     if message is not None:
         output.append(message)
@@ -289,13 +290,23 @@ def _output(completion: Completion, body: dict[str, Any], server: ServerState) -
     return output
 
 
+def _compaction_item(completion: Completion) -> dict[str, Any]:
+    """The compaction item that leads the output when the request was compacted first."""
+    assert completion.compaction is not None
+    return {"id": _item_id("cmp_", completion.id, "compaction"), "type": "compaction",
+            "encrypted_content": completion.compaction.sealed}
+
+
 def _usage(completion: Completion) -> dict[str, Any]:
+    # A compacted request bills both passes: the summary's (the whole prompt read, the summary written), the answer's.
+    extra_in, extra_out = (completion.compaction.input_tokens, completion.compaction.output_tokens) \
+        if completion.compaction is not None else (0, 0)
     return {
-        "input_tokens": completion.input_tokens,
+        "input_tokens": completion.input_tokens + extra_in,
         "input_tokens_details": {"cached_tokens": completion.cache.read, "cache_write_tokens": 0},
-        "output_tokens": completion.output_tokens,
+        "output_tokens": completion.output_tokens + extra_out,
         "output_tokens_details": {"reasoning_tokens": completion.reasoning_tokens},
-        "total_tokens": completion.input_tokens + completion.output_tokens,
+        "total_tokens": completion.input_tokens + completion.output_tokens + extra_in + extra_out,
     }
 
 
