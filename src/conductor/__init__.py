@@ -85,6 +85,10 @@ _LAZY = {
     # MCP servers as tools (conductor/mcp.py; inside it ``import mcp`` is the SDK)
     "mcp_server": "mcp",
     "MCPServerError": "mcp",
+    # tool search over many tools (llm.run(..., tool_search=True)) and lesson 06's 60-tool catalogue
+    "search": None,
+    "ToolIndex": "search",
+    "toolbox": "course",
 }
 
 __all__ = [

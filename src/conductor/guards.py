@@ -49,6 +49,7 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
 
+from .search import SEARCH_TOOL
 from .tools import Tool, ToolArgumentsError, ToolRegistry
 from .trace import ToolCallRecord
 from .types import Message, ToolCall, ToolResult, UserMessage
@@ -425,8 +426,8 @@ def provenance(call: ToolCall, neutral: Sequence[Message]) -> str | None:
         # and a result of the same tool names itself: neither is data telling the model what to call.
         if not isinstance(message, ToolResult) or message.is_error:
             continue
-        if names.get(message.call_id, message.name) == call.name:
-            continue
+        if names.get(message.call_id, message.name) in (call.name, SEARCH_TOOL):
+            continue  # conductor's tool search names the tools it loads: that is its job, not data's
         if word.search(message.content):
             return f"{names.get(message.call_id, message.name)}'s result named {call.name} ({message.call_id})"
     return None

@@ -511,6 +511,7 @@ class MCPConnection:
         timeout: float | None = None,
         max_invalid: int | None = None,
         strict: bool | None = None,
+        defer_loading: bool | None = None,
     ) -> list[Tool]:
         """The server's tools as conductor tools, built from each tool's own ``inputSchema``.
 
@@ -519,6 +520,8 @@ class MCPConnection:
         call pauses the run for a person), a predicate on the arguments, or the names of the
         tools that need approval. ``retry=``, ``timeout=``, ``max_invalid=`` and ``strict=``
         are ``@cd.tool``'s, for every tool (give one tool its own with ``cd.tool(t, retry=...)``).
+        ``defer_loading=True`` defers every tool of the server: a run sends them for a tool
+        search to load (see :mod:`conductor.search`) instead of into the model's context.
 
         The definitions read now are the approved ones: a later call to a tool the server has
         changed since is not made (see the module's docstring). Call ``.tools()`` again to
@@ -526,7 +529,7 @@ class MCPConnection:
         """
         self.start()
         listing = self._sync(self._list)
-        return self._build(listing, allowed, requires_approval, retry, timeout, max_invalid, strict)
+        return self._build(listing, allowed, requires_approval, retry, timeout, max_invalid, strict, defer_loading)
 
     async def atools(
         self,
@@ -537,12 +540,13 @@ class MCPConnection:
         timeout: float | None = None,
         max_invalid: int | None = None,
         strict: bool | None = None,
+        defer_loading: bool | None = None,
     ) -> list[Tool]:
         """:meth:`tools` without blocking the event loop while the list is read."""
         if not self.running:
             await asyncio.to_thread(self.start)
         listing = await self._async_call(self._list)
-        return self._build(listing, allowed, requires_approval, retry, timeout, max_invalid, strict)
+        return self._build(listing, allowed, requires_approval, retry, timeout, max_invalid, strict, defer_loading)
 
     def _build(
         self,
@@ -553,6 +557,7 @@ class MCPConnection:
         timeout: float | None,
         max_invalid: int | None,
         strict: bool | None,
+        defer_loading: bool | None = None,
     ) -> list[Tool]:
         definitions = {tool.name: _definition(tool) for tool in listing}
         self._read = definitions
@@ -584,6 +589,7 @@ class MCPConnection:
                     timeout=timeout,
                     max_invalid=max_invalid,
                     strict=strict,
+                    defer_loading=defer_loading,
                 )
             )
         return tools

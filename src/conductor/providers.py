@@ -17,6 +17,7 @@ import time
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
+from . import search
 from .apis import ApiName, RequestSettings, api_for, api_name, tool_choice_from
 from .apis.base import check_system, system_text
 from .caching import cache_key, check_cache
@@ -177,15 +178,20 @@ class LLM:
         if server_state and context_limit and context != "server":
             raise ValueError("with server_state=True the server holds the conversation, so conductor cannot clear "
                              "old tool results: pass context='server' (the API's own compaction) or leave server_state out")
+        tool_search = options.pop("tool_search", None)
         _check_options(options, self.api, server_state)
         functions, hosted = split_tools(_check_tools(tools), self.api)
         registry = ToolRegistry(functions)
         guards = dict(guards or {})
         allowed = check_allowed_tools(guards.pop("allowed_tools", None), registry)
+        searched = search.prepare(tool_search, registry, self.api, self.model, history)  # see conductor.search
+        registry, hosted = searched.tools, (*hosted, *searched.hosted)
+        if allowed is not None and searched.search_tool:
+            allowed = allowed | {searched.search_tool}
         scale = {  # prompt cache, allowed tools and context (conductor.caching, conductor.context)
             "cache": self.cache, "context": context, "context_limit": context_limit,
             "cache_key": cache_key(system_text(system), registry.names) if self.cache is not False else None,
-            "allowed_tools": tuple(n for n in registry.names if n in allowed) if allowed is not None else None,
+            "allowed_tools": tuple(sorted(allowed)) if allowed is not None else None,
         }
         policy = Guards(allowed_tools=allowed, **guards)
         choice, one_call = tool_choice_from(tool_choice, registry)
@@ -193,7 +199,8 @@ class LLM:
             parallel_tool_calls = one_call
         settings = RequestSettings(
             self.model, registry, check_system(system), max_tokens, parallel_tool_calls, options, tool_choice=choice,
-            server_state=server_state, hosted_tools=hosted, hosted_api=self.api if hosted else None, **scale,
+            server_state=server_state, hosted_tools=hosted, hosted_api=self.api if hosted else None,
+            deferred=searched.deferred, **scale,
         )
         conversation = Conversation(
             adapter=self.adapter,

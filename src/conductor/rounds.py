@@ -50,6 +50,7 @@ from .apis import history_to_neutral
 from .apis.base import system_text
 from .budget import Budget, Ledger, RunLimits, stopped_answer
 from .guards import Decision, Guards, PendingCall, Screened, check_edit, edited, provenance
+from .search import SEARCH_TOOL, client_search_registry
 from .tools import Tool, ToolRegistry, resolve_tool
 from .trace import ModelCall, Round, ToolCallRecord, Trace
 from .types import CostSplit, Message, StopReason, SystemMessage, ToolCall, ToolResult, Turn, Usage, UserMessage
@@ -489,20 +490,24 @@ class PausedRun:
         named = {t.name: t for t in ToolRegistry(given or ())}
         offered = [ref.name for ref in self.tools]
         unknown = sorted(set(named) - set(offered))
-        if unknown:
+        client_search = SEARCH_TOOL in offered  # conductor's tool search: given tools it had not loaded stay searchable
+        if unknown and not client_search:
             raise ValueError(
                 f"tools= names {', '.join(unknown)}, which this paused run did not offer; resume continues the "
                 f"same run with the same tools: pass only these: {', '.join(offered)}"
             )
         found: list[Tool] = []
         missing: list[str] = []
+        search_at: int | None = None  # where the client search tool goes again, when it is made anew
         for ref in self.tools:
             tool = named.get(ref.name)
             if tool is None and self.live_tools is not None and ref.name in self.live_tools:
                 tool = self.live_tools.get(ref.name)
-            if tool is None:
+            if tool is None and ref.name != SEARCH_TOOL:
                 tool = ref.resolve()
-            if tool is None:
+            if tool is None and ref.name == SEARCH_TOOL:
+                search_at = len(found)
+            elif tool is None:
                 missing.append(ref.name)
             else:
                 if tool.parameters != ref.parameters:
@@ -518,6 +523,8 @@ class PausedRun:
                 f"nor in a notebook cell not run again). Pass the tools again: "
                 f"llm.resume(result, tools=[{', '.join(offered)}])"
             )
+        if search_at is not None:
+            return client_search_registry(found[:search_at], [named[n] for n in unknown], found[search_at:])
         return ToolRegistry(found)
 
     def limits(self) -> RunLimits:

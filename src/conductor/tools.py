@@ -56,7 +56,7 @@ _MESSAGE_CHARS = 200  # one validation problem, as the model reads it; an argume
 _MISSING: Any = object()  # tells ``tool(None)`` (a mistake) from ``@tool()``, and an option given from one left out
 _OPTIONS = frozenset({
     "name", "description", "exclusive", "parameters", "requires_approval", "max_invalid", "retry", "timeout",
-    "fallbacks", "progress", "strict", "sync_to_thread",
+    "fallbacks", "progress", "strict", "sync_to_thread", "defer_loading",
 })
 
 
@@ -453,6 +453,7 @@ class Tool:
         progress: ProgressLabel = None,
         strict: bool | None = None,
         sync_to_thread: bool = True,
+        defer_loading: bool | None = None,
     ) -> None:
         name = _check_callable(func, name)
         # Not the wrapped object's __dict__: a callable instance's attributes would overwrite the tool's.
@@ -478,6 +479,9 @@ class Tool:
         # Lesson 03's policy (conductor.retry); a tool without one takes execution's fast path.
         self.guarded = self.retry is not None or self.timeout is not None or bool(self.fallbacks)
         self.sync_to_thread = _check_sync_to_thread(sync_to_thread, name, self.is_async, self.timeout)
+        # Tool search (conductor.search): True keeps the definition out of the model's context until a
+        # search loads it; False keeps it loaded even under tool_search=True; None leaves it to the run.
+        self.defer_loading = _check_defer_loading(defer_loading, name)
         doc_description, param_docs = _parse_docstring(doc, name)
         self.description = description or doc_description
         self.arguments_model: type[pydantic.BaseModel] | None = None
@@ -726,6 +730,8 @@ class Tool:
         copied.sync_to_thread = _check_sync_to_thread(
             options.get("sync_to_thread", self.sync_to_thread), name, self.is_async, copied.timeout
         )
+        if "defer_loading" in options:
+            copied.defer_loading = _check_defer_loading(options["defer_loading"], name)
         return copied
 
     def in_line(self) -> Tool:
@@ -763,6 +769,12 @@ def _attribute(owner: Any, qualname: str) -> Any:
     for part in qualname.split("."):
         owner = getattr(owner, part)
     return owner
+
+
+def _check_defer_loading(defer_loading: Any, name: str) -> bool | None:
+    if defer_loading is not None and not isinstance(defer_loading, bool):
+        raise TypeError(f"tool {name!r}: defer_loading= takes True, False or None, got {defer_loading!r}")
+    return defer_loading
 
 
 def _check_sync_to_thread(sync_to_thread: Any, name: str, is_async: bool, timeout: float | None) -> bool:
@@ -806,6 +818,7 @@ def tool(
     progress: ProgressLabel = _MISSING,
     strict: bool | None = _MISSING,
     sync_to_thread: bool = _MISSING,
+    defer_loading: bool | None = _MISSING,
 ) -> Any:
     """Decorate a function as a tool: ``@tool`` or ``@tool(name=..., exclusive=True)``.
 
@@ -832,6 +845,9 @@ def tool(
     instead of on a worker thread: for a function that never blocks (a lookup, arithmetic), it
     saves the hand-over to a thread and back; a function that waits (network, disk, sleep) would
     stall every other conversation on the loop, so leave it on a thread (the default).
+    ``defer_loading=True`` keeps the tool's definition out of the model's context until a tool
+    search loads it (see :mod:`conductor.search`); ``defer_loading=False`` keeps it loaded even
+    when a run passes ``tool_search=True``, which defers every other tool.
     """
 
     given = {
@@ -839,6 +855,7 @@ def tool(
             "name": name, "description": description, "exclusive": exclusive, "parameters": parameters,
             "requires_approval": requires_approval, "max_invalid": max_invalid, "retry": retry, "timeout": timeout,
             "fallbacks": fallbacks, "progress": progress, "strict": strict, "sync_to_thread": sync_to_thread,
+            "defer_loading": defer_loading,
         }.items() if value is not _MISSING
     }
 
@@ -864,7 +881,13 @@ class ToolRegistry:
             self._tools[t.name] = t
 
     def __iter__(self):
-        return iter(self._tools.values())
+        return iter(list(self._tools.values()))  # a copy: a tool search may add tools while a request is built
+
+    def add(self, tool: Tool) -> None:
+        """Offer one more tool from now on, after those already offered (a tool search loading it)."""
+        if tool.name in self._tools:
+            raise ToolDefinitionError(f"two tools are named {tool.name!r}; tool names must be unique in one run")
+        self._tools[tool.name] = tool
 
     def __len__(self) -> int:
         return len(self._tools)

@@ -57,6 +57,9 @@ class RequestSettings:
     # ``hosted_api``, the API they were written for (see :mod:`.hosted`).
     hosted_tools: tuple[dict[str, Any], ...] = ()
     hosted_api: ApiName | None = None
+    # Tool search (conductor.search): the tools sent with "defer_loading": true to ``hosted_api``, whose
+    # hosted search tool is among ``hosted_tools``.
+    deferred: frozenset[str] = frozenset()
     # Tools at scale (:mod:`conductor.caching`, :mod:`conductor.context`): the prompt cache asked for (True,
     # False, "5m", "1h") and the prompt_cache_key sent on OpenAI's APIs; the tools the model may call, sent as
     # tool_choice allowed_tools on Responses and Chat Completions (every tool still sent: the prefix stays);
@@ -90,6 +93,12 @@ def hosted_tools_for(settings: RequestSettings, api: ApiName) -> list[dict[str, 
         "without them", api, settings.hosted_api, ", ".join(repr(t.get("type")) for t in settings.hosted_tools),
     )
     return []
+
+
+def deferred_for(settings: RequestSettings, api: ApiName) -> frozenset[str]:
+    """The tools to send deferred to ``api``: none unless its hosted search goes with them (a fallback to
+    another API sends every tool loaded, as that API would refuse deferred tools with no search tool)."""
+    return settings.deferred if settings.hosted_api == api else frozenset()
 
 
 @dataclass(frozen=True)

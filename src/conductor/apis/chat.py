@@ -90,7 +90,8 @@ class ChatApi:
             choice = settings.tool_choice if tools_allowed else ToolChoice("none")
             if settings.allowed_tools is not None and choice.mode in ("auto", "required"):
                 # Every tool stays in the request (the cached prefix holds); tool_choice restricts the calls.
-                names = [{"type": "function", "function": {"name": n}} for n in settings.allowed_tools]
+                allowed = set(settings.allowed_tools)  # those sent now: a search may have loaded more since the start
+                names = [{"type": "function", "function": {"name": t.name}} for t in settings.tools if t.name in allowed]
                 kwargs["tool_choice"] = {"type": "allowed_tools", "allowed_tools": {"mode": choice.mode, "tools": names}}
             elif choice.mode != "auto":  # auto is the API's default beside tools (and costs the SDK ~18 us to send)
                 kwargs["tool_choice"] = self._tool_choice(choice)

@@ -35,6 +35,7 @@ from .base import (
     RequestSettings,
     StreamIncomplete,
     ToolChoice,
+    deferred_for,
     hosted_tools_for,
     map_stop,
     plain_text,
@@ -222,7 +223,11 @@ class MessagesApi:
             # Tools stay defined on the final request: the API rejects tool_use/tool_result
             # blocks in a request without tools. tool_choice none forbids their use instead.
             # Server tools (web_search_20250305, ...) go beside the function tools unchanged.
-            kwargs["tools"] = [*(t.anthropic_schema() for t in settings.tools), *hosted]
+            deferred = deferred_for(settings, self.api)
+            kwargs["tools"] = [
+                {**t.anthropic_schema(), "defer_loading": True} if t.name in deferred else t.anthropic_schema()
+                for t in settings.tools
+            ] + hosted
             kwargs["tool_choice"] = self._tool_choice(
                 settings.tool_choice if tools_allowed else ToolChoice("none"), settings.parallel_tool_calls
             )

@@ -38,6 +38,7 @@ from .base import (
     StreamFailed,
     StreamIncomplete,
     ToolChoice,
+    deferred_for,
     hosted_tools_for,
     plain_text,
     system_text,
@@ -163,11 +164,13 @@ class ResponsesApi:
         hosted = hosted_tools_for(settings, self.api)
         if len(settings.tools) or hosted:
             # Hosted tools (web_search, ...) go beside the function tools unchanged, as the caller wrote them.
-            kwargs["tools"] = [*(self.tool(t) for t in settings.tools), *hosted]
+            deferred = deferred_for(settings, self.api)
+            kwargs["tools"] = [*(self.tool(t, t.name in deferred) for t in settings.tools), *hosted]
             choice = settings.tool_choice if tools_allowed else ToolChoice("none")
             if settings.allowed_tools is not None and choice.mode in ("auto", "required"):
                 # Every tool stays in the request (the cached prefix holds); tool_choice restricts the calls.
-                names = [{"type": "function", "name": n} for n in settings.allowed_tools]
+                allowed = set(settings.allowed_tools)  # those sent now: a search may have loaded more since the start
+                names = [{"type": "function", "name": t.name} for t in settings.tools if t.name in allowed]
                 kwargs["tool_choice"] = {"type": "allowed_tools", "mode": choice.mode, "tools": names}
             elif choice.mode != "auto":  # auto is the API's default beside tools (and costs the SDK ~18 us to send)
                 kwargs["tool_choice"] = self._tool_choice(choice)
@@ -180,15 +183,18 @@ class ResponsesApi:
         return kwargs
 
     @staticmethod
-    def tool(tool: Any) -> dict[str, Any]:
+    def tool(tool: Any, deferred: bool = False) -> dict[str, Any]:
         # strict is always sent: the API takes an absent strict as true, which a non-strict schema doesn't meet.
-        return {
+        wire = {
             "type": "function",
             "name": tool.name,
             "description": tool.description,
             "parameters": tool.wire_parameters,
             "strict": tool.strict,
         }
+        if deferred:  # loaded by the hosted tool_search when the model asks for it
+            wire["defer_loading"] = True
+        return wire
 
     @staticmethod
     def _tool_choice(choice: ToolChoice) -> Any:

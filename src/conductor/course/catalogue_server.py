@@ -19,7 +19,10 @@ the courses: the SDK hides the text of any other exception from the client.
 
 from __future__ import annotations
 
+import functools
+import inspect
 import logging
+from collections.abc import Sequence
 from typing import Any
 
 from mcp.server.mcpserver import MCPServer
@@ -29,26 +32,12 @@ from mcp.server.mcpserver.tools import Tool as MCPTool
 from conductor.course.catalogue import get_course_outline, search_course_content
 from conductor.tools import Tool
 
-__all__ = ["build_server", "main"]
+__all__ = ["build_server", "main", "serve"]
 
 INSTRUCTIONS = (
     "The course catalogue: get_course_outline gives a course's lessons, search_course_content finds "
     "passages in the lesson transcripts. Cite the lesson links the results give."
 )
-
-
-def _outline(course_name: str) -> dict[str, Any]:
-    try:
-        return get_course_outline(course_name)
-    except ValueError as exc:  # CourseNotFoundError: its message lists the courses
-        raise ToolError(str(exc)) from exc
-
-
-def _search(query: str, course_name: str | None = None, lesson_number: int | None = None) -> dict[str, Any]:
-    try:
-        return search_course_content(query, course_name, lesson_number)
-    except ValueError as exc:
-        raise ToolError(str(exc)) from exc
 
 
 def _served(function: Any, tool: Tool) -> MCPTool:
@@ -59,8 +48,31 @@ def _served(function: Any, tool: Tool) -> MCPTool:
     return served.model_copy(update={"parameters": tool.parameters})
 
 
-def build_server() -> MCPServer:
-    """A new MCPServer serving the catalogue's two tools.
+def _raising_tool_errors(tool: Tool) -> Any:
+    """``tool``'s function, its ValueError (a message naming the fix) turned into the MCP tool error that
+    carries it: the SDK hides the text of any other exception from the client."""
+
+    @functools.wraps(tool.func)
+    def call(**arguments: Any) -> Any:
+        try:
+            return tool.func(**arguments)
+        except ValueError as exc:
+            raise ToolError(str(exc)) from exc
+
+    # The SDK builds structured output from the return annotation, and refuses a bare `dict`.
+    signature = inspect.signature(tool.func, eval_str=True)
+    if signature.return_annotation is dict:
+        signature = signature.replace(return_annotation=dict[str, Any])
+    del call.__wrapped__
+    call.__signature__ = signature  # type: ignore[attr-defined]
+    call.__annotations__ = {
+        **{p.name: p.annotation for p in signature.parameters.values()}, "return": signature.return_annotation
+    }
+    return call
+
+
+def serve(name: str, instructions: str, tools: Sequence[Tool]) -> MCPServer:
+    """A new MCPServer serving conductor ``tools``, each listed as it describes itself.
 
     The SDK's ``MCPServer()`` calls ``logging.basicConfig`` (a handler on the root logger, at
     INFO by default): in a notebook that would start printing every library's INFO lines.
@@ -70,13 +82,16 @@ def build_server() -> MCPServer:
     handlers, level = root.handlers[:], root.level
     try:
         return MCPServer(
-            "conductor-course-catalogue",
-            instructions=INSTRUCTIONS,
-            tools=[_served(_outline, get_course_outline), _served(_search, search_course_content)],
+            name, instructions=instructions, tools=[_served(_raising_tool_errors(t), t) for t in tools]
         )
     finally:
         root.handlers[:] = handlers
         root.setLevel(level)
+
+
+def build_server() -> MCPServer:
+    """A new MCPServer serving the catalogue's two tools (see :func:`serve`)."""
+    return serve("conductor-course-catalogue", INSTRUCTIONS, [get_course_outline, search_course_content])
 
 
 def main() -> None:

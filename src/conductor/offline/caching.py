@@ -44,7 +44,7 @@ from typing import Any
 from .conversation import Conversation
 from .tokens import prompt_parts
 
-__all__ = ["CacheUse", "PromptCache", "allowed_only", "minimum_prefix"]
+__all__ = ["CacheUse", "PromptCache", "allowed_only", "deferred_names", "minimum_prefix"]
 
 OPENAI_MINIMUM = 1024
 OPENAI_STEP = 128
@@ -181,7 +181,7 @@ def _breakpoints(body: dict[str, Any], conversation: Conversation, parts: int) -
     last = parts - 1
     if (ttl := _ttl(body.get("cache_control"))) is not None and last >= 0:
         marks[last] = ttl
-    tools = [t for t in body.get("tools") or [] if t.get("type", "custom") == "custom"]
+    tools = [t for t in body.get("tools") or [] if t.get("type", "custom") == "custom" and not t.get("defer_loading")]
     for index, tool in enumerate(tools):
         if (ttl := _ttl(tool.get("cache_control"))) is not None:
             marks[index] = ttl
@@ -215,3 +215,10 @@ def allowed_only(conversation: Conversation, body: dict[str, Any]) -> Conversati
         if isinstance(entry, dict)
     }
     return replace(conversation, tools=tuple(t for t in conversation.tools if t.name in names))
+
+
+def deferred_names(body: dict[str, Any]) -> frozenset[str]:
+    """The tools a request sends with ``"defer_loading": true``: outside the cached prefix (a search loads them
+    into the conversation, after it)."""
+    return frozenset(t["name"] for t in body.get("tools") or () if isinstance(t, dict) and t.get("defer_loading")
+                     and "name" in t)

@@ -43,7 +43,7 @@ from .wire import WIRES
 from .wire import chat as chat_wire
 from .wire import messages as messages_wire
 from .batches import DEFAULT_BATCH_DELAY, BatchServer
-from .caching import CacheUse, PromptCache, allowed_only
+from .caching import CacheUse, PromptCache, allowed_only, deferred_names
 from .compaction import Compaction, restore, summarise, threshold
 from .batches import serves as serves_batches
 from .contract import InvalidRequest
@@ -59,6 +59,7 @@ from .preface import preface
 from .reasoning import thought
 from .state import ServerState
 from .tokens import estimate_tokens, output_tokens, request_tokens, truncate_to_tokens
+from .tool_search import SearchStep, decide_with_search
 
 if TYPE_CHECKING:
     import anthropic
@@ -117,6 +118,7 @@ class Completion:
     reasoning_tokens: int = 0
     cache: CacheUse = CacheUse()  # the part of input_tokens read from / written to the prompt cache
     compaction: Compaction | None = None  # server-side compaction done before this answer (see .compaction)
+    search: SearchStep | None = None  # a hosted tool search made inside the response, before its calls
 
 
 @dataclass
@@ -515,10 +517,19 @@ class OfflineModel:
         return known, replace(read, messages=(UserMessage(summary),)), compaction
 
     def _complete(self, wire: ModuleType, body: dict[str, Any], digest: bytes, fault: Fault | None) -> Completion:
-        conversation, read, compaction = self._read(wire, body, self._now(digest))
-        cache = self.prompt_cache.use(wire.API, body, read)  # every tool sent is in the prefix
-        conversation = allowed_only(conversation, body)
-        decision = self._decide(conversation, fault)
+        known, read, compaction = self._read(wire, body, self._now(digest))
+
+        def decide(conversation: Conversation) -> Decision:  # an allowlist narrows the calls, not what is read
+            return self._decide(allowed_only(conversation, body), fault)
+
+        # Deferred tools and tool search (see .tool_search): the model decides among the tools in its context.
+        items = wire.context_items(body, self._server) if hasattr(wire, "context_items") else ()
+        searched = decide_with_search(wire.API, body, known, items, decide)
+        conversation, decision = (searched.conversation, searched.decision) if searched else (known, decide(known))
+        # The cached prefix: every tool sent except the deferred ones (a loaded tool goes inline, after it).
+        deferred = deferred_names(body)
+        cache = self.prompt_cache.use(wire.API, body, replace(read, tools=tuple(
+            t for t in read.tools if t.name not in deferred)) if deferred else read)
         text = self._text(wire, body, conversation, decision)
         reasoning = thought(conversation, decision) if self.reasoning and wire.reasons(body) else ""
         reasoning_tokens = estimate_tokens(reasoning)
@@ -543,6 +554,9 @@ class OfflineModel:
         if limit is not None and reasoning_tokens + output_tokens(text, ((c.name, c.arguments) for c in calls)) > limit:
             text, calls, finish = truncate_to_tokens(text, max(0, limit - reasoning_tokens)), (), "max_tokens"
         answer_tokens = output_tokens(text + (refusal or ""), ((c.name, c.arguments) for c in calls))
+        step = searched.step if searched is not None and finish != "refusal" else None
+        if step is not None:  # the search the model wrote is output too
+            answer_tokens += output_tokens("", [("tool_search", step.query)])
         return Completion(
             id=wire.message_id(digest),
             created=self._now(digest),
@@ -551,12 +565,15 @@ class OfflineModel:
             calls=calls,
             finish=finish,
             refusal=refusal,
-            input_tokens=request_tokens(read),
+            # What the model read: after a compaction, the summary and what followed; with search, the tools in
+            # its context (and, on OpenAI, the deferred tools' names).
+            input_tokens=searched.input_tokens if searched is not None and read is known else request_tokens(read),
             output_tokens=reasoning_tokens + answer_tokens,
             reasoning=reasoning,
             reasoning_tokens=reasoning_tokens,
             cache=cache,
             compaction=compaction,
+            search=step,
         )
 
 

@@ -28,6 +28,7 @@ from ..faults import FaultContext, retry_headers
 from ..ids import base62
 from ..reasoning import sign, signed
 from ..tokens import split_pieces, token_weight
+from ..tool_search import check_messages, is_messages_search
 
 if TYPE_CHECKING:
     from ..model import Completion, RenderedCall
@@ -174,12 +175,28 @@ def _blocks(completion: Completion, server: ServerState) -> list[dict[str, Any]]
     if completion.reasoning:
         thinking = completion.reasoning
         blocks.append({"type": "thinking", "thinking": thinking, "signature": sign(server.key, thinking)})
+    blocks += _search_blocks(completion)
     # Anthropic has no refusal field: a refusing answer is text with stop_reason "refusal".
     text = completion.refusal if completion.refusal is not None else completion.text
     if text:
         blocks.append({"type": "text", "text": text})
     blocks.extend({"type": "tool_use", "id": c.id, "name": c.name, "input": _input(c)} for c in completion.calls)
     return blocks
+
+
+def _search_blocks(completion: Completion) -> list[dict[str, Any]]:
+    """A tool search made inside the turn: its server_tool_use block, then the result naming the tools loaded."""
+    step = completion.search
+    if step is None:
+        return []
+    use_id = "srvtoolu_01" + base62(completion.id.encode(), "tool search", 22)
+    references = [{"type": "tool_reference", "tool_name": name} for name in step.found]
+    return [
+        {"type": "server_tool_use", "id": use_id, "name": "tool_search_tool_bm25",
+         "input": {"query": step.query, "limit": step.limit}},
+        {"type": "tool_search_tool_result", "tool_use_id": use_id,
+         "content": {"type": "tool_search_tool_search_result", "tool_references": references}},
+    ]
 
 
 def _usage(completion: Completion, output_tokens: int) -> dict[str, Any]:
@@ -256,7 +273,12 @@ def _block_events(index: int, block: dict[str, Any]) -> list[tuple[float, bytes]
         deltas.append({"type": "signature_delta", "signature": block["signature"]})
         weights.append(0.0)
         start_weight = 0.0
-    else:
+    elif block["type"] == "tool_search_tool_result":  # the search's result arrives whole
+        return [
+            (0.0, _sse({"type": "content_block_start", "index": index, "content_block": block})),
+            (0.0, _sse({"type": "content_block_stop", "index": index})),
+        ]
+    else:  # tool_use, and a search's server_tool_use
         start = {**block, "input": {}}
         arguments = json.dumps(block["input"], ensure_ascii=False)
         deltas = [{"type": "input_json_delta", "partial_json": p} for p in split_pieces(arguments, tokens=4)]
@@ -415,6 +437,7 @@ def check(body: dict[str, Any], server: ServerState) -> None:
     if not messages:
         raise InvalidRequest("messages: at least one message is required")
     _check_tools(body.get("tools") or [])
+    check_messages(body)
     _check_roles(messages)
     _check_blocks(messages)
     turns = combined_turns(messages)
@@ -428,6 +451,8 @@ def check(body: dict[str, Any], server: ServerState) -> None:
 
 def _check_tools(tools: list[dict[str, Any]]) -> None:
     for index, tool in enumerate(tools):
+        if is_messages_search(tool):
+            continue  # the BM25 tool search: the stand-in runs it itself (see ..tool_search)
         if tool.get("type", "custom") != "custom":
             # Server tools (web search, ...) run on Anthropic's servers: the stand-in has none.
             raise hosted_tool_refused(API, index, tool)

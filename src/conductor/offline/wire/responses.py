@@ -28,6 +28,7 @@ from ..contract import InvalidRequest, hosted_tool_refused, offered_tool, openai
 from ..conversation import Conversation, ToolChoice
 from ..ids import hexadecimal
 from ..reasoning import seal, unseal
+from ..tool_search import check_responses, is_responses_search
 from ..tokens import split_pieces, token_weight
 from .chat import (
     FAULT_ERRORS,
@@ -141,6 +142,11 @@ def _context(body: dict[str, Any], server: ServerState) -> list[dict[str, Any]]:
     previous = body.get("previous_response_id")
     stored = server.store.context(previous) if previous else None
     return [*(stored or ()), *_items(body.get("input"))]
+
+
+def context_items(body: dict[str, Any], server: ServerState) -> list[dict[str, Any]]:
+    """The items a request's model reads (a continued response's first): where its tool searches are."""
+    return _context(body, server)
 
 
 def _read(items: list[dict[str, Any]]) -> tuple[list[str], list[UserMessage | Turn | ToolResult]]:
@@ -269,10 +275,26 @@ def _message_item(completion: Completion) -> dict[str, Any] | None:
     }
 
 
+def _search_items(completion: Completion) -> list[dict[str, Any]]:
+    """A hosted tool search as the API returns it: the call naming the tools to load, then their definitions."""
+    step = completion.search
+    if step is None:
+        return []
+    shared = {"call_id": None, "execution": "server", "status": "completed"}
+    return [
+        {"id": _item_id("tsc_", completion.id, "tool search"), "type": "tool_search_call",
+         "arguments": {"paths": list(step.found)}, **shared},
+        {"id": _item_id("tso_", completion.id, "tool search output"), "type": "tool_search_output",
+         "tools": [_tool_echo(tool) for tool in step.definitions], **shared},
+    ]
+
+
 def _output(completion: Completion, body: dict[str, Any], server: ServerState) -> list[dict[str, Any]]:
-    """The output items, in the order a reasoning model makes them: reasoning, message, calls."""
+    """The output items, in the order a reasoning model makes them: a compaction, reasoning, a tool search,
+    message, calls."""
     output = [_compaction_item(completion)] if completion.compaction is not None else []
     output += [_reasoning_item(completion, body, server)] if completion.reasoning else []
+    output += _search_items(completion)
     message = _message_item(completion)
     if message is not None:
         output.append(message)
@@ -312,15 +334,20 @@ def _usage(completion: Completion) -> dict[str, Any]:
 
 def _tool_echo(tool: dict[str, Any]) -> dict[str, Any]:
     """A tool as the response repeats it: a function tool with every field, strict unless it said otherwise."""
+    if is_responses_search(tool):
+        return {"type": "tool_search", "description": tool.get("description"), "parameters": tool.get("parameters")}
     if tool.get("type") != "function":
         return tool
-    return {
+    echo = {
         "type": "function",
         "name": tool["name"],
         "description": tool.get("description") or None,
         "parameters": tool.get("parameters"),
         "strict": tool.get("strict", True),
     }
+    if tool.get("defer_loading"):
+        echo["defer_loading"] = True
+    return echo
 
 
 def _reasoning_echo(body: dict[str, Any], server: ServerState) -> dict[str, Any]:
@@ -447,6 +474,14 @@ def _call_events(index: int, item: dict[str, Any]) -> Iterator[Event]:
     yield 0.0, {"type": "response.output_item.done", "output_index": index, "item": item}
 
 
+def _search_events(index: int, item: dict[str, Any]) -> Iterator[Event]:
+    """A tool search item: added in progress (a call's arguments not known yet), then done."""
+    added = {**item, "status": "in_progress", **({"arguments": {}} if item["type"] == "tool_search_call" else {})}
+    weight = token_weight(json.dumps(item.get("arguments", ""))) if item["type"] == "tool_search_call" else 0.0
+    yield 0.0, {"type": "response.output_item.added", "output_index": index, "item": added}
+    yield weight, {"type": "response.output_item.done", "output_index": index, "item": item}
+
+
 def stream_events(completion: Completion, body: dict[str, Any], server: ServerState) -> list[tuple[float, bytes]]:
     """The SSE events of a streamed answer, each with the output tokens generated before it."""
     final = render(completion, body, server)
@@ -458,6 +493,8 @@ def stream_events(completion: Completion, body: dict[str, Any], server: ServerSt
     for index, item in enumerate(final["output"]):
         if item["type"] == "reasoning":
             events.extend(_reasoning_events(index, item, completion.reasoning_tokens))
+        elif item["type"] in ("tool_search_call", "tool_search_output"):
+            events.extend(_search_events(index, item))
         elif item["type"] == "message":
             events.extend(_message_events(index, item))
         else:
@@ -518,6 +555,7 @@ def check(body: dict[str, Any], server: ServerState) -> None:
             code="previous_response_not_found",
         )
     items = _items(body.get("input"))
+    check_responses(body, [*stored, *items])
     _check_reasoning_items(items, server)
     _check_calls([*stored, *items], server)
 
@@ -533,6 +571,8 @@ def _invalid_schema(name: str, index: int, detail: str) -> InvalidRequest:
 def _check_tool(index: int, tool: dict[str, Any]) -> None:
     if tool.get("type") == "custom":
         return  # a free-form tool of the caller's: offered to no policy, accepted as the API accepts it
+    if is_responses_search(tool):
+        return  # the hosted tool search: the stand-in runs it itself (see ..tool_search)
     if tool.get("type") != "function":
         # Hosted tools (web_search, file_search, ...) run on OpenAI's servers: the stand-in has none.
         raise hosted_tool_refused(API, index, tool)

@@ -1,0 +1,341 @@
+"""Tool search in the offline stand-in: the hosted search of both APIs, and how it uses a client search.
+
+A request may send tools with ``"defer_loading": true`` beside a hosted search tool
+(Responses ``{"type": "tool_search"}``, Messages ``{"type": "tool_search_tool_bm25_20251119",
+"name": "tool_search_tool_bm25"}``). A deferred tool is out of the model's context until a
+search loads it: on Responses a ``tool_search_output`` item lists the tools it loaded, on
+Messages a ``tool_search_tool_result`` block holds a ``tool_reference`` per tool (as does a
+``tool_result`` of the caller's own search). Loaded tools stay loaded for the rest of the
+conversation.
+
+The stand-in decides the way a model given these tools would: it sees the tools that are
+not deferred and those already loaded. When the tool the question needs is deferred and not
+loaded, it searches with the question's own words (a BM25 ranking over the deferred tools'
+names, descriptions and parameter names, :class:`conductor.search.ToolIndex`), then calls
+what the search loaded, all in one response: ``tool_search_call`` + ``tool_search_output``
+items, or ``server_tool_use`` + ``tool_search_tool_result`` blocks, before the call. A search
+that loads a confusable tool leads to calling that tool, as it would on the real API.
+
+Conductor's client-side search (a function tool named ``search_tools`` taking a ``query``,
+:mod:`conductor.search`) is used the same way on any API: when no offered tool can answer,
+the stand-in calls it with the question's words, then decides again among the tools it
+loaded.
+
+The 400s a deferred tool can get are here too (see :func:`check_responses`, :func:`check_messages`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from typing import Any
+
+from ..search import RESULT_LIMIT, SEARCH_TOOL, ToolIndex
+from ..types import ToolResult, ToolSpec, Turn
+from .contract import InvalidRequest, offered_tool
+from .conversation import CallTools, Conversation, Decision, PlannedCall
+from .language import words
+from .policies import _MATCH_THRESHOLD as MATCH_THRESHOLD
+from .policies import match_score
+from .tokens import PER_TOOL, estimate_tokens, request_tokens
+
+__all__ = [
+    "SearchStep",
+    "check_messages",
+    "check_responses",
+    "decide_with_search",
+    "is_messages_search",
+    "is_responses_search",
+]
+
+# Anthropic's tool search tool page ("Error handling"), word for word.
+ALL_DEFERRED = "At least one tool must have defer_loading=false. All tools cannot be deferred."
+UNKNOWN_REFERENCE = "Tool reference '{name}' not found in available tools"
+# OpenAI's Responses API, as quoted in public bug reports: Wei-Shaw/sub2api#5942 (a deferred tool with no
+# tool_search) and justrach/codegraff#746 (tool_search with no deferred tool).
+NO_SEARCH_TOOL = "Invalid Value: 'tools.defer_loading'. Deferred tools require tools.tool_search."
+NOTHING_DEFERRED = "Invalid Value: 'tools.tool_search'. tools.tool_search requires at least one deferred tool."
+# A call to a deferred tool no search has loaded. Both providers' guides say such a tool cannot be called
+# until a search loads it, but no public recording or document quotes the API's error: these texts are
+# the stand-in's own, written in each API's style (docs/offline_model.md says so).
+NOT_LOADED_RESPONSES = (
+    "Invalid 'input': function_call '{call}' calls '{name}', a deferred tool (defer_loading) that no "
+    "tool_search_output in the input has loaded. Load it with tool_search before calling it."
+)
+NOT_LOADED_MESSAGES = (
+    "messages.{index}.content.{position}: tool_use '{name}' names a deferred tool (defer_loading=true) that "
+    "no tool_reference earlier in the conversation has loaded. Load it with tool search before calling it."
+)
+
+_MESSAGES_SEARCH_TYPES = ("tool_search_tool_bm25_20251119", "tool_search_tool_bm25")
+
+
+def is_responses_search(tool: dict[str, Any]) -> bool:
+    """Is ``tool`` the Responses API's hosted tool search (run by the server, as the stand-in does)?"""
+    return tool.get("type") == "tool_search" and tool.get("execution", "server") == "server"
+
+
+def is_messages_search(tool: dict[str, Any]) -> bool:
+    """Is ``tool`` Anthropic's BM25 tool search tool?"""
+    return tool.get("type") in _MESSAGES_SEARCH_TYPES
+
+
+@dataclass(frozen=True)
+class SearchStep:
+    """One search the stand-in makes inside its response: the query and the tools it loaded."""
+
+    query: str
+    found: tuple[str, ...]
+    definitions: tuple[dict[str, Any], ...]  # the request's definitions of the found tools, in order
+    limit: int = RESULT_LIMIT
+
+
+# -- what a request says about deferral --------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Deferral:
+    deferred: dict[str, dict[str, Any]]  # name -> the request's definition
+    loaded: frozenset[str]
+    searchable: bool  # a hosted search tool is in the request
+    searched: bool = False  # the model already searched since the question
+
+
+def _searched_responses(items: Sequence[dict[str, Any]]) -> bool:
+    searched = False
+    for item in items:
+        if item.get("type", "message") == "message" and item.get("role") == "user":
+            searched = False
+        elif item.get("type") == "tool_search_call":
+            searched = True
+    return searched
+
+
+def _searched_messages(messages: Sequence[dict[str, Any]]) -> bool:
+    searched = False
+    for message in messages:
+        blocks = _blocks(message) if isinstance(message.get("content"), list) else [{"type": "text"}]
+        if message.get("role") == "user" and any(b.get("type") == "text" for b in blocks):
+            searched = False
+        elif any(b.get("type") == "server_tool_use" and str(b.get("name", "")).startswith("tool_search") for b in blocks):
+            searched = True
+    return searched
+
+
+def _responses_loaded(items: Sequence[dict[str, Any]]) -> set[str]:
+    loaded: set[str] = set()
+    for item in items:
+        if item.get("type") == "tool_search_output":
+            for tool in item.get("tools") or ():
+                loaded.add(tool.get("name", ""))
+                loaded.update(inner.get("name", "") for inner in tool.get("tools") or ())  # a namespace
+    return loaded
+
+
+def _references(block: dict[str, Any]) -> list[str]:
+    """The tool names a block loads: a hosted search's result, or a tool_result of the caller's own search."""
+    if block.get("type") == "tool_search_tool_result":
+        content = block.get("content") or {}
+        return [r.get("tool_name", "") for r in content.get("tool_references") or ()] if isinstance(content, dict) else []
+    if block.get("type") == "tool_result" and isinstance(block.get("content"), list):
+        return [p.get("tool_name", "") for p in block["content"] if isinstance(p, dict) and p.get("type") == "tool_reference"]
+    return []
+
+
+def _blocks(message: dict[str, Any]) -> list[dict[str, Any]]:
+    content = message.get("content")
+    return [b for b in content if isinstance(b, dict)] if isinstance(content, list) else []
+
+
+def _deferral(api: str, body: dict[str, Any], items: Sequence[dict[str, Any]]) -> _Deferral:
+    tools = body.get("tools") or []
+    if api == "responses":
+        deferred = {t["name"]: t for t in tools if t.get("type") == "function" and t.get("defer_loading") and "name" in t}
+        searchable = any(is_responses_search(t) for t in tools)
+        loaded = _responses_loaded(items)
+        searched = _searched_responses(items)
+    else:
+        deferred = {t["name"]: t for t in tools if t.get("type", "custom") == "custom" and t.get("defer_loading")
+                    and "name" in t}
+        searchable = any(is_messages_search(t) for t in tools)
+        loaded = {name for m in body.get("messages") or () for b in _blocks(m) for name in _references(b)}
+        searched = _searched_messages(body.get("messages") or ())
+    return _Deferral(deferred, frozenset(loaded), searchable, searched)
+
+
+# -- the request contract --------------------------------------------------------------------
+
+
+def check_responses(body: dict[str, Any], context: Sequence[dict[str, Any]]) -> None:
+    """The Responses API's rules for deferred tools, over the request and the context it continues."""
+    tools = body.get("tools") or []
+    deferral = _deferral("responses", body, context)
+    if deferral.deferred and not deferral.searchable:
+        raise InvalidRequest(NO_SEARCH_TOOL, param="tools", code="invalid_value")
+    if deferral.searchable and not deferral.deferred and any(is_responses_search(t) for t in tools):
+        raise InvalidRequest(NOTHING_DEFERRED, param="tools", code="invalid_value")
+    loaded: set[str] = set()
+    for item in context:
+        if item.get("type") == "tool_search_output":
+            loaded |= _responses_loaded([item])
+        elif item.get("type") == "function_call" and item.get("name") in deferral.deferred:
+            if item["name"] not in loaded:
+                call = item.get("call_id", "")
+                raise InvalidRequest(NOT_LOADED_RESPONSES.format(call=call, name=item["name"]), param="input")
+
+
+def check_messages(body: dict[str, Any]) -> None:
+    """Anthropic's rules for deferred tools and tool references."""
+    tools = body.get("tools") or []
+    if tools and all(t.get("defer_loading") for t in tools):
+        raise InvalidRequest(ALL_DEFERRED)
+    deferral = _deferral("messages", body, ())
+    defined = {t.get("name") for t in tools}
+    loaded: set[str] = set()
+    for index, message in enumerate(body.get("messages") or ()):
+        for position, block in enumerate(_blocks(message)):
+            for name in _references(block):
+                if name not in defined:
+                    raise InvalidRequest(UNKNOWN_REFERENCE.format(name=name))
+                loaded.add(name)
+            if block.get("type") == "tool_use" and block.get("name") in deferral.deferred and block["name"] not in loaded:
+                raise InvalidRequest(NOT_LOADED_MESSAGES.format(index=index, position=position, name=block["name"]))
+
+
+# -- deciding ----------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=64)
+def _index(tools: tuple[tuple[str, str, str], ...]) -> ToolIndex:
+    """A ranking of the deferred tools, kept for the next request with the same ones (a tool loop's)."""
+    return ToolIndex(ToolSpec(name, description, json.loads(schema)) for name, description, schema in tools)
+
+
+def search(specs: Sequence[ToolSpec], query: str, limit: int = RESULT_LIMIT) -> list[str]:
+    """The names of the tools of ``specs`` that ``query`` finds, best first."""
+    key = tuple((s.name, s.description, json.dumps(s.parameters, sort_keys=True)) for s in specs)
+    return _index(key).search(query, limit) if key else []
+
+
+def query_of(question: str) -> str:
+    """The search a question makes: its own words, function words left out, each once."""
+    return " ".join(dict.fromkeys(words(question)))
+
+
+def _spec(api: str, tool: dict[str, Any]) -> ToolSpec:
+    if api == "responses":
+        parameters = tool.get("parameters") or {"type": "object", "properties": {}}
+        return offered_tool(tool["name"], tool.get("description") or "", parameters, tool.get("strict", True))
+    return offered_tool(tool["name"], tool.get("description", ""), tool["input_schema"], tool.get("strict"))
+
+
+def _among(conversation: Conversation, tools: Sequence[ToolSpec]) -> Conversation:
+    """The conversation as the model reads it with only ``tools`` in its context (a forced tool use that
+    none of them can meet leaves the choice to the model: the search tool was what it could call)."""
+    narrowed = replace(conversation, tools=tuple(tools))
+    if not tools and conversation.tool_choice in ("required", "tool"):
+        narrowed = replace(narrowed, tool_choice="auto", forced_tool=None)
+    return narrowed
+
+
+def _calls_hidden(decision: Decision, hidden: set[str]) -> bool:
+    return isinstance(decision, CallTools) and any(c.name in hidden for c in decision.calls)
+
+
+def _without_search_calls(conversation: Conversation, name: str) -> Conversation:
+    """The conversation without the client search's calls and results: what the search found is in the
+    tools now offered, and a search is not an answer to the question."""
+    ids: set[str] = set()
+    messages = []
+    for message in conversation.messages:
+        if isinstance(message, Turn) and any(c.name == name for c in message.tool_calls):
+            ids |= {c.id for c in message.tool_calls if c.name == name}
+            kept = tuple(c for c in message.tool_calls if c.name != name)
+            if not kept and not message.text_blocks:
+                continue
+            message = replace(message, tool_calls=kept)
+        elif isinstance(message, ToolResult) and message.call_id in ids:
+            continue
+        messages.append(message)
+    return replace(conversation, messages=tuple(messages))
+
+
+def _searched_since_question(conversation: Conversation, name: str) -> bool:
+    return any(call.name == name for call, _ in conversation.exchanges())
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The decision, the conversation the model decided in (its tools: those in its context), the search."""
+
+    decision: Decision
+    conversation: Conversation
+    step: SearchStep | None = None
+    extra_tokens: int = 0  # input the model reads besides the conversation's tools (OpenAI: deferred names)
+
+    @property
+    def input_tokens(self) -> int:
+        return request_tokens(self.conversation) + self.extra_tokens
+
+
+def _plainly_asked(decision: CallTools, conversation: Conversation) -> bool:
+    """Does the question name what each call's tool does (not only fit its parameters, as among few tools)?"""
+    question = conversation.question
+    specs = [conversation.tool(call.name) for call in decision.calls]
+    return all(spec is not None and match_score(spec, question) >= MATCH_THRESHOLD for spec in specs)
+
+
+def _client_search_tool(conversation: Conversation) -> ToolSpec | None:
+    spec = conversation.tool(SEARCH_TOOL)
+    properties = (spec.parameters.get("properties") or {}) if spec else {}
+    return spec if spec is not None and "query" in properties else None
+
+
+def decide_with_search(
+    api: str, body: dict[str, Any], conversation: Conversation, items: Sequence[dict[str, Any]],
+    decide: Callable[[Conversation], Decision],
+) -> Outcome | None:
+    """The stand-in's decision when the request has deferred tools or a client search tool; else None."""
+    if api in ("responses", "messages"):
+        deferral = _deferral(api, body, items)
+        if deferral.deferred and deferral.searchable:
+            return _hosted(api, deferral, conversation, decide)
+    client = _client_search_tool(conversation)
+    if client is not None:
+        return _client(conversation, client, decide)
+    return None
+
+
+def _hosted(api: str, deferral: _Deferral, conversation: Conversation,
+            decide: Callable[[Conversation], Decision]) -> Outcome:
+    hidden = {name for name in deferral.deferred if name not in deferral.loaded}
+    visible = _among(conversation, [t for t in conversation.tools if t.name not in hidden])
+    # The OpenAI model still reads a deferred function's name and description (its parameters load later).
+    extra = sum(PER_TOOL + estimate_tokens(t.name) + estimate_tokens(t.description)
+                for t in conversation.tools if t.name in hidden) if api == "responses" else 0
+    searching = hidden and conversation.tools_allowed and not deferral.searched  # one search per question
+    if not searching or not _calls_hidden(decide(conversation), hidden):
+        return Outcome(decide(visible), visible, extra_tokens=extra)
+    # The tool it needs is deferred: search with the question's words, then decide among what is loaded.
+    query = query_of(conversation.question)
+    found = tuple(search([_spec(api, deferral.deferred[n]) for n in deferral.deferred if n in hidden], query))
+    loaded = hidden - set(found)
+    after = _among(conversation, [t for t in conversation.tools if t.name not in loaded])
+    step = SearchStep(query, found, tuple(deferral.deferred[n] for n in found))
+    extra = sum(PER_TOOL + estimate_tokens(t.name) + estimate_tokens(t.description)
+                for t in conversation.tools if t.name in loaded) if api == "responses" else 0
+    return Outcome(decide(after), after, step, extra)
+
+
+def _client(conversation: Conversation, tool: ToolSpec, decide: Callable[[Conversation], Decision]) -> Outcome:
+    others = _among(_without_search_calls(conversation, tool.name), [t for t in conversation.tools if t.name != tool.name])
+    decision = decide(others)
+    if not conversation.tools_allowed or _searched_since_question(conversation, tool.name):
+        return Outcome(decision, conversation)
+    if isinstance(decision, CallTools) and (others.exchanges() or _plainly_asked(decision, others)):
+        return Outcome(decision, conversation)
+    # No offered tool is plainly what the question asks for, and there are tools it cannot see: search first.
+    query = query_of(conversation.question)
+    return Outcome(CallTools((PlannedCall(tool.name, {"query": query}),)), conversation)

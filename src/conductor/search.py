@@ -1,0 +1,274 @@
+"""Tool search: a run with many tools sends their definitions for the model to search, not to read.
+
+Every request of a tool loop resends every tool definition; with three MCP servers that is
+thousands of tokens before the question. With tool search most tools are *deferred*: the
+model starts with the tools that are not, plus a search tool, and loads the others when it
+needs them. ``llm.run(q, tools=catalogue, tool_search=True)`` defers every tool except those
+marked ``@cd.tool(defer_loading=False)``; without ``tool_search=``, only the tools marked
+``@cd.tool(defer_loading=True)`` (or ``server.tools(defer_loading=True)``) are deferred.
+
+Where the search runs depends on the API:
+
+* Responses (models from gpt-5.4 on) and Messages (Claude Haiku 4.5, Sonnet 4.5, Opus 4.5 and
+  later): the provider's hosted search. Every tool is still sent, the deferred ones with
+  ``"defer_loading": true``, beside ``{"type": "tool_search"}`` (Responses) or
+  ``{"type": "tool_search_tool_bm25_20251119", "name": "tool_search_tool_bm25"}`` (Messages).
+  The search happens inside the response (``tool_search_call`` / ``tool_search_output`` items;
+  ``server_tool_use`` / ``tool_search_tool_result`` blocks with ``tool_reference`` s), which the
+  run keeps in ``result.messages`` and sends back as received.
+* Chat Completions, compatible servers, a model without the hosted search (said in one INFO
+  line), or anywhere with ``tool_search="client"``: conductor's own ``search_tools(query)``
+  tool, a BM25 ranking (SQLite FTS5) over the deferred tools' names, descriptions and
+  parameter names. The tools it finds are appended after those already offered, so the
+  request's prefix (and the provider's prompt cache) holds, and they stay for the run.
+
+:class:`ToolIndex` is the ranking, usable on its own; :func:`prepare` is what ``llm.run`` calls.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import sqlite3
+import threading
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from .tools import Tool, ToolRegistry
+
+if TYPE_CHECKING:
+    from .apis.base import ApiName
+
+__all__ = [
+    "HOSTED_SEARCH",
+    "RESULT_LIMIT",
+    "SEARCH_MODELS",
+    "SEARCH_TOOL",
+    "Prepared",
+    "ToolIndex",
+    "check_tool_search",
+    "client_search_registry",
+    "has_hosted_search",
+    "prepare",
+    "search_words",
+]
+
+logger = logging.getLogger(__name__)
+
+SEARCH_TOOL = "search_tools"  # conductor's own search tool, offered where the search runs client-side
+RESULT_LIMIT = 5  # tools one search loads: Anthropic's hosted search returns 5 by default
+QUERY_LIMIT = 500  # characters of a query: the most Anthropic's BM25 search takes
+CHOICES = (True, False, "client")
+# The hosted search tool of each API, as its request carries it.
+HOSTED_SEARCH: dict[str, dict[str, Any]] = {
+    "responses": {"type": "tool_search"},
+    "messages": {"type": "tool_search_tool_bm25_20251119", "name": "tool_search_tool_bm25"},
+}
+# Models that have the hosted search, by name prefix (OpenAI: "gpt-5.4 and later"; Anthropic's
+# model list on its tool search page). Extend it for a model of your own:
+# cd.search.SEARCH_MODELS["responses"].append("my-model").
+SEARCH_MODELS: dict[str, list[str]] = {
+    "responses": ["gpt-5.4", "gpt-5.5", "gpt-5.6", "gpt-5.7", "gpt-5.8", "gpt-6", "conductor-offline"],
+    "messages": [
+        "claude-haiku-4-5", "claude-sonnet-4-5", "claude-opus-4-5", "claude-sonnet-4-6", "claude-opus-4-6",
+        "claude-opus-4-7", "claude-opus-4-8", "claude-haiku-5", "claude-sonnet-5", "claude-opus-5",
+        "claude-fable", "claude-mythos", "conductor-offline",
+    ],
+}
+# Column weights of the ranking (name, description, parameter names): a word in a tool's name says
+# more about what it does than the same word in its description.
+_WEIGHTS = (3.0, 1.0, 1.0)
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+
+
+def search_words(text: str) -> list[str]:
+    """The words of ``text`` as the index reads them: ``get_weather`` and ``getWeather`` are "get weather"."""
+    return [w.lower() for w in _WORD.findall(_CAMEL.sub(" ", text))]
+
+
+def _parameter_names(tool: Tool) -> str:
+    names: list[str] = []
+
+    def walk(schema: Any) -> None:
+        if isinstance(schema, dict):
+            for key, value in (schema.get("properties") or {}).items():
+                names.append(key)
+                walk(value)
+            walk(schema.get("items"))
+
+    walk(tool.parameters)
+    return " ".join(" ".join(search_words(name)) for name in names)
+
+
+class ToolIndex:
+    """A BM25 ranking of tools by their names, descriptions and parameter names (SQLite FTS5).
+
+    ``ToolIndex(tools).search("weather tomorrow in Paris")`` gives the names of the best
+    matches, best first; words are stemmed (Porter), so "forecasts" finds "forecast".
+    Thread-safe: a run may search from several tool calls at once.
+    """
+
+    def __init__(self, tools: Iterable[Tool]) -> None:
+        self.tools = {t.name: t for t in tools}
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(":memory:", check_same_thread=False)
+        self._db.execute(
+            "CREATE VIRTUAL TABLE tools USING fts5(name UNINDEXED, words, description, parameters, "
+            "tokenize='porter unicode61')"
+        )
+        self._db.executemany(
+            "INSERT INTO tools VALUES (?, ?, ?, ?)",
+            [(t.name, " ".join(search_words(t.name)), t.description, _parameter_names(t)) for t in self.tools.values()],
+        )
+
+    def search(self, query: str, limit: int = RESULT_LIMIT) -> list[str]:
+        """The names of the tools that match ``query`` best (at most ``limit``), best first; [] for none."""
+        words = sorted(set(search_words(query[:QUERY_LIMIT])))
+        if not words or limit < 1:
+            return []
+        match = " OR ".join(f'"{w}"' for w in words)
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT name FROM tools WHERE tools MATCH ? ORDER BY bm25(tools, 0, ?, ?, ?), rowid LIMIT ?",
+                (match, *_WEIGHTS, limit),
+            ).fetchall()
+        return [row[0] for row in rows]
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+
+def check_tool_search(value: Any) -> bool | str | None:
+    """``tool_search=`` as given, or a ValueError naming the choices."""
+    if value is None or value is True or value is False or value == "client":
+        return value
+    raise ValueError(
+        f"tool_search= takes True (the API's hosted search where the model has one, else conductor's own), "
+        f"'client' (conductor's own search_tools tool on any API) or False (no search); got {value!r}"
+    )
+
+
+def has_hosted_search(api: str, model: str) -> bool:
+    """Does ``model`` on ``api`` have the provider's hosted tool search?"""
+    return any(model == prefix or model.startswith(prefix) for prefix in SEARCH_MODELS.get(api, ()))
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """What a run sends, tool-wise, once its tool search is set up (see :func:`prepare`)."""
+
+    tools: ToolRegistry  # the tools the run offers (client search: the live list that grows as tools load)
+    deferred: frozenset[str] = frozenset()  # sent with defer_loading to the hosted search
+    hosted: tuple[dict[str, Any], ...] = ()  # the hosted search tool, to go beside the other hosted tools
+    search_tool: str | None = None  # the client search tool's name, when one is offered
+
+
+def _deferred(tools: Sequence[Tool], asked: bool | str | None, called: set[str]) -> list[Tool]:
+    if asked is None:  # only the tools marked defer_loading=True
+        deferred = [t for t in tools if getattr(t, "defer_loading", None) is True]
+    else:
+        deferred = [t for t in tools if getattr(t, "defer_loading", None) is not False]
+    # A tool the history already called stays loaded: the search that loaded it is not carried over.
+    return [t for t in deferred if t.name not in called]
+
+
+def called_in(history: Sequence[Any] | None) -> set[str]:
+    """The names of the tools an earlier conversation (``history=``, in any API's form) called."""
+    names: set[str] = set()
+    for entry in history or ():
+        if hasattr(entry, "model_dump") and not isinstance(entry, dict):
+            entry = entry.model_dump(mode="json", exclude_none=True)
+        if not isinstance(entry, dict):
+            names.update(call.name for call in getattr(entry, "tool_calls", ()) or ())
+            continue
+        if entry.get("type") == "function_call":
+            names.add(str(entry.get("name")))
+        for call in entry.get("tool_calls") or ():
+            names.add(str((call.get("function") or {}).get("name") if isinstance(call, dict) else ""))
+        content = entry.get("content")
+        for block in content if isinstance(content, list) else ():
+            block = block.model_dump(mode="json") if hasattr(block, "model_dump") else block
+            if isinstance(block, dict) and block.get("type") == "tool_use":
+                names.add(str(block.get("name")))
+    return names
+
+
+def prepare(
+    asked: Any, registry: ToolRegistry, api: ApiName, model: str, history: Sequence[Any] | None = None
+) -> Prepared:
+    """The tools a run sends for ``tool_search=asked`` (True, "client", False or None) on ``api`` and ``model``.
+
+    None (the default) searches only when some tool is marked ``defer_loading=True``; False sends every
+    tool loaded. A run with nothing to defer sends no search tool, said in one line. The tools ``history``
+    already called are sent loaded.
+    """
+    asked = check_tool_search(asked)
+    if asked is False:
+        if any(getattr(t, "defer_loading", None) for t in registry):
+            logger.info("tool_search=False: the tools marked defer_loading=True are sent loaded like the others")
+        return Prepared(registry)
+    deferred = _deferred(list(registry), asked, called_in(history) if history else set())
+    if not deferred:
+        if asked is not None:
+            logger.info(
+                "tool_search=%r, but no tool is deferred (every tool is marked defer_loading=False); "
+                "no search tool is sent", asked,
+            )
+        return Prepared(registry)
+    if SEARCH_TOOL in registry:
+        raise ValueError(
+            f"a tool is named {SEARCH_TOOL!r}, the name of conductor's tool search: rename it "
+            f"(cd.tool(t, name='...')) or pass tool_search=False"
+        )
+    if asked is True or asked is None:
+        if api in HOSTED_SEARCH and has_hosted_search(api, model):
+            return Prepared(registry, frozenset(t.name for t in deferred), (dict(HOSTED_SEARCH[api]),))
+        if api in HOSTED_SEARCH:
+            logger.info(
+                "%s on the %s API has no hosted tool search (see cd.search.SEARCH_MODELS); conductor's own "
+                "search_tools tool searches the deferred tools instead", model, api,
+            )
+    return _client(registry, deferred)
+
+
+def _client(registry: ToolRegistry, deferred: list[Tool]) -> Prepared:
+    """Conductor's own search: the loaded tools, then ``search_tools``, then each tool it finds."""
+    hidden = {t.name for t in deferred}
+    return Prepared(client_search_registry([t for t in registry if t.name not in hidden], deferred),
+                    search_tool=SEARCH_TOOL)
+
+
+def client_search_registry(loaded: Sequence[Tool], deferred: Sequence[Tool], found: Sequence[Tool] = ()) -> ToolRegistry:
+    """The tools a run with conductor's search offers: ``loaded``, ``search_tools``, then what it ``found``
+    so far; each search appends the deferred tools it finds. (Also how a paused run's search is made anew.)"""
+    live = ToolRegistry([*loaded])
+    index = ToolIndex([*deferred, *found])
+    lock = threading.Lock()
+
+    def search_tools(query: str) -> dict[str, Any]:
+        """Find tools you do not have yet and make them available: the best matches (up to 5) can be
+        called from your next step on, and stay available.
+
+        Args:
+            query: a few words saying what the tool should do (an action, a subject, a parameter),
+                e.g. "weather forecast for a city".
+        """
+        found = index.search(query)
+        with lock:
+            new = [name for name in found if name not in live]
+            for name in new:
+                live.add(index.tools[name])
+        if not found:
+            return {"loaded": [], "note": "No tool matched these words; try other words for what you need."}
+        return {
+            "loaded": [{"name": n, "description": index.tools[n].description} for n in found],
+            "note": "These tools can be called now.",
+        }
+
+    live.add(Tool(search_tools, name=SEARCH_TOOL, sync_to_thread=False))
+    for tool in found:
+        live.add(tool)
+    return live
