@@ -72,7 +72,15 @@ def request_tokens(conversation: Conversation, request: dict[str, Any]) -> int:
     hidden = sum(value.tokens for value in extras.values() if isinstance(value, HiddenPrompt))
     parts = {"conversation": conversation.messages}
     parts.update((key, value) for key, value in extras.items() if not isinstance(value, HiddenPrompt))
+    if isinstance(parts.get("tools"), list):  # a deferred tool is read as its name and description until loaded
+        parts["tools"] = [_as_read(tool) for tool in parts["tools"]]
     return estimate_tokens(json.dumps(parts, ensure_ascii=False, default=str)) + hidden
+
+
+def _as_read(tool: Any) -> Any:
+    if isinstance(tool, dict) and tool.get("defer_loading"):
+        return {key: tool[key] for key in ("name", "description") if key in tool}
+    return tool
 
 
 def fit(conversation: Conversation) -> None:

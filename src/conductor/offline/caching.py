@@ -44,7 +44,7 @@ from typing import Any
 from .conversation import Conversation
 from .tokens import prompt_parts
 
-__all__ = ["CacheUse", "PromptCache", "allowed_only", "deferred_names", "minimum_prefix"]
+__all__ = ["CacheUse", "PromptCache", "allowed_only", "minimum_prefix", "prefix_view"]
 
 OPENAI_MINIMUM = 1024
 OPENAI_STEP = 128
@@ -217,8 +217,17 @@ def allowed_only(conversation: Conversation, body: dict[str, Any]) -> Conversati
     return replace(conversation, tools=tuple(t for t in conversation.tools if t.name in names))
 
 
-def deferred_names(body: dict[str, Any]) -> frozenset[str]:
-    """The tools a request sends with ``"defer_loading": true``: outside the cached prefix (a search loads them
-    into the conversation, after it)."""
-    return frozenset(t["name"] for t in body.get("tools") or () if isinstance(t, dict) and t.get("defer_loading")
-                     and "name" in t)
+def prefix_view(api: str, body: dict[str, Any], conversation: Conversation) -> Conversation:
+    """The conversation as its prompt is laid out for the cache, with deferred tools (``"defer_loading": true``)
+    where the model reads them: on Responses their names and descriptions stay among the tools (their
+    parameters load with a search); on Messages nothing of them is in the prompt until a search loads them
+    into the conversation, after the cached prefix."""
+    deferred = {t["name"] for t in body.get("tools") or () if isinstance(t, dict) and t.get("defer_loading")
+                and "name" in t}
+    if not deferred:
+        return conversation
+    if api == "responses":
+        tools = tuple(replace(t, parameters={}) if t.name in deferred else t for t in conversation.tools)
+    else:
+        tools = tuple(t for t in conversation.tools if t.name not in deferred)
+    return replace(conversation, tools=tools)

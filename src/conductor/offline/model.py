@@ -43,7 +43,7 @@ from .wire import WIRES
 from .wire import chat as chat_wire
 from .wire import messages as messages_wire
 from .batches import DEFAULT_BATCH_DELAY, BatchServer
-from .caching import CacheUse, PromptCache, allowed_only, deferred_names
+from .caching import CacheUse, PromptCache, allowed_only, prefix_view
 from .compaction import Compaction, restore, summarise, threshold
 from .batches import serves as serves_batches
 from .contract import InvalidRequest
@@ -526,10 +526,7 @@ class OfflineModel:
         items = wire.context_items(body, self._server) if hasattr(wire, "context_items") else ()
         searched = decide_with_search(wire.API, body, known, items, decide)
         conversation, decision = (searched.conversation, searched.decision) if searched else (known, decide(known))
-        # The cached prefix: every tool sent except the deferred ones (a loaded tool goes inline, after it).
-        deferred = deferred_names(body)
-        cache = self.prompt_cache.use(wire.API, body, replace(read, tools=tuple(
-            t for t in read.tools if t.name not in deferred)) if deferred else read)
+        cache = self.prompt_cache.use(wire.API, body, prefix_view(wire.API, body, read))
         text = self._text(wire, body, conversation, decision)
         reasoning = thought(conversation, decision) if self.reasoning and wire.reasons(body) else ""
         reasoning_tokens = estimate_tokens(reasoning)
