@@ -2,7 +2,7 @@
 
 Every request of a tool loop carries every tool result so far. ``context_limit=N`` keeps a run's
 requests under ``N`` input tokens on every API: before a request would pass ``N``, the oldest tool
-results are cleared, their content replaced by a short note; the call, its id and the pairing of
+results (of :data:`CLEAR_MIN_TOKENS` or more) are cleared, their content replaced by a short note; the call, its id and the pairing of
 call and result stay, so the request is still one the API accepts and the model still sees what it
 asked for. Results are cleared in one batch, down to :data:`CLEAR_TO` of the limit, rather than one
 per request: clearing changes the prompt from the first cleared result on, so each clearing costs
@@ -34,6 +34,7 @@ logger = logging.getLogger(__name__)
 CONTEXT_CHOICES = (None, "client", "server")
 SERVER_CONTEXT_APIS = ("responses", "messages")
 CLEAR_TO = 0.7  # clearing goes down to this share of context_limit, so it need not happen on every request
+CLEAR_MIN_TOKENS = 50  # a shorter result is left alone: its note would save next to nothing
 COMPACT_BETA = "compact-2026-01-12"  # the anthropic-beta header of compact_20260112
 CLEARED_PREFIX = "[cleared to fit the context"
 CLEARED_NOTE = CLEARED_PREFIX + ": this {name} result ({tokens} tokens) was read earlier]"
@@ -93,7 +94,10 @@ def fit(conversation: Conversation) -> None:
     size = _size(conversation)
     if size <= limit:
         return
-    results = [i for i, m in enumerate(conversation.neutral) if isinstance(m, ToolResult) and not cleared(m.content)]
+    from .offline.tokens import estimate_tokens
+
+    results = [i for i, m in enumerate(conversation.neutral) if isinstance(m, ToolResult) and not cleared(m.content)
+               and estimate_tokens(m.content) >= CLEAR_MIN_TOKENS]
     if not results:
         if not conversation.model_calls:
             raise ValueError(
@@ -105,8 +109,6 @@ def fit(conversation: Conversation) -> None:
         return
     target = int(limit * CLEAR_TO)
     count = 0
-    from .offline.tokens import estimate_tokens
-
     for index in results:
         result = conversation.neutral[index]
         note = CLEARED_NOTE.format(name=result.name or "tool", tokens=estimate_tokens(result.content))

@@ -190,7 +190,7 @@ class LLM:
             allowed = allowed | {searched.search_tool}
         scale = {  # prompt cache, allowed tools and context (conductor.caching, conductor.context)
             "cache": self.cache, "context": context, "context_limit": context_limit,
-            "cache_key": cache_key(system_text(system), registry.names) if self.cache is not False else None,
+            "cache_key": cache_key(system_text(check_system(system)), registry.names) if self.cache is not False else None,
             "allowed_tools": tuple(sorted(allowed)) if allowed is not None else None,
         }
         policy = Guards(allowed_tools=allowed, **guards)

@@ -22,8 +22,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..display import LINE_WIDTH, clip
+from ..tools import tool
 
-__all__ = ["Config", "ScaleRow", "CONFIGS", "SCALE_TARGET", "measure", "print_table", "ratio_line"]
+__all__ = [
+    "Config", "ScaleRow", "ApiScale", "CONFIGS", "SCALE_TARGET", "TASK", "RUN", "LONG_TASK", "configs", "measure",
+    "print_table", "ratio_line", "task", "bench", "print_bench", "get_hourly_readings", "without_search", "resend",
+]
 
 SCALE_TARGET = 0.30  # the scaled loop costs at most this share of the naive one, on every API
 
@@ -64,7 +68,56 @@ def configs(context_limit: int) -> tuple[Config, ...]:
     )
 
 
-CONFIGS = configs(6000)
+CONFIGS = configs(2000)
+
+TASK = "How hot is it in Sydney, Lisbon, Tokyo and Paris right now?"
+"""Lesson 06's task: one city a round over the 62-tool catalogue, four rounds and an answer."""
+RUN: dict[str, Any] = {"parallel_tool_calls": False, "max_rounds": 6}
+"""How the task runs: one call per turn (so four rounds), room for a search round."""
+LONG_TASK = "Get the hourly readings for Sydney, then Lisbon, then Tokyo, then Paris."
+"""Section 6's task: four long tool results."""
+
+
+def task() -> tuple[list[Any], str, dict[str, Any]]:
+    """The catalogue, the question and the run options ``bench scale`` measures."""
+    from .toolbox import TOOLS
+
+    return list(TOOLS), TASK, dict(RUN)
+
+
+@tool
+def get_hourly_readings(city: str) -> dict:
+    """Today's hourly weather station readings in a city: temperature, wind and humidity for each hour.
+
+    Args:
+        city: the city, e.g. "Lisbon"
+    """
+    from .toolbox import CITIES
+
+    data = next((v for k, v in CITIES.items() if k.casefold() == city.strip().casefold()), None)
+    if data is None:
+        raise ValueError(f"no station in {city!r}; the cities are: {', '.join(CITIES)}")
+    shape = (-3, -3, -4, -4, -4, -3, -2, -1, 0, 1, 2, 3, 3, 4, 4, 3, 2, 1, 0, -1, -1, -2, -2, -3)
+    return {"city": city, "readings": [
+        {"hour": f"{hour:02d}:00", "temp_c": data["temp"] + shape[hour], "wind_kmh": data["wind_kmh"] + hour % 5,
+         "humidity_percent": data["humidity"] - shape[hour]} for hour in range(24)]}
+
+
+def without_search(api: str, body: dict[str, Any]) -> dict[str, Any]:
+    """``body`` trimmed the way a hand-made history trimmer might: every tool search item or block dropped,
+    the calls and results kept."""
+    search = ("tool_search_call", "tool_search_output", "server_tool_use", "tool_search_tool_result")
+    if api == "responses":
+        return {**body, "input": [i for i in body["input"] if i.get("type") not in search]}
+    messages = [{**m, "content": [b for b in m["content"] if b.get("type") not in search]}
+                if m["role"] == "assistant" and isinstance(m["content"], list) else m for m in body["messages"]]
+    return {**body, "messages": messages}
+
+
+def resend(llm: Any, body: dict[str, Any]) -> Any:
+    """Send a request body as it is with ``llm``'s SDK client (no retries): the SDK's response, or its error."""
+    client = llm.client.with_options(max_retries=0)
+    return client.responses.create(**body) if llm.api == "responses" else client.messages.create(**body)
 
 
 def measure(
