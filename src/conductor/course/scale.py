@@ -68,7 +68,7 @@ def configs(context_limit: int) -> tuple[Config, ...]:
     )
 
 
-CONFIGS = configs(2000)
+CONFIGS = configs(3000)
 
 TASK = "How hot is it in Sydney, Lisbon, Tokyo and Paris right now?"
 """Lesson 06's task: one city a round over the 62-tool catalogue, four rounds and an answer."""
