@@ -418,3 +418,34 @@ def test_a_run_paused_with_the_client_search_resumes_from_json_with_its_search_m
     assert sent and not sent[0].is_error and sent[0].blocked is None
     body = llm.offline.requests[-1].body
     assert sent_names(body)[: len(sent_names(llm.offline.requests[1].body))] == sent_names(llm.offline.requests[1].body)
+
+
+@pytest.mark.parametrize("api", APIS)
+@pytest.mark.parametrize("mode", [True, "client"])
+def test_a_runs_searches_are_read_back_from_its_messages(api, mode):
+    from conductor.search import searches
+
+    result = offline(api).run(FORECAST, tools=TOOLS, tool_search=mode, max_rounds=3)
+    (search,) = searches(result)
+    assert search.loaded[0] == "get_forecast"
+    assert search.where == ("client" if mode == "client" or api == "chat" else "hosted")
+    if api != "responses" or search.where == "client":  # OpenAI's hosted search names paths, not a query
+        assert search.query == "forecast lisbon next 3 days"
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_a_tool_forced_with_tool_choice_stays_loaded(api):
+    llm = offline(api)
+    result = llm.run(FORECAST, tools=TOOLS, tool_search=True, tool_choice={"type": "tool", "name": "get_forecast"})
+    body = llm.offline.requests[0].body
+    assert "get_forecast" in sent_names(body) and "get_forecast" not in deferred_names(body)
+    assert result.tool_calls[0].name == "get_forecast"
+
+
+def test_a_search_chained_with_server_state_is_remembered_by_the_server():
+    llm = offline("responses")
+    result = llm.run(FORECAST, tools=TOOLS, tool_search=True, server_state=True, max_rounds=3)
+    second = llm.offline.requests[1].body
+    assert second["previous_response_id"] and not any(i.get("type", "").startswith("tool_search") for i in second["input"])
+    assert [c.name for c in result.tool_calls] == ["get_forecast"]
+    assert all(r.status == 200 for r in llm.offline.requests)  # the stored search loaded the tool for the call

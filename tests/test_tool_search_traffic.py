@@ -161,6 +161,8 @@ def test_the_stand_ins_search_items_have_the_real_items_keys():
     assert [sorted(m) for m in mine] == [sorted(r) for r in real]
     assert mine[0]["arguments"] == {"paths": ["get_exchange_rate"]}
     assert sorted(mine[1]["tools"][0]) == sorted(OPENAI_DEFERRED_TOOL)
+    call = next(m for m in result.messages if m.get("type") == "function_call")
+    assert sorted(call) == sorted(OPENAI_OUTPUT[2]) and call["namespace"] == call["name"]
 
 
 def test_the_stand_ins_search_blocks_have_the_real_blocks_keys():

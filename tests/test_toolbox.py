@@ -87,3 +87,15 @@ def test_the_mcp_served_catalogue_searches_the_same(api):
     direct = cd.connect("offline", api=api, latency_scale=0).run(question.text, tools=toolbox.TOOLS, tool_search=True,
                                                                  max_rounds=3)
     assert result.answer == direct.answer
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_the_pitfalls_call_the_confusable_tool_because_the_search_did_not_load_the_right_one(api):
+    from conductor.search import searches
+
+    llm = cd.connect("offline", api=api, latency_scale=0)
+    for question in toolbox.PITFALLS:
+        result = llm.run(question.text, tools=toolbox.TOOLS, tool_search=True, max_rounds=3)
+        (search,) = searches(result)
+        assert question.tool not in search.loaded and question.confusable in search.loaded
+        assert [c.name for c in result.tool_calls if c.name != SEARCH_TOOL][0] == question.confusable

@@ -184,7 +184,9 @@ class LLM:
         registry = ToolRegistry(functions)
         guards = dict(guards or {})
         allowed = check_allowed_tools(guards.pop("allowed_tools", None), registry)
-        searched = search.prepare(tool_search, registry, self.api, self.model, history)  # see conductor.search
+        choice, one_call = tool_choice_from(tool_choice, registry)
+        # Tool search (conductor.search); a tool the run forces with tool_choice stays loaded.
+        searched = search.prepare(tool_search, registry, self.api, self.model, history, keep=choice.name)
         registry, hosted = searched.tools, (*hosted, *searched.hosted)
         if allowed is not None and searched.search_tool:
             allowed = allowed | {searched.search_tool}
@@ -194,7 +196,6 @@ class LLM:
             "allowed_tools": tuple(sorted(allowed)) if allowed is not None else None,
         }
         policy = Guards(allowed_tools=allowed, **guards)
-        choice, one_call = tool_choice_from(tool_choice, registry)
         if parallel_tool_calls is None:
             parallel_tool_calls = one_call
         settings = RequestSettings(
@@ -261,6 +262,9 @@ class LLM:
         "web_search", "max_uses": 2}`` on Messages): sent unchanged, run by the provider inside its
         response, never here; their blocks and items stay in ``result.messages`` as received and
         their web searches are priced. Chat Completions has no hosted tools (a clear error says so).
+        ``tool_search=True`` sends the tools deferred, for a search to load the ones the model needs (the
+        API's hosted search, or conductor's own ``search_tools``; ``"client"`` asks for the latter, ``False``
+        for none; see :mod:`conductor.search`).
         ``max_pauses`` (default 3): how many times in a run a turn the API paused (Anthropic's
         ``stop_reason: "pause_turn"``, a long server-tool turn) is continued, by sending it back
         unchanged. A continuation is a request but never a tool round; past the limit the run

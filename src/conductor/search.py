@@ -27,6 +27,7 @@ Where the search runs depends on the API:
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 import sqlite3
@@ -46,12 +47,14 @@ __all__ = [
     "SEARCH_MODELS",
     "SEARCH_TOOL",
     "Prepared",
+    "Search",
     "ToolIndex",
     "check_tool_search",
     "client_search_registry",
     "has_hosted_search",
     "prepare",
     "search_words",
+    "searches",
 ]
 
 logger = logging.getLogger(__name__)
@@ -88,7 +91,7 @@ def search_words(text: str) -> list[str]:
     return [w.lower() for w in _WORD.findall(_CAMEL.sub(" ", text))]
 
 
-def _parameter_names(tool: Tool) -> str:
+def _parameter_names(tool: Any) -> str:
     names: list[str] = []
 
     def walk(schema: Any) -> None:
@@ -106,11 +109,13 @@ class ToolIndex:
     """A BM25 ranking of tools by their names, descriptions and parameter names (SQLite FTS5).
 
     ``ToolIndex(tools).search("weather tomorrow in Paris")`` gives the names of the best
-    matches, best first; words are stemmed (Porter), so "forecasts" finds "forecast".
-    Thread-safe: a run may search from several tool calls at once.
+    matches, best first; words are stemmed (Porter), so "forecasts" finds "forecast". ``tools``
+    are ``@cd.tool`` tools or anything with their ``name``, ``description`` and ``parameters``
+    (the offline stand-in ranks the tool definitions of a request). Thread-safe: a run may
+    search from several tool calls at once.
     """
 
-    def __init__(self, tools: Iterable[Tool]) -> None:
+    def __init__(self, tools: Iterable[Any]) -> None:
         self.tools = {t.name: t for t in tools}
         self._lock = threading.Lock()
         self._db = sqlite3.connect(":memory:", check_same_thread=False)
@@ -135,10 +140,6 @@ class ToolIndex:
                 (match, *_WEIGHTS, limit),
             ).fetchall()
         return [row[0] for row in rows]
-
-    def close(self) -> None:
-        with self._lock:
-            self._db.close()
 
 
 def check_tool_search(value: Any) -> bool | str | None:
@@ -166,13 +167,14 @@ class Prepared:
     search_tool: str | None = None  # the client search tool's name, when one is offered
 
 
-def _deferred(tools: Sequence[Tool], asked: bool | str | None, called: set[str]) -> list[Tool]:
+def _deferred(tools: Sequence[Tool], asked: bool | str | None, loaded: set[str]) -> list[Tool]:
     if asked is None:  # only the tools marked defer_loading=True
         deferred = [t for t in tools if getattr(t, "defer_loading", None) is True]
     else:
         deferred = [t for t in tools if getattr(t, "defer_loading", None) is not False]
-    # A tool the history already called stays loaded: the search that loaded it is not carried over.
-    return [t for t in deferred if t.name not in called]
+    # A tool the history already called stays loaded (the search that loaded it is not carried over), and
+    # so does a tool the run forces: the API cannot force a tool the model does not have.
+    return [t for t in deferred if t.name not in loaded]
 
 
 def called_in(history: Sequence[Any] | None) -> set[str]:
@@ -197,25 +199,27 @@ def called_in(history: Sequence[Any] | None) -> set[str]:
 
 
 def prepare(
-    asked: Any, registry: ToolRegistry, api: ApiName, model: str, history: Sequence[Any] | None = None
+    asked: Any, registry: ToolRegistry, api: ApiName, model: str, history: Sequence[Any] | None = None,
+    keep: str | None = None,
 ) -> Prepared:
     """The tools a run sends for ``tool_search=asked`` (True, "client", False or None) on ``api`` and ``model``.
 
     None (the default) searches only when some tool is marked ``defer_loading=True``; False sends every
     tool loaded. A run with nothing to defer sends no search tool, said in one line. The tools ``history``
-    already called are sent loaded.
+    already called, and ``keep`` (a tool the run forces with tool_choice), are sent loaded.
     """
     asked = check_tool_search(asked)
     if asked is False:
         if any(getattr(t, "defer_loading", None) for t in registry):
             logger.info("tool_search=False: the tools marked defer_loading=True are sent loaded like the others")
         return Prepared(registry)
-    deferred = _deferred(list(registry), asked, called_in(history) if history else set())
+    loaded = (called_in(history) if history else set()) | ({keep} if keep else set())
+    deferred = _deferred(list(registry), asked, loaded)
     if not deferred:
         if asked is not None:
             logger.info(
-                "tool_search=%r, but no tool is deferred (every tool is marked defer_loading=False); "
-                "no search tool is sent", asked,
+                "tool_search=%r, but no tool is deferred (each is marked defer_loading=False, or the history "
+                "called it, or tool_choice forces it); no search tool is sent", asked,
             )
         return Prepared(registry)
     if SEARCH_TOOL in registry:
@@ -272,3 +276,64 @@ def client_search_registry(loaded: Sequence[Tool], deferred: Sequence[Tool], fou
     for tool in found:
         live.add(tool)
     return live
+
+
+@dataclass(frozen=True)
+class Search:
+    """One tool search of a run: what the model searched for (None where the API does not say: OpenAI's
+    hosted search names the tools it loads) and the tools it loaded, best first."""
+
+    query: str | None
+    loaded: tuple[str, ...]
+    where: str  # "hosted" (the provider's search) or "client" (conductor's search_tools)
+
+
+def searches(result: Any) -> list[Search]:
+    """The tool searches of a run (``llm.run``'s result), in order, read from ``result.messages`` on any API."""
+    found: list[Search] = []
+    queries: dict[str, str] = {}  # client search call id -> its query
+    for message in result.messages:
+        if message.get("type") == "tool_search_output":
+            names = [t.get("name", "") for t in message.get("tools") or ()]
+            found.append(Search(None, tuple(names), "hosted"))
+        for call in message.get("tool_calls") or ():  # Chat Completions
+            if call.get("function", {}).get("name") == SEARCH_TOOL:
+                queries[call["id"]] = _query(call["function"].get("arguments"))
+        if message.get("type") == "function_call" and message.get("name") == SEARCH_TOOL:  # Responses
+            queries[message["call_id"]] = _query(message.get("arguments"))
+        if message.get("role") == "tool" and message.get("tool_call_id") in queries:
+            found.append(Search(queries[message["tool_call_id"]], _loaded(message.get("content")), "client"))
+        if message.get("type") == "function_call_output" and message.get("call_id") in queries:
+            found.append(Search(queries[message["call_id"]], _loaded(message.get("output")), "client"))
+        content = message.get("content")
+        for block in content if isinstance(content, list) else ():  # Messages
+            if not isinstance(block, dict):
+                continue
+            if block.get("type") == "server_tool_use" and str(block.get("name", "")).startswith("tool_search"):
+                queries[block["id"]] = str((block.get("input") or {}).get("query", "")) or None  # type: ignore[assignment]
+            elif block.get("type") == "tool_search_tool_result":
+                references = (block.get("content") or {}).get("tool_references") or ()
+                found.append(Search(queries.get(block.get("tool_use_id", "")),
+                                    tuple(r.get("tool_name", "") for r in references), "hosted"))
+            elif block.get("type") == "tool_use" and block.get("name") == SEARCH_TOOL:
+                queries[block["id"]] = str((block.get("input") or {}).get("query", ""))
+            elif block.get("type") == "tool_result" and block.get("tool_use_id") in queries:
+                found.append(Search(queries[block["tool_use_id"]], _loaded(block.get("content")), "client"))
+    return found
+
+
+def _query(arguments: Any) -> str:
+    try:
+        return str(json.loads(arguments or "{}").get("query", ""))
+    except (ValueError, AttributeError):
+        return ""
+
+
+def _loaded(output: Any) -> tuple[str, ...]:
+    """The tools a client search's result names (its JSON, as the model read it)."""
+    if isinstance(output, list):
+        output = "".join(part.get("text", "") for part in output if isinstance(part, dict))
+    try:
+        return tuple(entry["name"] for entry in json.loads(output or "{}").get("loaded", ()))
+    except (ValueError, AttributeError, KeyError, TypeError):
+        return ()

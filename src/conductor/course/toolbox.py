@@ -36,6 +36,7 @@ from ..tools import Tool, tool
 __all__ = [
     "CITIES",
     "DOMAINS",
+    "PITFALLS",
     "QUESTIONS",
     "TOOLS",
     "Question",
@@ -1146,6 +1147,15 @@ QUESTIONS: tuple[Question, ...] = (
     Question("How bad is the air pollution in Delhi?", "get_air_quality", "get_weather"),
 )
 """Lesson 06's questions, each with the tool that answers it and the one most easily taken for it."""
+
+PITFALLS: tuple[Question, ...] = (
+    # get_forecast's description never says "weather" and the question never says "forecast": a search with
+    # the question's words loads get_weather (and not get_forecast), which answers with today's weather.
+    Question("What will the weather be in Lisbon over the next 3 days?", "get_forecast", "get_weather"),
+    # "e-mails about the flight": the words find the flight tools and mail tools that are not the search.
+    Question("Show my e-mails about the flight", "search_mail", "count_unread_mail"),
+)
+"""Questions a tool search over the catalogue gets wrong: ``tool`` answers them, ``confusable`` is called."""
 
 
 def main(argv: list[str] | None = None) -> None:

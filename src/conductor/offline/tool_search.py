@@ -36,6 +36,7 @@ from ..search import RESULT_LIMIT, SEARCH_TOOL, ToolIndex
 from ..types import ToolResult, ToolSpec, Turn
 from .contract import InvalidRequest, offered_tool
 from .conversation import CallTools, Conversation, Decision, PlannedCall
+from .arguments import chinese_concepts_in
 from .language import words
 from .policies import _MATCH_THRESHOLD as MATCH_THRESHOLD
 from .policies import match_score
@@ -170,11 +171,10 @@ def _deferral(api: str, body: dict[str, Any], items: Sequence[dict[str, Any]]) -
 
 def check_responses(body: dict[str, Any], context: Sequence[dict[str, Any]]) -> None:
     """The Responses API's rules for deferred tools, over the request and the context it continues."""
-    tools = body.get("tools") or []
     deferral = _deferral("responses", body, context)
     if deferral.deferred and not deferral.searchable:
         raise InvalidRequest(NO_SEARCH_TOOL, param="tools", code="invalid_value")
-    if deferral.searchable and not deferral.deferred and any(is_responses_search(t) for t in tools):
+    if deferral.searchable and not deferral.deferred:
         raise InvalidRequest(NOTHING_DEFERRED, param="tools", code="invalid_value")
     loaded: set[str] = set()
     for item in context:
@@ -220,8 +220,10 @@ def search(specs: Sequence[ToolSpec], query: str, limit: int = RESULT_LIMIT) -> 
 
 
 def query_of(question: str) -> str:
-    """The search a question makes: its own words, function words left out, each once."""
-    return " ".join(dict.fromkeys(words(question)))
+    """The search a question makes: its own words, function words left out, each once; a Chinese
+    question's words as the concepts they name ("天气" searches for "weather": the tools are described
+    in English, as a model searching them would know)."""
+    return " ".join(dict.fromkeys([*words(question), *sorted(chinese_concepts_in(question))]))
 
 
 def _spec(api: str, tool: dict[str, Any]) -> ToolSpec:

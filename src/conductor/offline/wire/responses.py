@@ -298,6 +298,8 @@ def _output(completion: Completion, body: dict[str, Any], server: ServerState) -
     message = _message_item(completion)
     if message is not None:
         output.append(message)
+    # A call of a deferred function names its namespace: the function's own name (as recorded traffic shows).
+    deferred = {t.get("name") for t in body.get("tools") or () if t.get("type") == "function" and t.get("defer_loading")}
     output.extend(
         {
             "id": _call_item_id(completion, index),
@@ -306,6 +308,7 @@ def _output(completion: Completion, body: dict[str, Any], server: ServerState) -
             "arguments": call.arguments,
             "call_id": call.id,
             "name": call.name,
+            **({"namespace": call.name} if call.name in deferred else {}),
         }
         for index, call in enumerate(completion.calls)
     )
