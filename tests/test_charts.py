@@ -128,9 +128,10 @@ def test_plot_trace_cost_bars_split_each_request_and_add_up():
     trace = make_trace()
     fig = charts.plot_trace(trace)
     cost_ax = fig.axes[1]
-    inputs, outputs = cost_ax.containers
-    for call, i_bar, o_bar in zip(trace.model_calls, inputs, outputs):
+    inputs, cached, outputs = cost_ax.containers
+    for call, i_bar, c_bar, o_bar in zip(trace.model_calls, inputs, cached, outputs):
         assert i_bar.get_height() == pytest.approx(call.usage.input_tokens * INPUT_PRICE / 1e6)
+        assert c_bar.get_height() == 0  # nothing read from the prompt cache: drawn, at $0
         assert o_bar.get_height() == pytest.approx(call.usage.output_tokens * OUTPUT_PRICE / 1e6)
         assert o_bar.get_y() == pytest.approx(i_bar.get_height())
     (line,) = cost_ax.get_lines()
@@ -161,7 +162,7 @@ def test_plot_trace_has_one_legend_and_a_title_naming_the_run():
     trace = make_trace()
     fig = charts.plot_trace(trace)
     (legend,) = fig.legends
-    assert legend_texts(legend) == ["model", "tools", "input", "output", "cumulative"]
+    assert legend_texts(legend) == ["model", "tools", "input (not cached)", "cached input", "output", "cumulative"]
     title = fig.get_suptitle()
     assert "offline" in title and "priced as gpt-4.1-mini" in title and "3 requests" in title
 
@@ -173,8 +174,8 @@ def test_plot_trace_keeps_the_recorded_cost_when_rates_are_tiered():
         ModelCall(c.index, c.started, c.ended, c.usage, c.cost * 2, c.stop_reason) for c in trace.model_calls
     )
     tiered = Trace(model_calls=billed, seconds=1.0, input_price=INPUT_PRICE, output_price=OUTPUT_PRICE)
-    inputs, outputs = charts.plot_trace(tiered).axes[1].containers
-    totals = [i.get_height() + o.get_height() for i, o in zip(inputs, outputs)]
+    inputs, cached, outputs = charts.plot_trace(tiered).axes[1].containers
+    totals = [i.get_height() + c.get_height() + o.get_height() for i, c, o in zip(inputs, cached, outputs)]
     assert totals == pytest.approx([c.cost for c in billed])
 
 
@@ -287,11 +288,11 @@ def test_comparison_puts_runs_side_by_side():
     assert heights(model) == pytest.approx([sum(c.seconds for c in t.model_calls) for t in (seq, par)])
     assert heights(tools) == pytest.approx([sum(r.tool_seconds for r in t.rounds) for t in (seq, par)])
     assert heights(tools)[1] < heights(tools)[0]
-    inputs, outputs = cost_ax.containers
-    totals = [i.get_height() + o.get_height() for i, o in zip(inputs, outputs)]
+    inputs, cached, outputs = cost_ax.containers
+    totals = [i.get_height() + c.get_height() + o.get_height() for i, c, o in zip(inputs, cached, outputs)]
     assert totals == pytest.approx([seq.cost, par.cost])
     assert tick_texts(time_ax) == ["sequential\n3 requests", "parallel\n3 requests"]
-    assert legend_texts(fig.legends[0]) == ["model", "tools", "input", "output"]
+    assert legend_texts(fig.legends[0]) == ["model", "tools", "input (not cached)", "cached input", "output"]
 
 
 def test_comparison_needs_one_label_per_trace():
@@ -308,17 +309,18 @@ def test_growth_shows_input_tokens_and_message_counts():
     trace = make_trace()
     fig = charts.plot_growth(trace, [1, 3, 5])
     tokens_ax, count_ax = fig.axes
-    (bars,) = tokens_ax.containers
-    assert heights(bars) == [c.usage.input_tokens for c in trace.model_calls]
+    fresh, cached = tokens_ax.containers
+    assert heights(fresh) == [c.usage.input_tokens - c.usage.cache_read_tokens for c in trace.model_calls]
+    assert [b.get_y() + b.get_height() for b in cached] == [c.usage.input_tokens for c in trace.model_calls]
     assert list(count_ax.get_lines()[0].get_ydata()) == [1, 3, 5]
     assert tick_texts(tokens_ax) == ["round 1", "round 2", "answer"]
-    assert legend_texts(tokens_ax.get_legend()) == ["input tokens", "messages"]
+    assert legend_texts(tokens_ax.get_legend()) == ["input tokens (not cached)", "read from the cache", "messages"]
 
 
 def test_growth_without_message_counts_has_one_axes():
     fig = charts.plot_growth(make_trace())
     assert len(fig.axes) == 1
-    assert legend_texts(fig.axes[0].get_legend()) == ["input tokens"]
+    assert legend_texts(fig.axes[0].get_legend()) == ["input tokens (not cached)", "read from the cache"]
 
 
 def test_growth_line_stays_clear_of_the_token_labels():
@@ -468,3 +470,24 @@ def test_gantt_shows_each_attempt_the_waits_and_the_fallback():
     assert len(wait) == 1 and wait[0].get_facecolor() == to_rgba(charts.WAIT_COLOR)
     assert [t.get_text() for t in ax.texts] == ["3 attempts, waits 0.40 s -> get_weather_cached"]
     assert {"tool error", "backoff wait", "fallback"} <= set(legend_texts(ax.get_legend()))
+
+
+def test_growth_puts_the_cached_part_of_each_request_on_top():
+    """A run that read from the prompt cache: each bar splits into what was read afresh and what came from the cache."""
+    import conductor as cd
+
+    llm = cd.connect("offline", api="chat", latency_scale=0)
+    padding = "A long, unchanging instruction the cache keeps. " * 120  # past OpenAI's 1,024-token minimum
+
+    @cd.tool
+    def get_weather(city: str) -> str:
+        """Weather of a city."""
+        return "sunny"
+
+    result = llm.run("What is the weather in Paris, then in Rome?", tools=[get_weather], system=padding,
+                     parallel_tool_calls=False, max_rounds=3)
+    fresh, cached = charts.plot_growth(result.trace).axes[0].containers
+    reads = [c.usage.cache_read_tokens for c in result.trace.model_calls]
+    assert reads[0] == 0 and all(r > 0 for r in reads[1:])
+    assert heights(cached) == reads
+    assert heights(fresh) == [c.usage.input_tokens - r for c, r in zip(result.trace.model_calls, reads)]

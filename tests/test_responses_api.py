@@ -367,6 +367,7 @@ ACCEPTED_TOOL_FIELDS = {"type", "name", "description", "parameters", "strict"}
 ACCEPTED_REQUEST_FIELDS = {
     "model", "input", "instructions", "tools", "tool_choice", "parallel_tool_calls", "store", "include",
     "max_output_tokens", "previous_response_id", "stream", "reasoning",
+    "prompt_cache_key",  # recorded with /v1/responses and /v1/chat/completions (pydantic-ai's prompt cache tests)
 }
 
 

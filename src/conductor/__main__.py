@@ -147,6 +147,10 @@ def _run_bench(args: argparse.Namespace) -> int:
         bench.print_retry(measured, simulation_table(args.clients))
     elif args.which == "tracing":
         bench.print_tracing(bench.bench_tracing(args.conversations or 200))
+    elif args.which == "scale":
+        from .course import scale
+
+        scale.print_bench(scale.bench())
     elif args.which == "offline":
         try:
             cases = bench.load_cases(args.cases) if args.cases else bench.CASES
@@ -170,12 +174,13 @@ def add_bench(subparsers: argparse._SubParsersAction) -> None:
         "retry: the cost of Retry + timeout when nothing fails, and the backoff strategies' simulation. "
         "batch: 1,000 conversations through cd.Orchestrator at concurrency 100: CPU against a hand-written "
         "asyncio loop on canned responses, wall time against the ideal at a lognormal model latency, and the "
-        "memory kept per result. tracing: bench loop's task with cd.tracing on (spans exported in memory) over off.",
+        "memory kept per result. tracing: bench loop's task with cd.tracing on (spans exported in memory) over off. "
+        "scale: one task over a 60-tool catalogue on each API, naive loop vs prompt caching and tool search.",
     )
     parser.add_argument(
         "which",
         nargs="?",
-        choices=["loop", "parallel", "offline", "retry", "batch", "tracing"],
+        choices=["loop", "parallel", "offline", "retry", "batch", "tracing", "scale"],
         help="what to measure (none: every benchmark, one table of ratios)",
     )
     parser.add_argument(

@@ -194,7 +194,8 @@ def plot_comparison(
 def plot_growth(
     trace: Trace, messages: Sequence[int] | None = None, *, figsize: tuple[float, float] = (8, 3.2)
 ) -> Figure:
-    """Input tokens sent with each model request (bars) and, if given, the messages sent (line).
+    """Input tokens sent with each model request (bars: the part read from the prompt cache on top) and, if
+    given, the messages sent (line).
 
     Every request resends the whole conversation, so both grow round by round.
     ``messages`` holds one message count per model request, in order.
@@ -206,12 +207,17 @@ def plot_growth(
     ax = fig.subplots()
     steps = [row["step"] for row in rows]
     tokens = [row["input_tokens"] for row in rows]
-    bars = ax.bar(range(len(rows)), tokens, color=INPUT_COLOR, label="input tokens")
+    cached = [row.get("cached_tokens", 0) for row in rows]
+    # Each bar is the request's whole input: the part read from the prompt cache (cheaper, faster) on top.
+    fresh = ax.bar(range(len(rows)), [t - c for t, c in zip(tokens, cached)], color=INPUT_COLOR,
+                   label="input tokens (not cached)")
+    bars = ax.bar(range(len(rows)), cached, bottom=[t - c for t, c in zip(tokens, cached)], color=CACHED_COLOR,
+                  label="read from the cache")
     ax.bar_label(bars, [f"{n:,}" for n in tokens], fontsize="small")
     ax.margins(y=0.15)
     _step_ticks(ax, steps)
     ax.set(title="what each request sends", ylabel="input tokens")
-    handles = [bars]
+    handles = [fresh, bars]
     if messages is not None:
         count_ax = ax.twinx()
         (line,) = count_ax.plot(range(len(rows)), messages, "o-", color=MESSAGES_COLOR, label="messages")
@@ -310,13 +316,14 @@ def _cost_bars(ax: Axes, trace: Trace, steps: list[str]) -> None:
 
 
 def _stacked_cost(ax: Axes, positions: range, splits: Sequence[tuple[float, float, float]]) -> BarContainer:
-    """Input, cached input (only when something was cached) and output cost, stacked; the top bars."""
+    """Input (not cached), cached input and output cost, stacked; the top bars.
+
+    The cached part is always drawn and named, even at $0: a round that read nothing from the prompt cache
+    shows it."""
     inputs = [s[0] for s in splits]
-    ax.bar(positions, inputs, color=INPUT_COLOR, label="input")
-    bottom = inputs
-    if any(s[1] for s in splits):
-        ax.bar(positions, [s[1] for s in splits], bottom=inputs, color=CACHED_COLOR, label="cached input")
-        bottom = [s[0] + s[1] for s in splits]
+    ax.bar(positions, inputs, color=INPUT_COLOR, label="input (not cached)")
+    ax.bar(positions, [s[1] for s in splits], bottom=inputs, color=CACHED_COLOR, label="cached input")
+    bottom = [s[0] + s[1] for s in splits]
     return ax.bar(positions, [s[2] for s in splits], bottom=bottom, color=OUTPUT_COLOR, label="output")
 
 

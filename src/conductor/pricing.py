@@ -64,6 +64,10 @@ BATCH_PRICE_CONTEXT = {"processing": "batch"}
 # Web searches have no published batch rate and stay at the standard price.
 BATCH_DISCOUNT = 0.5
 
+# Anthropic bills a 1-hour cache write at 2x the base input price (a 5-minute write: 1.25x, genai-prices'
+# cache_write rate); pricing page, "Prompt caching" (checked 2026-11-28).
+ONE_HOUR_WRITE = 2.0
+
 # The names used before the course taught three APIs.
 OFFLINE_ALIASES = {"offline-openai": "offline-chat", "offline-anthropic": "offline-messages"}
 
@@ -220,8 +224,11 @@ def cost_split(usage: Usage, model: str, provider: str, *, batch: bool = False) 
         return CostSplit()
     read_rate = price.input_per_mtok if price.cache_read_per_mtok is None else price.cache_read_per_mtok
     write_rate = price.input_per_mtok if price.cache_write_per_mtok is None else price.cache_write_per_mtok
+    # An hour-long write costs ONE_HOUR_WRITE times the input price (genai-prices has the 5-minute write rate).
+    written = (usage.cache_write_tokens - usage.cache_write_1h_tokens) * write_rate
+    written += usage.cache_write_1h_tokens * price.input_per_mtok * ONE_HOUR_WRITE
     base = CostSplit(
-        input=(usage.uncached_input_tokens * price.input_per_mtok + usage.cache_write_tokens * write_rate) / 1e6,
+        input=(usage.uncached_input_tokens * price.input_per_mtok + written) / 1e6,
         cached=usage.cache_read_tokens * read_rate / 1e6,
         output=usage.output_tokens * price.output_per_mtok / 1e6,
         # Web fetches (usage.web_fetch_requests) add nothing here: Anthropic's web fetch tool documentation says

@@ -19,7 +19,9 @@ from typing import TYPE_CHECKING, Any
 
 from . import search, tracing
 from .apis import ApiName, RequestSettings, api_for, api_name, tool_choice_from
-from .apis.base import check_system
+from .apis.base import check_system, system_text
+from .caching import cache_key, check_cache
+from .context import check_context
 from .apis.hosted import split_tools
 from .apis.responses import remember_reasoning
 from .budget import Budget, Ledger, RunLimits, stopped_answer
@@ -93,6 +95,11 @@ API_ONLY_OPTIONS: dict[str, tuple[ApiName, ...]] = {
     "store": ("responses", "chat"),
     "thinking": ("messages",),
     "stop_sequences": ("messages",),
+    # Prompt caching and context management, as each API names them (cd.connect(cache=...) sends them itself).
+    "prompt_cache_key": ("responses", "chat"),
+    "prompt_cache_retention": ("responses", "chat"),
+    "cache_control": ("messages",),
+    "context_management": ("responses", "messages"),
 }
 
 
@@ -114,8 +121,10 @@ class LLM:
         model: str,
         client: Any,
         offline: OfflineModel | None = None,
+        cache: bool | str = True,
     ) -> None:
         self.provider = provider
+        self.cache = check_cache(cache)
         self.model = model
         self.client = client
         self.offline = offline
@@ -165,6 +174,11 @@ class LLM:
             raise ValueError("the question must be a non-empty string")
         check_max_rounds(max_rounds)
         server_state = bool(options.pop("server_state", False))
+        context_limit, context = options.pop("context_limit", None), options.pop("context", None)
+        check_context(context, context_limit, self.api)
+        if server_state and context_limit and context != "server":
+            raise ValueError("with server_state=True the server holds the conversation, so conductor cannot clear "
+                             "old tool results: pass context='server' (the API's own compaction) or leave server_state out")
         tool_search = options.pop("tool_search", None)
         _check_options(options, self.api, server_state)
         functions, hosted = split_tools(_check_tools(tools), self.api)
@@ -177,13 +191,18 @@ class LLM:
         registry, hosted = searched.tools, (*hosted, *searched.hosted)
         if allowed is not None and searched.search_tool:
             allowed = allowed | {searched.search_tool}
+        scale = {  # prompt cache, allowed tools and context (conductor.caching, conductor.context)
+            "cache": self.cache, "context": context, "context_limit": context_limit,
+            "cache_key": cache_key(system_text(check_system(system)), registry.names) if self.cache is not False else None,
+            "allowed_tools": tuple(sorted(allowed)) if allowed is not None else None,
+        }
         policy = Guards(allowed_tools=allowed, **guards)
         if parallel_tool_calls is None:
             parallel_tool_calls = one_call
         settings = RequestSettings(
             self.model, registry, check_system(system), max_tokens, parallel_tool_calls, options, tool_choice=choice,
             server_state=server_state, hosted_tools=hosted, hosted_api=self.api if hosted else None,
-            deferred=searched.deferred,
+            deferred=searched.deferred, **scale,
         )
         conversation = Conversation(
             adapter=self.adapter,
@@ -720,6 +739,7 @@ def connect(
     offline_model: OfflineModel | None = None,
     gullible: bool = False,
     reasoning: bool = False,
+    cache: bool | str = True,
 ) -> LLM:
     """Connect to a model.
 
@@ -741,13 +761,18 @@ def connect(
     that comes back unencrypted, at the cost of that turn's reasoning. Offline it also makes the
     stand-in a reasoning model (reasoning items on Responses, signed thinking blocks on Messages,
     and the real 400 for function tools on Chat Completions unless ``reasoning_effort="none"``).
+    ``cache`` (default True) asks each API for prompt caching (:mod:`conductor.caching`): Messages gets the
+    top-level ``cache_control`` (``"1h"`` adds its one-hour ttl), Responses and Chat Completions a stable
+    ``prompt_cache_key`` for each run's system text and tools; ``False`` sends neither.
 
     Offline only: ``gullible=True`` makes the model obey instructions it reads inside
     tool results (prompt injection, lesson 04).
     """
+    cache = check_cache(cache)
     if provider is not None and not isinstance(provider, str):
         _offline_only(provider="a client you built", gullible=gullible)
         llm = _from_client(provider, model or os.environ.get("CONDUCTOR_MODEL"), api)
+        llm.cache = cache
         return _reasons(llm) if reasoning else llm
     provider = (provider or os.environ.get("CONDUCTOR_PROVIDER") or "offline").strip().lower()
     if provider not in PROVIDERS:
@@ -757,6 +782,7 @@ def connect(
         llm = _connect_offline(
             model, api, asynchronous, max_retries, seed, latency_scale, offline_model, gullible, reasoning
         )
+        llm.cache = cache
         return _reasons(llm) if reasoning else llm
     _offline_only(provider=provider, gullible=gullible)
     # The SDK reads OPENAI_BASE_URL itself; a local server set that way needs no key either.
@@ -769,7 +795,7 @@ def connect(
     else:
         cls = sdk.AsyncAnthropic if asynchronous else sdk.Anthropic
     client = cls(api_key=key, base_url=base_url, max_retries=max_retries)
-    llm = LLM(provider=provider, api=chosen, model=model or DEFAULT_MODELS[chosen], client=client)
+    llm = LLM(provider=provider, api=chosen, model=model or DEFAULT_MODELS[chosen], client=client, cache=cache)
     return _reasons(llm) if reasoning else llm
 
 

@@ -46,7 +46,7 @@ from dataclasses import dataclass, field, fields, replace
 from functools import cache
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from . import display
+from . import context, display
 from . import tracing as _tracing
 from .apis import history_to_neutral
 from .apis.base import is_hosted_approval, system_text
@@ -768,9 +768,15 @@ class Conversation:
         self.provider = provider
         self.server = server
 
+    def reset_rendering(self) -> None:
+        """Render the conversation again for the next request (an earlier message was changed in place)."""
+        self._renderings.clear()
+
     def next_request(self) -> dict[str, Any] | None:
         if self.final is not None or self.paused:
             return None
+        if self.settings.context_limit and self.settings.context != "server":
+            context.fit(self)  # clears the oldest tool results when the request would pass context_limit
         request = self.adapter.request(
             self.settings, self.messages, tools_allowed=self.tools_allowed, continued=self.continued
         )

@@ -66,6 +66,9 @@ class Usage:
     web_search_requests: int = 0
     # Anthropic's usage.server_tool_use.web_fetch_requests: counted; a fetch costs nothing beyond its tokens.
     web_fetch_requests: int = 0
+    # Part of cache_write_tokens written for an hour (Anthropic's cache_creation.ephemeral_1h_input_tokens),
+    # billed at twice the input price rather than the 5-minute write price.
+    cache_write_1h_tokens: int = 0
 
     def __add__(self, other: Usage) -> Usage:
         return Usage(
@@ -76,6 +79,7 @@ class Usage:
             self.reasoning_tokens + other.reasoning_tokens,
             self.web_search_requests + other.web_search_requests,
             self.web_fetch_requests + other.web_fetch_requests,
+            self.cache_write_1h_tokens + other.cache_write_1h_tokens,
         )
 
     @property

@@ -60,6 +60,15 @@ class RequestSettings:
     # Tool search (conductor.search): the tools sent with "defer_loading": true to ``hosted_api``, whose
     # hosted search tool is among ``hosted_tools``.
     deferred: frozenset[str] = frozenset()
+    # Tools at scale (:mod:`conductor.caching`, :mod:`conductor.context`): the prompt cache asked for (True,
+    # False, "5m", "1h") and the prompt_cache_key sent on OpenAI's APIs; the tools the model may call, sent as
+    # tool_choice allowed_tools on Responses and Chat Completions (every tool still sent: the prefix stays);
+    # context="server": the API's own compaction, from ``context_limit`` input tokens.
+    cache: bool | str = False
+    cache_key: str | None = None
+    allowed_tools: tuple[str, ...] | None = None
+    context: str | None = None
+    context_limit: int | None = None
 
 
 _hosted_dropped: set[tuple[str, str | None, tuple[str, ...]]] = set()  # said once per process

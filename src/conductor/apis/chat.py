@@ -88,10 +88,17 @@ class ChatApi:
             # OpenAI allows tool_choice and parallel_tool_calls only beside tools.
             kwargs["tools"] = [t.openai_schema() for t in settings.tools]
             choice = settings.tool_choice if tools_allowed else ToolChoice("none")
-            if choice.mode != "auto":  # auto is the API's default beside tools (and costs the SDK ~18 us to send)
+            if settings.allowed_tools is not None and choice.mode in ("auto", "required"):
+                # Every tool stays in the request (the cached prefix holds); tool_choice restricts the calls.
+                allowed = set(settings.allowed_tools)  # those sent now: a search may have loaded more since the start
+                names = [{"type": "function", "function": {"name": t.name}} for t in settings.tools if t.name in allowed]
+                kwargs["tool_choice"] = {"type": "allowed_tools", "allowed_tools": {"mode": choice.mode, "tools": names}}
+            elif choice.mode != "auto":  # auto is the API's default beside tools (and costs the SDK ~18 us to send)
                 kwargs["tool_choice"] = self._tool_choice(choice)
             if settings.parallel_tool_calls is not None:
                 kwargs["parallel_tool_calls"] = settings.parallel_tool_calls
+        if settings.cache is not False and settings.cache_key:
+            kwargs.setdefault("prompt_cache_key", settings.cache_key)
         return kwargs
 
     @staticmethod
@@ -184,6 +191,7 @@ class ChatApi:
             input_tokens=usage.prompt_tokens or 0,
             output_tokens=usage.completion_tokens or 0,
             cache_read_tokens=(getattr(prompt, "cached_tokens", None) or 0) if prompt else 0,
+            cache_write_tokens=(getattr(prompt, "cache_write_tokens", None) or 0) if prompt else 0,
             reasoning_tokens=(getattr(completion, "reasoning_tokens", None) or 0) if completion else 0,
         )
 

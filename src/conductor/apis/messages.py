@@ -16,6 +16,7 @@ continue it. Server tools' searches are in ``usage.server_tool_use``.
 from __future__ import annotations
 
 import hashlib
+from dataclasses import replace
 import json
 import logging
 import re
@@ -23,6 +24,8 @@ from collections.abc import AsyncIterator, Iterator, Sequence
 from typing import Any
 
 from ..types import Message, Reasoning, StopReason, SystemMessage, ToolCall, ToolResult, Turn, Usage, UserMessage, loads_json
+from ..caching import anthropic_cache_control
+from ..context import COMPACT_BETA, compaction_edits
 from .base import (
     OPENED,
     ApiName,
@@ -211,6 +214,10 @@ class MessagesApi:
         }
         if settings.system:
             kwargs["system"] = settings.system
+        if (control := anthropic_cache_control(settings.cache)) is not None:
+            kwargs.setdefault("cache_control", control)  # automatic caching: the breakpoint moves with the conversation
+        if settings.context == "server" and settings.context_limit:
+            kwargs.setdefault("context_management", compaction_edits(settings.context_limit))
         hosted = hosted_tools_for(settings, self.api)
         if len(settings.tools) or hosted:
             # Tools stay defined on the final request: the API rejects tool_use/tool_result
@@ -246,15 +253,18 @@ class MessagesApi:
         return int(request["max_tokens"])  # required by the API: request() always sets it
 
     def create(self, client: Any, kwargs: dict[str, Any]) -> Any:
-        return client.messages.create(**kwargs)
+        resource, kwargs = _endpoint(client, kwargs)
+        return resource.create(**kwargs)
 
     async def acreate(self, client: Any, kwargs: dict[str, Any]) -> Any:
-        return await client.messages.create(**kwargs)
+        resource, kwargs = _endpoint(client, kwargs)
+        return await resource.create(**kwargs)
 
     # -- streaming: messages.stream joins tool inputs from their input_json_delta events ---
 
     def stream(self, client: Any, kwargs: dict[str, Any]) -> Iterator[Opened | str | Finished]:
-        with client.messages.stream(**kwargs) as stream:
+        resource, kwargs = _endpoint(client, kwargs)
+        with resource.stream(**kwargs) as stream:
             yield OPENED
             for event in stream:
                 if event.type == "text" and event.text:
@@ -262,7 +272,8 @@ class MessagesApi:
             yield Finished(_final(stream.get_final_message()))
 
     async def astream(self, client: Any, kwargs: dict[str, Any]) -> AsyncIterator[Opened | str | Finished]:
-        async with client.messages.stream(**kwargs) as stream:
+        resource, kwargs = _endpoint(client, kwargs)
+        async with resource.stream(**kwargs) as stream:
             yield OPENED
             async for event in stream:
                 if event.type == "text" and event.text:
@@ -310,10 +321,16 @@ class MessagesApi:
     def _usage(usage: Any) -> Usage:
         if usage is None:  # real responses always carry usage; a compatible server may not
             return Usage()
+        iterations = getattr(usage, "iterations", None)
+        if iterations:  # compaction ran first: the top-level counts are the answer's alone, every pass is billed
+            total = sum((MessagesApi._usage(i) for i in iterations), Usage())
+            server = getattr(usage, "server_tool_use", None)
+            return replace(total, web_search_requests=(getattr(server, "web_search_requests", None) or 0) if server else 0)
         # Anthropic's input_tokens leaves the cached tokens out; the neutral count holds them.
         written = getattr(usage, "cache_creation_input_tokens", None) or 0
         read = getattr(usage, "cache_read_input_tokens", None) or 0
         server = getattr(usage, "server_tool_use", None)
+        creation = getattr(usage, "cache_creation", None)
         return Usage(
             input_tokens=(usage.input_tokens or 0) + written + read,
             output_tokens=usage.output_tokens or 0,
@@ -321,6 +338,7 @@ class MessagesApi:
             cache_write_tokens=written,
             web_search_requests=(getattr(server, "web_search_requests", None) or 0) if server else 0,
             web_fetch_requests=(getattr(server, "web_fetch_requests", None) or 0) if server else 0,
+            cache_write_1h_tokens=(getattr(creation, "ephemeral_1h_input_tokens", None) or 0) if creation else 0,
         )
 
     # -- history -------------------------------------------------------------------------
@@ -336,6 +354,15 @@ class MessagesApi:
         if role == "assistant" and (kinds & set(_ASSISTANT_BLOCKS) or any(_server_history_block(k) for k in kinds)):
             return [_assistant_turn(index, content)]
         return None
+
+
+def _endpoint(client: Any, kwargs: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+    """Where to send a request: ``client.messages``, or, for compaction (``context_management``), the SDK's
+    beta client with the compaction header (the non-beta Message model cannot read a compaction block)."""
+    if "context_management" not in kwargs:
+        return client.messages, kwargs
+    betas = list(kwargs.get("betas") or ())
+    return client.beta.messages, {**kwargs, "betas": betas if COMPACT_BETA in betas else [*betas, COMPACT_BETA]}
 
 
 def _server_history_block(kind: Any) -> bool:

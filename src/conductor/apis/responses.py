@@ -220,10 +220,19 @@ class ResponsesApi:
             deferred = deferred_for(settings, self.api)
             kwargs["tools"] = [*(self.tool(t, t.name in deferred) for t in settings.tools), *hosted]
             choice = settings.tool_choice if tools_allowed else ToolChoice("none")
-            if choice.mode != "auto":  # auto is the API's default beside tools (and costs the SDK ~18 us to send)
+            if settings.allowed_tools is not None and choice.mode in ("auto", "required"):
+                # Every tool stays in the request (the cached prefix holds); tool_choice restricts the calls.
+                allowed = set(settings.allowed_tools)  # those sent now: a search may have loaded more since the start
+                names = [{"type": "function", "name": t.name} for t in settings.tools if t.name in allowed]
+                kwargs["tool_choice"] = {"type": "allowed_tools", "mode": choice.mode, "tools": names}
+            elif choice.mode != "auto":  # auto is the API's default beside tools (and costs the SDK ~18 us to send)
                 kwargs["tool_choice"] = self._tool_choice(choice)
             if settings.parallel_tool_calls is not None:
                 kwargs["parallel_tool_calls"] = settings.parallel_tool_calls
+        if settings.cache is not False and settings.cache_key:
+            kwargs.setdefault("prompt_cache_key", settings.cache_key)
+        if settings.context == "server" and settings.context_limit:
+            kwargs.setdefault("context_management", [{"type": "compaction", "compact_threshold": settings.context_limit}])
         return kwargs
 
     @staticmethod
@@ -383,6 +392,7 @@ class ResponsesApi:
             input_tokens=usage.input_tokens or 0,
             output_tokens=usage.output_tokens or 0,
             cache_read_tokens=(getattr(inputs, "cached_tokens", None) or 0) if inputs else 0,
+            cache_write_tokens=(getattr(inputs, "cache_write_tokens", None) or 0) if inputs else 0,
             reasoning_tokens=(getattr(outputs, "reasoning_tokens", None) or 0) if outputs else 0,
             web_search_requests=searches,
         )

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from ..context import cleared
 from ..types import ToolCall
 from .arguments import name_words
 from .conversation import Conversation, PlannedCall
@@ -135,6 +136,8 @@ def records(conversation: Conversation, language: Language = "en") -> list[Recor
     calls = [call for call, _ in exchanges]
     found: list[Record] = []
     for call, result in exchanges:
+        if cleared(result.content):
+            continue  # a result cleared to fit the context (conductor.context): nothing left to quote
         label = _label(call, calls)
         error = error_of(result)
         data = data_of(result)

@@ -35,6 +35,7 @@ class LatencyModel:
     Args:
         ttft: mean seconds before the first token.
         per_token: mean seconds per output token after the first.
+        per_input_token: seconds per prompt token not read from the prompt cache, before the first token.
         jitter: relative spread; each delay is scaled by a factor drawn
             uniformly from ``[1 - jitter, 1 + jitter]``.
         scale: multiplies every delay; 0 means no sleeping at all (tests).
@@ -48,9 +49,13 @@ class LatencyModel:
     per_token: float = 0.004
     jitter: float = 0.2
     scale: float = 1.0
+    # Reading the prompt: seconds per prompt token not read from the prompt cache, added to the first token's
+    # delay (100,000 tokens a second). A cached prefix is not read again, which is why it is faster: OpenAI's
+    # cookbook measured time to first token 7% lower at 1,024 cached tokens and 67% lower past 150,000.
+    per_input_token: float = 0.00001
 
     def __post_init__(self) -> None:
-        if min(self.ttft, self.per_token, self.scale) < 0:
+        if min(self.ttft, self.per_token, self.scale, self.per_input_token) < 0:
             raise ValueError("LatencyModel delays and scale must be >= 0")
         if not 0 <= self.jitter < 1:
             raise ValueError(f"LatencyModel jitter must be in [0, 1), got {self.jitter}")
@@ -60,11 +65,12 @@ class LatencyModel:
         """A model that never sleeps (for tests)."""
         return cls(scale=0.0)
 
-    def timing(self, key: int) -> Timing:
-        """The delays for the request identified by ``key`` (a hash of the request and seed)."""
+    def timing(self, key: int, prompt_tokens: int = 0) -> Timing:
+        """The delays for the request identified by ``key`` (a hash of the request and seed), which reads
+        ``prompt_tokens`` prompt tokens that are not in the prompt cache."""
         if self.scale == 0:
             return Timing(0.0, 0.0)
         rng = random.Random(key)
-        first = self.ttft * (1 + self.jitter * (2 * rng.random() - 1))
+        first = (self.ttft + self.per_input_token * prompt_tokens) * (1 + self.jitter * (2 * rng.random() - 1))
         per_token = self.per_token * (1 + self.jitter * (2 * rng.random() - 1))
         return Timing(first * self.scale, per_token * self.scale)

@@ -43,11 +43,13 @@ from .wire import WIRES
 from .wire import chat as chat_wire
 from .wire import messages as messages_wire
 from .batches import DEFAULT_BATCH_DELAY, BatchServer
+from .caching import CacheUse, PromptCache, allowed_only, prefix_view
+from .compaction import Compaction, restore, summarise, threshold
 from .batches import serves as serves_batches
 from .contract import InvalidRequest
 from .conversation import ApiName, CallTools, Conversation, Decision, Policy, Reply
 from ..strict import drop_default_nulls, fill_nulls
-from ..types import ToolCall, ToolSpec, Turn
+from ..types import ToolCall, ToolSpec, Turn, UserMessage
 from .faults import Fault, FaultContext, FaultSchedule, call_unknown_tool, malform_arguments
 from .injection import gullible_policy
 from .language import language_of
@@ -114,6 +116,8 @@ class Completion:
     output_tokens: int
     reasoning: str = ""  # what a reasoning model thought first; "" for none
     reasoning_tokens: int = 0
+    cache: CacheUse = CacheUse()  # the part of input_tokens read from / written to the prompt cache
+    compaction: Compaction | None = None  # server-side compaction done before this answer (see .compaction)
     search: SearchStep | None = None  # a hosted tool search made inside the response, before its calls
 
 
@@ -225,6 +229,7 @@ class OfflineModel:
         self._lock = threading.Lock()
         self._requests: list[RecordedRequest] = []
         self._batches = BatchServer(self, batch_delay, batch_faults)  # files and batches, in memory
+        self.prompt_cache = PromptCache()  # the account's cached prompt prefixes (see .caching)
 
     @property
     def reasoning(self) -> bool:
@@ -401,7 +406,8 @@ class OfflineModel:
         ids = self._digest(_unstreamed(body)) if wire.SAME_IDS_STREAMED else digest
         completion = self._complete(wire, body, ids, fault)
         _log_usage(wire.API, completion, batched=BATCH_LINE in request.extensions)
-        timing = self.latency.timing(int.from_bytes(digest[:8], "big"))
+        # A prefix read from the cache is not read again: only the rest of the prompt delays the first token.
+        timing = self.latency.timing(int.from_bytes(digest[:8], "big"), completion.input_tokens - completion.cache.read)
         if not streaming:
             content = _json_bytes(wire.render(completion, body, self._server))
             wire.remember(body, completion, self._server)
@@ -491,15 +497,36 @@ class OfflineModel:
         calls = [(call.name, call.arguments) for call in decision.calls]
         return preface(calls, language_of(conversation.question), choice)
 
+    def _read(self, wire: ModuleType, body: dict[str, Any], created: int) -> tuple[Conversation, Conversation, Compaction | None]:
+        """What the model knows of ``body`` and what it reads, after any server-side compaction (:mod:`.compaction`).
+
+        Without compaction the two are the request itself. A request carrying a compaction is read from it on:
+        the summary, then what followed; one reaching its compaction threshold is compacted now.
+        """
+        restored = restore(wire.API, body, self._server.key)
+        known = self._conversation(wire, restored.known if restored else body)
+        read = known
+        if restored is not None:
+            after = self._conversation(wire, restored.after)
+            read = replace(after, messages=(UserMessage(restored.summary), *after.messages))
+        limit = threshold(wire.API, body)
+        if limit is None or request_tokens(read) < limit:
+            return known, read, None
+        summary, sealed = summarise(wire.API, restored.known if restored else body, known, self._server.key, created)
+        compaction = Compaction(summary, sealed, request_tokens(read), estimate_tokens(summary))
+        return known, replace(read, messages=(UserMessage(summary),)), compaction
+
     def _complete(self, wire: ModuleType, body: dict[str, Any], digest: bytes, fault: Fault | None) -> Completion:
-        conversation = self._conversation(wire, body)
+        known, read, compaction = self._read(wire, body, self._now(digest))
+
+        def decide(conversation: Conversation) -> Decision:  # an allowlist narrows the calls, not what is read
+            return self._decide(allowed_only(conversation, body), fault)
+
         # Deferred tools and tool search (see .tool_search): the model decides among the tools in its context.
         items = wire.context_items(body, self._server) if hasattr(wire, "context_items") else ()
-        searched = decide_with_search(wire.API, body, conversation, items, lambda c: self._decide(c, fault))
-        if searched is not None:
-            conversation, decision = searched.conversation, searched.decision
-        else:
-            decision = self._decide(conversation, fault)
+        searched = decide_with_search(wire.API, body, known, items, decide)
+        conversation, decision = (searched.conversation, searched.decision) if searched else (known, decide(known))
+        cache = self.prompt_cache.use(wire.API, body, prefix_view(wire.API, body, read))
         text = self._text(wire, body, conversation, decision)
         reasoning = thought(conversation, decision) if self.reasoning and wire.reasons(body) else ""
         reasoning_tokens = estimate_tokens(reasoning)
@@ -535,10 +562,14 @@ class OfflineModel:
             calls=calls,
             finish=finish,
             refusal=refusal,
-            input_tokens=searched.input_tokens if searched is not None else request_tokens(conversation),
+            # What the model read: after a compaction, the summary and what followed; with search, the tools in
+            # its context (and, on OpenAI, the deferred tools' names).
+            input_tokens=searched.input_tokens if searched is not None and read is known else request_tokens(read),
             output_tokens=reasoning_tokens + answer_tokens,
             reasoning=reasoning,
             reasoning_tokens=reasoning_tokens,
+            cache=cache,
+            compaction=compaction,
             search=step,
         )
 
@@ -555,13 +586,13 @@ def _log_usage(api: str, completion: Completion, *, batched: bool = False) -> No
     """Append one answer's usage to the file ``$CONDUCTOR_USAGE_LOG`` names, when it is set.
 
     One JSON object a line: ``api``, ``model``, ``input_tokens``, ``cached_input_tokens``
-    (always 0: the offline model has no prompt cache), ``output_tokens`` (reasoning included),
+    (read from the prompt cache, see :mod:`.caching`), ``output_tokens`` (reasoning included),
     and ``batched: true`` for a line of a provider batch (billed at the batch rate).
     """
     path = os.environ.get(USAGE_LOG)
     if path:
         usage = {"api": api, "model": completion.model, "input_tokens": completion.input_tokens,
-                 "cached_input_tokens": 0, "output_tokens": completion.output_tokens}
+                 "cached_input_tokens": completion.cache.read, "output_tokens": completion.output_tokens}
         if batched:
             usage["batched"] = True
         with open(path, "a", encoding="utf-8") as log_file:

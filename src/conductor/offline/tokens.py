@@ -33,6 +33,7 @@ from .conversation import Conversation
 __all__ = [
     "estimate_tokens",
     "request_tokens",
+    "prompt_parts",
     "output_tokens",
     "token_weight",
     "truncate_to_tokens",
@@ -86,13 +87,21 @@ def _message_tokens(message: UserMessage | Turn | ToolResult) -> int:
 
 def request_tokens(conversation: Conversation) -> int:
     """Estimated input tokens of a whole request: system, messages and tool schemas."""
-    total = REPLY_PRIMING + sum(_message_tokens(m) for m in conversation.messages)
-    if conversation.system:
-        total += PER_MESSAGE + estimate_tokens(conversation.system)
+    return REPLY_PRIMING + sum(tokens for _, tokens in prompt_parts(conversation))
+
+
+def prompt_parts(conversation: Conversation) -> list[tuple[object, int]]:
+    """The parts of a request's prompt in the order a model reads them (tools, system, messages), each with
+    its estimated tokens; :func:`request_tokens` is their sum plus the reply's priming."""
+    parts: list[tuple[object, int]] = []
     for spec in conversation.tools:
         schema = json.dumps(spec.parameters, ensure_ascii=False, sort_keys=True)
-        total += PER_TOOL + estimate_tokens(spec.name) + estimate_tokens(spec.description) + estimate_tokens(schema)
-    return total
+        tokens = PER_TOOL + estimate_tokens(spec.name) + estimate_tokens(spec.description) + estimate_tokens(schema)
+        parts.append((spec, tokens))
+    if conversation.system:
+        parts.append((conversation.system, PER_MESSAGE + estimate_tokens(conversation.system)))
+    parts.extend((m, _message_tokens(m)) for m in conversation.messages)
+    return parts
 
 
 def output_tokens(text: str, calls: Iterable[tuple[str, str]] = ()) -> int:

@@ -99,6 +99,8 @@ def _text(content: Any) -> str:
 
 
 def _tool_choice(value: Any) -> tuple[ToolChoice, str | None]:
+    if isinstance(value, dict) and value.get("type") == "allowed_tools":
+        return ("required" if (value.get("allowed_tools") or {}).get("mode") == "required" else "auto"), None
     if isinstance(value, dict):
         return "tool", value.get("function", {}).get("name")
     if value in ("none", "required"):
@@ -162,7 +164,7 @@ def _usage(completion: Completion) -> dict[str, Any]:
         "prompt_tokens": completion.input_tokens,
         "completion_tokens": completion.output_tokens,
         "total_tokens": completion.input_tokens + completion.output_tokens,
-        "prompt_tokens_details": {"cached_tokens": 0, "audio_tokens": 0},
+        "prompt_tokens_details": {"cached_tokens": completion.cache.read, "audio_tokens": 0},
         "completion_tokens_details": {
             "reasoning_tokens": completion.reasoning_tokens,
             "audio_tokens": 0,

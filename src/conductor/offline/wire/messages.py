@@ -169,6 +169,9 @@ def _input(call: RenderedCall) -> dict[str, Any]:
 
 def _blocks(completion: Completion, server: ServerState) -> list[dict[str, Any]]:
     blocks: list[dict[str, Any]] = []
+    if completion.compaction is not None:  # compaction ran first: its block leads the content
+        compaction = completion.compaction
+        blocks.append({"type": "compaction", "content": compaction.summary, "encrypted_content": compaction.sealed})
     if completion.reasoning:
         thinking = completion.reasoning
         blocks.append({"type": "thinking", "thinking": thinking, "signature": sign(server.key, thinking)})
@@ -197,11 +200,29 @@ def _search_blocks(completion: Completion) -> list[dict[str, Any]]:
 
 
 def _usage(completion: Completion, output_tokens: int) -> dict[str, Any]:
+    usage = _pass_usage(completion, output_tokens)
+    compaction = completion.compaction
+    if compaction is not None:  # the top-level counts are the answer's pass; iterations hold both
+        usage["iterations"] = [
+            {"type": "compaction", "input_tokens": compaction.input_tokens, "output_tokens": compaction.output_tokens,
+             "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0,
+             "cache_creation": {"ephemeral_5m_input_tokens": 0, "ephemeral_1h_input_tokens": 0}},
+            {"type": "message", **{k: v for k, v in usage.items() if k != "service_tier"}},
+        ]
+    return usage
+
+
+def _pass_usage(completion: Completion, output_tokens: int) -> dict[str, Any]:
     return {
-        "input_tokens": completion.input_tokens,
+        # Anthropic's input_tokens are the ones after the last cache breakpoint: neither read nor written.
+        "input_tokens": completion.input_tokens - completion.cache.read - completion.cache.written,
         "output_tokens": output_tokens,
-        "cache_creation_input_tokens": 0,
-        "cache_read_input_tokens": 0,
+        "cache_creation_input_tokens": completion.cache.written,
+        "cache_read_input_tokens": completion.cache.read,
+        "cache_creation": {
+            "ephemeral_5m_input_tokens": completion.cache.written - completion.cache.written_1h,
+            "ephemeral_1h_input_tokens": completion.cache.written_1h,
+        },
         "service_tier": "standard",
     }
 

@@ -195,6 +195,8 @@ def _read(items: list[dict[str, Any]]) -> tuple[list[str], list[UserMessage | Tu
 
 
 def _tool_choice(value: Any) -> tuple[ToolChoice, str | None]:
+    if isinstance(value, dict) and value.get("type") == "allowed_tools":
+        return ("required" if value.get("mode") == "required" else "auto"), None
     if isinstance(value, dict):
         # {"type": "function", "name": ...} forces one; allowed_tools and hosted tools leave the choice open
         return ("tool", value.get("name")) if value.get("type") == "function" else ("auto", None)
@@ -288,8 +290,10 @@ def _search_items(completion: Completion) -> list[dict[str, Any]]:
 
 
 def _output(completion: Completion, body: dict[str, Any], server: ServerState) -> list[dict[str, Any]]:
-    """The output items, in the order a reasoning model makes them: reasoning, a tool search, message, calls."""
-    output = [_reasoning_item(completion, body, server)] if completion.reasoning else []
+    """The output items, in the order a reasoning model makes them: a compaction, reasoning, a tool search,
+    message, calls."""
+    output = [_compaction_item(completion)] if completion.compaction is not None else []
+    output += [_reasoning_item(completion, body, server)] if completion.reasoning else []
     output += _search_items(completion)
     message = _message_item(completion)
     if message is not None:
@@ -311,13 +315,23 @@ def _output(completion: Completion, body: dict[str, Any], server: ServerState) -
     return output
 
 
+def _compaction_item(completion: Completion) -> dict[str, Any]:
+    """The compaction item that leads the output when the request was compacted first."""
+    assert completion.compaction is not None
+    return {"id": _item_id("cmp_", completion.id, "compaction"), "type": "compaction",
+            "encrypted_content": completion.compaction.sealed}
+
+
 def _usage(completion: Completion) -> dict[str, Any]:
+    # A compacted request bills both passes: the summary's (the whole prompt read, the summary written), the answer's.
+    extra_in, extra_out = (completion.compaction.input_tokens, completion.compaction.output_tokens) \
+        if completion.compaction is not None else (0, 0)
     return {
-        "input_tokens": completion.input_tokens,
-        "input_tokens_details": {"cached_tokens": 0, "cache_write_tokens": 0},
-        "output_tokens": completion.output_tokens,
+        "input_tokens": completion.input_tokens + extra_in,
+        "input_tokens_details": {"cached_tokens": completion.cache.read, "cache_write_tokens": 0},
+        "output_tokens": completion.output_tokens + extra_out,
         "output_tokens_details": {"reasoning_tokens": completion.reasoning_tokens},
-        "total_tokens": completion.input_tokens + completion.output_tokens,
+        "total_tokens": completion.input_tokens + completion.output_tokens + extra_in + extra_out,
     }
 
 

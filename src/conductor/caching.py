@@ -1,0 +1,51 @@
+"""Prompt caching, the client's side: what ``cd.connect(..., cache=...)`` asks each API for.
+
+Every request of a tool loop resends the tool definitions, the system prompt and the whole
+conversation so far; both providers keep recently seen prompt prefixes and bill them again at
+a fraction of the input price. What a request sends for it, by API:
+
+* **Messages** (Anthropic): the top-level ``"cache_control": {"type": "ephemeral"}`` (automatic
+  caching: the breakpoint goes on the last cacheable block and moves forward as the conversation
+  grows); ``cache="1h"`` adds ``"ttl": "1h"`` (a dearer write, kept an hour instead of 5 minutes).
+* **Responses** and **Chat Completions** (OpenAI): caching is automatic for prefixes of 1,024 tokens
+  or more; ``"prompt_cache_key"`` routes requests sharing a prefix to the same cache. The key sent
+  is a stable one for the run's (system, tools), unless the caller passes ``prompt_cache_key=``.
+* ``cache=False`` sends neither.
+
+What each request read from and wrote to the cache comes back in its usage, read per API into
+:attr:`Usage.cache_read_tokens <conductor.types.Usage.cache_read_tokens>` and
+:attr:`~conductor.types.Usage.cache_write_tokens`, and priced at the model's cache rates
+(:mod:`conductor.pricing`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+from typing import Any
+
+CACHE_CHOICES: tuple[Any, ...] = (True, False, "5m", "1h")
+CacheSetting = bool | str
+
+
+def check_cache(value: Any) -> CacheSetting:
+    """``cache=`` itself, or an error naming the choices."""
+    if isinstance(value, bool) or value in ("5m", "1h"):
+        return value
+    raise ValueError(
+        f"cache={value!r} is not a cache setting; choose one of True (the default: cache for 5 minutes), "
+        "False (send no caching fields), '5m' or '1h' (Anthropic keeps the cache an hour, at a dearer write)"
+    )
+
+
+def cache_key(system: str | None, tool_names: Iterable[str]) -> str:
+    """A stable ``prompt_cache_key`` for a run's (system, tools): the same instructions and tools, the same key."""
+    text = (system or "") + "\x00" + "\x00".join(tool_names)
+    return "conductor-" + hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def anthropic_cache_control(cache: CacheSetting) -> dict[str, str] | None:
+    """The top-level ``cache_control`` of a Messages request, or ``None`` when caching is off."""
+    if cache is False:
+        return None
+    return {"type": "ephemeral", "ttl": "1h"} if cache == "1h" else {"type": "ephemeral"}

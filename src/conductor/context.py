@@ -1,0 +1,135 @@
+"""Long tool loops that fit: ``llm.run(..., context_limit=N)`` and ``context="server"``.
+
+Every request of a tool loop carries every tool result so far. ``context_limit=N`` keeps a run's
+requests under ``N`` input tokens on every API: before a request would pass ``N``, the oldest tool
+results (of :data:`CLEAR_MIN_TOKENS` or more) are cleared, their content replaced by a short note; the call, its id and the pairing of
+call and result stay, so the request is still one the API accepts and the model still sees what it
+asked for. Results are cleared in one batch, down to :data:`CLEAR_TO` of the limit, rather than one
+per request: clearing changes the prompt from the first cleared result on, so each clearing costs
+the cached prefix after it once.
+
+``context="server"`` leaves it to the API's own compaction instead (the model summarises the
+conversation once it passes ``context_limit``): Responses ``"context_management": [{"type":
+"compaction", "compact_threshold": N}]``; Messages, through the SDK's beta client and its header,
+``"context_management": {"edits": [{"type": "compact_20260112", "trigger": {"type": "input_tokens",
+"value": N}}]}``. The compaction item or block the API returns is kept with its turn and sent back
+as received (the offline stand-in compacts too, see :mod:`conductor.offline.compaction`). Chat Completions
+has no compaction: a clear error says so.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from .types import ToolResult
+
+if TYPE_CHECKING:
+    from .rounds import Conversation
+
+logger = logging.getLogger(__name__)
+
+CONTEXT_CHOICES = (None, "client", "server")
+SERVER_CONTEXT_APIS = ("responses", "messages")
+CLEAR_TO = 0.7  # clearing goes down to this share of context_limit, so it need not happen on every request
+CLEAR_MIN_TOKENS = 50  # a shorter result is left alone: its note would save next to nothing
+COMPACT_BETA = "compact-2026-01-12"  # the anthropic-beta header of compact_20260112
+CLEARED_PREFIX = "[cleared to fit the context"
+CLEARED_NOTE = CLEARED_PREFIX + ": this {name} result ({tokens} tokens) was read earlier]"
+
+
+def check_context(context: Any, context_limit: Any, api: str) -> None:
+    """Refuse a ``context=`` / ``context_limit=`` the run cannot honour on ``api``, saying what to pass."""
+    if context not in CONTEXT_CHOICES:
+        raise ValueError(f"context={context!r}: choose None (the default), 'client' or 'server'")
+    if context_limit is not None and (
+        isinstance(context_limit, bool) or not isinstance(context_limit, int) or context_limit < 1
+    ):
+        raise ValueError(f"context_limit must be a whole number of input tokens, got {context_limit!r}")
+    if context == "server" and api not in SERVER_CONTEXT_APIS:
+        raise ValueError(
+            f"context='server' uses the API's own compaction, which the responses and messages APIs have; this "
+            f"llm speaks {api!r}: connect with api='responses' or api='messages', or pass context_limit=N alone "
+            "(conductor then clears old tool results itself, on every API)"
+        )
+    if context == "client" and context_limit is None:
+        raise ValueError("context='client' clears old tool results past context_limit: pass context_limit=N too")
+
+
+def compaction_edits(limit: int) -> dict[str, Any]:
+    """The Messages ``context_management`` of compaction from ``limit`` input tokens."""
+    return {"edits": [{"type": "compact_20260112", "trigger": {"type": "input_tokens", "value": limit}}]}
+
+
+def request_tokens(conversation: Conversation, request: dict[str, Any]) -> int:
+    """The input tokens of ``request``, estimated over the conversation, system text and tools it sends
+    (4 characters a token, 1 per CJK character), plus input the API adds by itself."""
+    from .apis.base import HiddenPrompt
+    from .offline.tokens import estimate_tokens  # here: importing conductor.offline loads httpx2
+
+    extras = conversation.adapter.prompt_extras(request)
+    hidden = sum(value.tokens for value in extras.values() if isinstance(value, HiddenPrompt))
+    parts = {"conversation": conversation.messages}
+    parts.update((key, value) for key, value in extras.items() if not isinstance(value, HiddenPrompt))
+    if isinstance(parts.get("tools"), list):  # a deferred tool is read as its name and description until loaded
+        parts["tools"] = [_as_read(tool) for tool in parts["tools"]]
+    return estimate_tokens(json.dumps(parts, ensure_ascii=False, default=str)) + hidden
+
+
+def _as_read(tool: Any) -> Any:
+    if isinstance(tool, dict) and tool.get("defer_loading"):
+        return {key: tool[key] for key in ("name", "description") if key in tool}
+    return tool
+
+
+def fit(conversation: Conversation) -> None:
+    """Clear the oldest tool results of ``conversation`` when its next request would pass ``context_limit``.
+
+    Raises ValueError, saying how large a request is, when even the first request does not fit.
+    """
+    limit = conversation.settings.context_limit
+    assert limit is not None
+    size = _size(conversation)
+    if size <= limit:
+        return
+    from .offline.tokens import estimate_tokens
+
+    results = [i for i, m in enumerate(conversation.neutral) if isinstance(m, ToolResult) and not cleared(m.content)
+               and estimate_tokens(m.content) >= CLEAR_MIN_TOKENS]
+    if not results:
+        if not conversation.model_calls:
+            raise ValueError(
+                f"context_limit={limit} is below the size of one request: the first request is about {size} input "
+                f"tokens (tools, system text and question); pass a context_limit above {size}"
+            )
+        logger.warning("the next request is about %d input tokens, over context_limit=%d, with no tool result "
+                       "left to clear; it is sent as it is", size, limit)
+        return
+    target = int(limit * CLEAR_TO)
+    count = 0
+    for index in results:
+        result = conversation.neutral[index]
+        note = CLEARED_NOTE.format(name=result.name or "tool", tokens=estimate_tokens(result.content))
+        conversation.neutral[index] = replace(result, content=note, is_error=False)
+        conversation.reset_rendering()
+        count += 1
+        size = _size(conversation)
+        if size <= target:
+            break
+    logger.info("cleared the %d oldest tool result(s) to fit context_limit=%d: the next request is about %d "
+                "input tokens", count, limit, size)
+
+
+def _size(conversation: Conversation) -> int:
+    request = conversation.adapter.request(
+        conversation.settings, conversation.messages, tools_allowed=conversation.tools_allowed,
+        continued=conversation.continued,
+    )
+    return request_tokens(conversation, request)
+
+
+def cleared(content: str) -> bool:
+    """Is ``content`` the note left in place of a cleared tool result?"""
+    return content.startswith(CLEARED_PREFIX)

@@ -1,0 +1,142 @@
+"""Long loops that fit: context_limit= clears the oldest tool results; context="server" asks for the API's compaction."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import conductor as cd
+from conductor.context import CLEARED_PREFIX, request_tokens
+from conductor.offline import LatencyModel, OfflineModel
+from wire import APIS, results_by_id, tool_calls
+
+CITIES = ["Paris", "Rome", "Oslo", "Lima", "Cairo"]
+
+
+@cd.tool
+def get_report(city: str) -> str:
+    """A long weather report for a city."""
+    return f"{city}: 18 C. " + "Station readings, hour by hour, unchanged since the morning. " * 30
+
+
+def _llm(api: str) -> tuple[cd.LLM, OfflineModel]:
+    model = OfflineModel(latency=LatencyModel.instant())
+    return cd.connect("offline", api=api, offline_model=model), model
+
+
+QUESTION = "What is the weather in " + ", then in ".join(CITIES) + "?"
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_old_results_are_cleared_before_a_request_would_pass_the_limit(api):
+    llm, model = _llm(api)
+    plain = llm.run(QUESTION, tools=[get_report], parallel_tool_calls=False, max_rounds=6)
+    limit = 1500
+    fitted = llm.run(QUESTION, tools=[get_report], parallel_tool_calls=False, max_rounds=6, context_limit=limit)
+    assert [c.name for c in fitted.tool_calls] == [c.name for c in plain.tool_calls]  # the same work was done
+    assert max(c.usage.input_tokens for c in plain.trace.model_calls) > limit
+    assert max(c.usage.input_tokens for c in fitted.trace.model_calls) <= limit
+    last = model.requests[-1]
+    assert last.status == 200
+    results = results_by_id(last.body)
+    calls = [c[0] for c in tool_calls(last.body)]
+    assert sorted(results) == sorted(calls)  # every call still answered by its own id
+    cleared = [cid for cid, text in results.items() if text.startswith(CLEARED_PREFIX)]
+    assert cleared and calls[0] in cleared and calls[-1] not in cleared  # the oldest went first
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_a_run_under_the_limit_is_left_as_it_is(api):
+    llm, model = _llm(api)
+    llm.run(QUESTION, tools=[get_report], parallel_tool_calls=False, max_rounds=6, context_limit=100_000)
+    assert not any(CLEARED_PREFIX in str(r.body) for r in model.requests)
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_a_limit_below_one_request_says_how_large_the_request_is(api):
+    llm, model = _llm(api)
+    with pytest.raises(ValueError, match=r"context_limit=50 is below the size of one request: the first request is "
+                                         r"about \d+ input tokens"):
+        llm.run(QUESTION, tools=[get_report], context_limit=50)
+    assert not model.requests
+
+
+def test_the_estimate_is_near_what_the_stand_in_bills():
+    llm, _ = _llm("chat")
+    result = llm.run(QUESTION, tools=[get_report], parallel_tool_calls=False, max_rounds=6)
+    conversation = llm._conversation(QUESTION, [get_report], 2, None, None, None, None, None, {})
+    estimate = request_tokens(conversation, conversation.next_request())
+    billed = result.trace.model_calls[0].usage.input_tokens
+    assert billed <= estimate <= billed * 1.6
+
+
+@pytest.mark.parametrize(("kwargs", "match"), [
+    ({"context": "server", "context_limit": 5000}, "the responses and messages APIs have"),
+    ({"context": "client"}, "pass context_limit=N too"),
+    ({"context": "auto", "context_limit": 5000}, "choose None"),
+    ({"context_limit": "big"}, "whole number of input tokens"),
+])
+def test_bad_context_settings_are_refused_with_the_fix(kwargs, match):
+    llm, _ = _llm("chat")
+    with pytest.raises(ValueError, match=match):
+        llm.run(QUESTION, tools=[get_report], **kwargs)
+
+
+def test_server_state_and_client_clearing_do_not_mix():
+    llm, _ = _llm("responses")
+    with pytest.raises(ValueError, match="context='server'"):
+        llm.run(QUESTION, tools=[get_report], server_state=True, context_limit=5000)
+
+
+def test_responses_server_compaction_sends_context_management():
+    llm, model = _llm("responses")
+    llm.run(QUESTION, tools=[get_report], context="server", context_limit=5000)
+    assert model.requests[0].body["context_management"] == [{"type": "compaction", "compact_threshold": 5000}]
+
+
+def test_messages_server_compaction_goes_through_the_beta_client_with_its_header():
+    llm, model = _llm("messages")
+    seen = []
+    original = llm.client.beta.messages.create
+
+    def spy(**kwargs):
+        seen.append(kwargs)
+        return original(**kwargs)
+
+    llm.client.beta.messages.create = spy
+    llm.run(QUESTION, tools=[get_report], context="server", context_limit=5000)
+    assert seen and all(k["betas"] == ["compact-2026-01-12"] for k in seen)
+    assert model.requests[0].body["context_management"] == {
+        "edits": [{"type": "compact_20260112", "trigger": {"type": "input_tokens", "value": 5000}}]
+    }
+
+
+@pytest.mark.parametrize("api", ["responses", "messages"])
+def test_the_stand_in_compacts_past_the_threshold_and_reads_on_from_the_summary(api):
+    llm, model = _llm(api)
+    plain = llm.run(QUESTION, tools=[get_report], parallel_tool_calls=False, max_rounds=6)
+    compacted = llm.run(QUESTION, tools=[get_report], parallel_tool_calls=False, max_rounds=6, context="server",
+                        context_limit=1200)
+    assert [c.arguments for c in compacted.tool_calls] == [c.arguments for c in plain.tool_calls]
+    assert all(r.status == 200 for r in model.requests)
+    kinds = [b.get("type") for m in compacted.messages for b in (m.get("content") if isinstance(m.get("content"), list)
+                                                                  else [m])]
+    assert kinds.count("compaction") >= 1
+    sizes = [c.usage.input_tokens for c in compacted.trace.model_calls]
+    plain_sizes = [c.usage.input_tokens for c in plain.trace.model_calls]
+    first = next(i for i, m in enumerate(compacted.trace.model_calls) if i and sizes[i] < sizes[i - 1])
+    assert sizes[first] < plain_sizes[first]  # after compaction a request reads the summary, not the results
+    assert sizes[first - 1] > plain_sizes[first - 1]  # the compacting request bills both passes
+    # the compaction goes back as it came: the next request carries it unchanged
+    later = model.requests[plain.api_calls + first].body
+    carried = json.dumps(later)
+    assert '"compaction"' in carried and "encrypted_content" in carried
+
+
+@pytest.mark.parametrize("api", ["responses", "messages"])
+def test_no_compaction_under_the_threshold(api):
+    llm, model = _llm(api)
+    result = llm.run(QUESTION, tools=[get_report], parallel_tool_calls=False, max_rounds=6, context="server",
+                     context_limit=100_000)
+    assert '"compaction"' not in json.dumps(result.messages)
