@@ -182,3 +182,21 @@ def test_lesson_04_acts_on_the_decision_and_never_approves_every_pending_call():
     assert "llm.resume(paused)" in after and ".approve(" not in after
     approve_all = re.compile(r"for (\w+) in (\w+)\.pending:[^\n]*\n\s+\2\.approve\(\1\.id")
     assert not [source for source in cells if approve_all.search(source)]
+
+
+def test_with_a_frontend_an_undecided_call_is_not_resumed_until_the_click(monkeypatch, capsys):
+    _, _, _, paused = paused_transfers("responses", 5000)
+    monkeypatch.setenv("CONDUCTOR_WIDGETS", "interactive")  # JupyterLab or Colab: someone can click
+    assert not cd.widgets.decided(paused)  # Run All reached the resume cell first
+    assert "still undecided" in capsys.readouterr().out and not paused.paused.resumed
+    paused.approve(paused.pending[0].id)  # the click
+    assert cd.widgets.decided(paused)
+    monkeypatch.setenv("CONDUCTOR_WIDGETS", "static")  # headless: nobody to click, resume as decided
+    *_, undecided = paused_transfers("responses", 5000)
+    assert cd.widgets.decided(undecided)
+
+
+def test_lesson_04_resumes_only_once_the_calls_are_decided():
+    cells = ["".join(c["source"]) for c in json.loads(NOTEBOOK.read_text())["cells"] if c["cell_type"] == "code"]
+    (at,) = [i for i, source in enumerate(cells) if "cd.widgets.approval(" in source]
+    assert cells[at + 1].startswith("if cd.widgets.decided(paused):")

@@ -263,6 +263,22 @@ def approval_decisions(result: Any) -> dict[str, str]:
     return {call.id: _label(result, call.id) for call in result.pending}
 
 
+def decided(result: Any) -> bool:
+    """Is ``result`` ready to resume: every pending call decided, or nobody there to click?
+
+    With a live frontend (JupyterLab, Colab) a call still undecided means the person has not
+    clicked yet (Run All reaches the resume cell at once): it says so and returns False, so the
+    cell resumes nothing and can be run again after the click. Headless (papermill, nbval) there
+    is nobody to click: True, and the run resumes as decided (an undecided call is denied).
+    """
+    waiting = [call_id for call_id, label in approval_decisions(result).items() if label == UNDECIDED]
+    if not waiting or not has_frontend():
+        return True
+    print(f"{len(waiting)} call(s) still undecided ({', '.join(waiting)}): click Approve or Deny above, then run "
+          "this cell again. Nothing was resumed, and nothing ran.")
+    return False
+
+
 def _exact_arguments(call: Any) -> str:
     """The call's arguments in full, as JSON: a person approves exactly what will run."""
     import json
