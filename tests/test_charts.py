@@ -419,12 +419,16 @@ def test_totals_are_labelled_in_seconds_and_dollars_with_two_significant_digits(
     assert [t.get_text() for t in cost_ax.texts] == ["$0.0022", "$0.000080", "$1.82"]
 
 
-@pytest.mark.parametrize("font, expected", [(None, ["get_weather(#1)", "get_weather(#2)"]), ("Noto Sans CJK SC", ["get_weather(北京)", "get_weather(上海)"])])
-def test_gantt_labels_chinese_values_only_where_a_font_draws_them(monkeypatch, font, expected):
+@pytest.mark.parametrize("font, cities, expected", [
+    (None, ["北京", "上海"], ["get_weather(Beijing)", "get_weather(Shanghai)"]),  # no CJK font: in English
+    (None, ["北京", "某某村"], ["get_weather(Beijing)", "get_weather(#2)"]),  # a name nobody knows: its position
+    ("Noto Sans CJK SC", ["北京", "上海"], ["get_weather(北京)", "get_weather(上海)"]),
+])
+def test_gantt_labels_chinese_values_only_where_a_font_draws_them(monkeypatch, font, cities, expected):
     monkeypatch.setattr(charts, "_cjk_font", lambda: font)
     call = ModelCall(1, 0.0, 0.5, Usage(100, 10), 0.0, StopReason.TOOL_USE)
     records = tuple(
-        ToolCallRecord(f"c{i}", "get_weather", {"city": city}, "{}", False, 0.5, 0.6) for i, city in enumerate(["北京", "上海"])
+        ToolCallRecord(f"c{i}", "get_weather", {"city": city}, "{}", False, 0.5, 0.6) for i, city in enumerate(cities)
     )
     answer = ModelCall(2, 0.6, 1.0, Usage(120, 10), 0.0, StopReason.END_TURN)
     trace = Trace(model_calls=(call, answer), rounds=(Round(1, call, records),), seconds=1.0)

@@ -283,10 +283,13 @@ def test_print_stream_shows_progress_lines_and_the_answer() -> None:
     text, result = printed(events, columns=100)
     assert result is events[-1].result
     lines = text.splitlines()
-    assert lines[0] == "Searching… get_weather(city='Beijing')"
+    assert lines[0] == "Checking the weather in Beijing…"  # the tool's own progress= label
     assert lines[1].startswith("  got get_weather: {")
-    assert lines[2] == "Searching… suggest_clothing(temperature=5)"
+    assert lines[2] == "Choosing clothes for 5 °C…"
     assert " ".join(lines[4:]) == result.answer
+    out = io.StringIO()
+    print_stream(iter(events), file=out, columns=100, progress="Working…")  # a label of the caller's own
+    assert out.getvalue().splitlines()[0] == "Working… get_weather(city='Beijing')"
 
 
 @pytest.mark.parametrize(

@@ -411,17 +411,37 @@ def _request_color(call: ModelCall, round_of: dict[int, int], colors: Sequence[C
 def _call_label(record: ToolCallRecord, position: int, width: int = 32) -> str:
     """``name(arg, ...)`` with the argument values, cut to ``width`` characters.
 
-    Where no installed font can draw the values (Chinese city names without a CJK
-    font), the label names the call's position in its round instead: ``get_weather(#2)``.
+    Where no installed font can draw the values (Chinese city names without a CJK font), a
+    place or word the offline model's glossary knows is written in English (``get_weather(Beijing)``);
+    failing that, the label names the call's position in its round: ``get_weather(#2)``.
     """
     if isinstance(record.arguments, dict):
         args = ", ".join(str(v) for v in record.arguments.values())
     else:
         args = str(record.arguments)
     if not _drawable(args):
-        args = f"#{position}"
+        english = _in_english(args)
+        args = english if english is not None and _drawable(english) else f"#{position}"
     label = f"{record.name}({args})"
     return label if len(label) <= width else label[: width - 1] + "…"
+
+
+def _in_english(text: str) -> str | None:
+    """``text`` with each run of Chinese characters in English (北京 -> Beijing), or None when one is unknown."""
+    import re
+
+    from .offline.language import english_name
+
+    unknown = False
+
+    def english(match: re.Match[str]) -> str:
+        nonlocal unknown
+        name = english_name(match.group(0))
+        unknown = unknown or name is None
+        return name or match.group(0)
+
+    translated = re.sub(r"[\u3400-\u9fff\uf900-\ufaff]+", english, text)
+    return None if unknown else translated
 
 
 def _count(number: int, noun: str) -> str:

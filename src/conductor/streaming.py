@@ -103,6 +103,9 @@ class ToolStart:
     round: int  # the tool round this call belongs to, 1-based
     at: float
     type: Literal["tool_start"] = field(default="tool_start", init=False)
+    # What the call is doing, as a person reads it: the tool's progress= label ("Checking the weather in
+    # 北京…"), else "Calling <name>…" (see Tool.describe).
+    label: str = ""
 
     @property
     def name(self) -> str:
@@ -268,7 +271,19 @@ def _since(conversation: Conversation) -> float:
 
 def _tool_starts(conversation: Conversation, calls: list[ToolCall]) -> list[ToolStart]:
     round_index = len(conversation.rounds) + 1
-    return [ToolStart(call, round_index, _since(conversation)) for call in calls]
+    return [ToolStart(call, round_index, _since(conversation), label=_label(conversation, call)) for call in calls]
+
+
+def _label(conversation: Conversation, call: ToolCall) -> str:
+    tools = conversation.tools
+    if call.name not in tools:
+        return f"Calling {call.name}…"
+    try:
+        arguments = call.parsed_arguments()
+    except ValueError:
+        arguments = {}
+    earlier = sum(c.name == call.name for r in conversation.rounds for c in r.tool_calls)
+    return tools.get(call.name).describe(arguments if isinstance(arguments, dict) else {}, earlier)
 
 
 def _tool_ends(conversation: Conversation) -> list[ToolEnd]:
@@ -378,7 +393,6 @@ async def astream_run(
 
 # --- showing a stream as a chat app would ---------------------------------------------------
 
-PROGRESS = "Searching…"  # the line a chat app shows while a tool runs
 
 
 def call_label(name: str, arguments: str) -> str:
@@ -456,11 +470,11 @@ class _Wrapper:
         self.column, self.space = 0, False
 
 
-def _show(writer: _Wrapper, event: StreamEvent, progress: str) -> RunResult | None:
+def _show(writer: _Wrapper, event: StreamEvent, progress: str | None) -> RunResult | None:
     if isinstance(event, TextDelta):
         writer.write(event.text)
     elif isinstance(event, ToolStart):
-        writer.line(f"{progress} {call_label(event.name, event.arguments)}")
+        writer.line(event.label if progress is None else f"{progress} {call_label(event.name, event.arguments)}")
     elif isinstance(event, ToolEnd):
         writer.line(f"{'error from' if event.is_error else 'got'} {event.name}: {event.output}", indent="  ")
     elif isinstance(event, Done):
@@ -484,13 +498,14 @@ def _no_done() -> RuntimeError:
 
 
 def print_stream(
-    events: Iterable[StreamEvent], *, file: Any = None, columns: int = display.LINE_WIDTH, progress: str = PROGRESS
+    events: Iterable[StreamEvent], *, file: Any = None, columns: int = display.LINE_WIDTH, progress: str | None = None
 ) -> RunResult:
     """Show ``llm.stream(...)`` as a chat app would, and return its result.
 
     The text is printed as it arrives (wrapped at ``columns``), each tool call
-    gets a progress line (``Searching… get_weather(city='北京')``) and a line with
-    what it returned.
+    gets a progress line, the tool's own label (``Checking the weather in 北京…``, from
+    ``@cd.tool(progress=...)``) or ``progress`` and the call (``Working… get_weather(city='北京')``),
+    and a line with what it returned.
     """
     writer = _Wrapper(file or sys.stdout, columns)
     with _shows_all(writer):
@@ -505,7 +520,7 @@ async def aprint_stream(
     *,
     file: Any = None,
     columns: int = display.LINE_WIDTH,
-    progress: str = PROGRESS,
+    progress: str | None = None,
 ) -> RunResult:
     """:func:`print_stream` for ``llm.astream(...)``."""
     writer = _Wrapper(file or sys.stdout, columns)
