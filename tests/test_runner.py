@@ -293,3 +293,23 @@ def test_bootstrap_installs_this_version_from_github_only_inside_colab(monkeypat
     ((*pip, requirement),) = installs
     assert pip == [sys.executable, "-m", "pip", "install", "--quiet"]
     assert requirement == f"git+https://github.com/{colab.COURSE_REPO}@v{conductor.__version__}"
+
+
+def test_a_progress_bar_is_saved_as_its_last_frame() -> None:
+    outputs = [nbformat.v4.new_output("stream", name="stderr", text="bar:   0%| 0/2\rbar:  50%| 1/2"),
+               nbformat.v4.new_output("stream", name="stderr", text="\rbar: 100%| 2/2\n"),
+               nbformat.v4.new_output("stream", name="stdout", text="done\n")]
+    merged = runner._merge_streams(outputs)
+    assert [o["text"] for o in merged] == ["bar: 100%| 2/2\n", "done\n"]
+
+
+def test_headless_progress_is_text_not_a_widget_saved_at_its_first_frame(monkeypatch: pytest.MonkeyPatch) -> None:
+    import tqdm
+    import tqdm.notebook
+
+    from conductor import display
+
+    monkeypatch.setenv("CONDUCTOR_WIDGETS", "static")
+    bar = display.progress_bar(3, "conversations", "conv")
+    bar.close()
+    assert isinstance(bar, tqdm.tqdm) and not isinstance(bar, tqdm.notebook.tqdm)

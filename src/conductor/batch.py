@@ -70,7 +70,7 @@ from typing import TYPE_CHECKING, Any
 
 from filelock import FileLock, Timeout
 
-from . import pricing, tracing
+from . import display, pricing, tracing
 from .budget import Budget, Ledger, RunLimits, Spend, stopped_answer
 from .execution import DEFAULT_MAX_WORKERS, aexecute
 from .guards import DEFAULT_MAX_REPEATS, blocked_record
@@ -1144,9 +1144,7 @@ def _running_loop() -> asyncio.AbstractEventLoop | None:
 
 
 def _bar(total: int, description: str) -> Any:
-    from tqdm.auto import tqdm
-
-    return tqdm(total=total, desc=description, unit="req", mininterval=0.5)
+    return display.progress_bar(total, description, "req")
 
 
 async def run(orch: Orchestrator, questions: Sequence[str], users: list[str], *,

@@ -21,6 +21,7 @@ import re
 import sys
 import unicodedata
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 __all__ = [
     "width", "ljust", "rjust", "clip", "wrap", "table", "LINE_WIDTH",
@@ -238,3 +239,15 @@ def _attach_in_notebook() -> None:
     """Called by ``import conductor``: the plain-lines handler in a Jupyter kernel, nothing elsewhere."""
     if in_notebook():
         notebook_logging(True)
+
+
+def progress_bar(total: int, description: str, unit: str) -> Any:
+    """A tqdm progress bar: a widget where a notebook frontend draws it (JupyterLab, Colab), else text on
+    stderr. Headless (papermill, nbval) a widget would be saved as its first frame, "0/200", for good."""
+    from .widgets import has_frontend
+
+    if has_frontend():
+        from tqdm.auto import tqdm
+    else:
+        from tqdm import tqdm
+    return tqdm(total=total, desc=description, unit=unit, mininterval=0.5)

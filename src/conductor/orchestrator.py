@@ -36,7 +36,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from . import metrics as metrics_module
-from . import tracing
+from . import display, tracing
 from .budget import Budget, Ledger, RunLimits, estimate_input_tokens, output_ceiling, stopped_answer
 from .metrics import Metrics, QueryRecord, Thresholds
 from .ratelimit import Clock, Limiters, RateLimit, RateLimited, SystemClock
@@ -642,8 +642,5 @@ def _plain(value: Any) -> str:
 
 
 def _bar(total: int) -> Any:
-    """A progress bar: a widget in Jupyter, text on stderr elsewhere (``tqdm.auto`` picks)."""
-    from tqdm.auto import tqdm
-
-    return tqdm(total=total, desc="conversations", unit="conv", mininterval=0.5)
+    return display.progress_bar(total, "conversations", "conv")
 

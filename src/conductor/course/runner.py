@@ -448,6 +448,8 @@ def _clean_executed(path: Path, target: Path) -> None:
 
 
 def _merge_streams(outputs: list[Any]) -> list[Any]:
+    """Consecutive prints of one stream as one output, each line as a terminal shows it: a progress bar
+    redrawn with carriage returns is kept as its last frame."""
     merged: list[Any] = []
     for output in outputs:
         previous = merged[-1] if merged else None
@@ -460,7 +462,16 @@ def _merge_streams(outputs: list[Any]) -> list[Any]:
             previous["text"] = "".join(previous["text"]) + "".join(output["text"])
         else:
             merged.append(output)
+    for output in merged:
+        if output.get("output_type") == "stream":
+            output["text"] = _as_shown("".join(output["text"]))
     return merged
+
+
+def _as_shown(text: str) -> str:
+    """Each line of ``text`` after its last carriage return, as a terminal leaves it."""
+    return "\n".join(line.rsplit("\r", 1)[-1] if "\r" in line.rstrip("\r") else line.rstrip("\r")
+                     for line in text.split("\n"))
 
 
 def apply_exercises(notebook: Any, path: Path) -> bool:
