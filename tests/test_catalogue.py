@@ -287,3 +287,11 @@ def test_a_session_needs_a_question():
     with pytest.raises(ValueError, match="ask\\(\\) needs a question"):
         Session(llm=None).ask("  ")  # type: ignore[arg-type]
 
+
+
+def test_a_snippet_quotes_whole_sentences():
+    from conductor.course.catalogue import default_catalogue
+
+    for hit in default_catalogue().search("parallel tool calls prompt injection"):
+        body = hit.snippet.removeprefix("… ").removesuffix(" …")
+        assert body[-1] in ".!?。!?" and "…" not in body, hit.snippet

@@ -365,7 +365,7 @@ class Catalogue:
         if not terms:
             raise ValueError(f"the query {query!r} has no searchable words; send a few content words")
         sql = (f"SELECT course_title, lesson_number, lesson_title, link, "
-               f"snippet(passages, 3, '', '', '…', {SNIPPET_TOKENS}), {_BM25} AS rank "
+               f"snippet(passages, 3, '', '', '…', {SNIPPET_TOKENS}), text, {_BM25} AS rank "
                "FROM passages WHERE passages MATCH ?")
         parameters: list[Any] = [" OR ".join(f'"{term}"' for term in dict.fromkeys(terms))]
         course = self.find_course(course_name) if course_name is not None else None
@@ -381,11 +381,29 @@ class Catalogue:
         with self._lock:
             rows = self.connection.execute(sql, parameters).fetchall()
         hits: dict[tuple[str, int], SearchHit] = {}
-        for course_title, number, title, link, snippet, rank in rows:
+        for course_title, number, title, link, snippet, text, rank in rows:
             # The first row of a lesson is its best passage; later ones would repeat the source.
             hits.setdefault((course_title, number),
-                            SearchHit(course_title, number, title, link, snippet, round(-rank, 3)))
+                            SearchHit(course_title, number, title, link, _whole_sentences(snippet, text),
+                                      round(-rank, 3)))
         return list(hits.values())[:limit]
+
+
+_SENTENCE_END = re.compile(r"[.!?。!?](?=\s|$)")
+
+
+def _whole_sentences(snippet: str, text: str) -> str:
+    """FTS5's snippet (a window of words, cut with "…") widened to the sentences it starts and ends in,
+    so a source is quoted as written, never mid-sentence; "…" marks text left out before or after."""
+    core = snippet.strip("…")
+    at = text.find(core)
+    if at < 0:
+        return snippet
+    ends = [m.end() for m in _SENTENCE_END.finditer(text)]
+    start = max((e for e in ends if e <= at), default=0)
+    end = min((e for e in ends if e >= at + len(core)), default=len(text))
+    quoted = text[start:end].strip()
+    return ("… " if start > 0 else "") + quoted + (" …" if end < len(text.rstrip()) else "")
 
 
 _default: Catalogue | None = None
