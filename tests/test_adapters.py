@@ -216,7 +216,7 @@ def test_turn_with_only_empty_text_is_not_sent(adapter):
 @pytest.mark.parametrize("adapter", [ResponsesApi(), ChatApi(), MessagesApi()])
 def test_final_request_forbids_tools_but_keeps_them(adapter):
     from conductor.tools import ToolRegistry
-    from conductor.scenarios import get_weather
+    from conductor.course.scenarios import get_weather
 
     settings = RequestSettings(model="m", tools=ToolRegistry([get_weather]))
     kwargs = adapter.request(settings, [{"role": "user", "content": "q"}], tools_allowed=False)

@@ -13,7 +13,7 @@ import pytest
 
 from conductor import bench
 from conductor.__main__ import build_parser
-from conductor.scenarios import get_weather
+from conductor.course.scenarios import get_weather
 
 BARS = ("batch cpu", "batch wall", "retry alone", "retry timeout")
 # A bar's line: its label first, then what it measured, the ratio as N.NNx, the target, and yes or NO.

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conductor.scenarios import calculate
+from conductor.course.scenarios import calculate
 
 FUZZ = settings(max_examples=100, deadline=None)
 

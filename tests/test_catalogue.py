@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conductor import catalogue
-from conductor.assistant import Session, Source, sources_of
-from conductor.catalogue import (
+from conductor.course.assistant import Session, Source, sources_of
+from conductor.course.catalogue import (
     Catalogue,
     CatalogueFormatError,
     CourseNotFoundError,

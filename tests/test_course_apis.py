@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conductor.runner import discover_notebooks, find_root, run_course
+from conductor.course.runner import discover_notebooks, find_root, run_course
 
 ROOT = find_root(Path(__file__).parent)
 NOTEBOOKS = {nb.name: nb for nb in discover_notebooks(ROOT)}

@@ -17,7 +17,7 @@ from conductor.__main__ import main
 from conductor.course import cost, runner
 from conductor.offline.model import USAGE_LOG
 from conductor.providers import DEFAULT_MODELS
-from conductor.scenarios import get_weather
+from conductor.course.scenarios import get_weather
 
 ROOT = Path(__file__).resolve().parent.parent
 KERNELSPEC = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
@@ -156,7 +156,7 @@ def test_the_runner_records_each_notebooks_requests(tmp_path: Path) -> None:
     path = tmp_path / "notebooks" / "01_ask.ipynb"
     path.parent.mkdir()
     source = (
-        "import conductor as cd\nfrom conductor.scenarios import get_weather\n"
+        "import conductor as cd\nfrom conductor.course.scenarios import get_weather\n"
         "cd.connect('offline', latency_scale=0).run('北京今天天气怎么样?', tools=[get_weather])"
     )
     cells = [nbformat.v4.new_code_cell(source)]

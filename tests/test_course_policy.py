@@ -8,7 +8,7 @@ import pytest
 
 import conductor as cd
 from conductor import catalogue, scenarios
-from conductor.assistant import Session
+from conductor.course.assistant import Session
 from conductor.offline import LatencyModel, OfflineModel
 from conductor.offline.course_policy import course_phrase, topic_of, wants_related
 from wire import APIS

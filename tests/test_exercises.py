@@ -14,11 +14,11 @@ import pytest
 
 import conductor as cd
 from conductor.display import width
-from conductor.exercises import LESSONS, ____, Row, lesson00, verify, verify_all
-from conductor.exercises.core import Exercise, Wrong, WrongAnswer, has_placeholder
-from conductor.exercises.report import run_stub
+from conductor.course.exercises import LESSONS, ____, Row, lesson00, verify, verify_all
+from conductor.course.exercises.core import Exercise, Wrong, WrongAnswer, has_placeholder
+from conductor.course.exercises.report import run_stub
 
-EXERCISES = [(name, q) for name in LESSONS for q in importlib.import_module(f"conductor.exercises.{name}").EXERCISES]
+EXERCISES = [(name, q) for name in LESSONS for q in importlib.import_module(f"conductor.course.exercises.{name}").EXERCISES]
 
 
 @pytest.fixture(scope="module")
@@ -54,7 +54,7 @@ def test_lesson_modules_pass_their_own_checks(lesson: str) -> None:
 
 
 def test_lessons_have_enough_exercises() -> None:
-    counts = {name: len(importlib.import_module(f"conductor.exercises.{name}").EXERCISES) for name in LESSONS}
+    counts = {name: len(importlib.import_module(f"conductor.course.exercises.{name}").EXERCISES) for name in LESSONS}
     minimum = {"lesson00": 2, "lesson01": 3, "lesson02": 3, "lesson03": 3, "lesson05": 3}
     assert all(counts[name] >= minimum.get(name, 1) for name in counts), counts
 

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from conductor.exercises import lesson01, lesson05, verify
-from conductor.exercises.core import offline_llm
+from conductor.course.exercises import lesson01, lesson05, verify
+from conductor.course.exercises.core import offline_llm
 
 # -- lesson 01, exercise 2: a raising tool's result is marked as an error ---------------------------------
 

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 import conductor as cd
-from conductor.exercises import lesson05, verify
-from conductor.exercises.report import run_stub
+from conductor.course.exercises import lesson05, verify
+from conductor.course.exercises.report import run_stub
 
 FIX = "orch.collect(handle_id, state_dir=state_dir)"
 

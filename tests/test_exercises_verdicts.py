@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from conductor.exercises import lesson00, lesson02, lesson03, lesson04
-from conductor.exercises.core import Exercise, Outcome, WrongAnswer
+from conductor.course.exercises import lesson00, lesson02, lesson03, lesson04
+from conductor.course.exercises.core import Exercise, Outcome, WrongAnswer
 
 
 def verdict(exercise: Exercise, make: Any) -> Outcome:

@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from conductor.flaky import WeatherAPI, format_sdk_retries, get_weather_cached, measure_sdk_retries
+from conductor.course.flaky import WeatherAPI, format_sdk_retries, get_weather_cached, measure_sdk_retries
 
 
 def outcomes(api: WeatherAPI, city: str, n: int) -> list[str]:

@@ -11,7 +11,7 @@ from wire import APIS
 
 import conductor as cd
 from conductor.offline import LatencyModel, OfflineModel
-from conductor.scenarios import injection_scenario
+from conductor.course.scenarios import injection_scenario
 
 INBOX_QUESTION = "Summarise my newest e-mails"
 PAGE_QUESTION = "Fetch the page https://news.example.invalid/today and summarise it"  # the page is in Chinese

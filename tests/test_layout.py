@@ -19,7 +19,7 @@ CORE = sorted(
 
 
 def _course_imports(path: Path, text: str | None = None) -> list[str]:
-    """The imports in one core file that resolve into conductor.course (or its old top-level aliases)."""
+    """The imports in one core file that resolve into conductor.course."""
     depth = len(path.relative_to(PACKAGE).parts) - 1  # packages below conductor
     found = []
     source = path.read_text(encoding="utf-8") if text is None else text
@@ -37,9 +37,7 @@ def _course_imports(path: Path, text: str | None = None) -> list[str]:
             continue
         for target in targets:
             parts = target.split(".")
-            if parts[0] == "conductor" and len(parts) > 1 and (
-                parts[1] == "course" or parts[1] in conductor.COURSE_MODULES
-            ):
+            if parts[0] == "conductor" and len(parts) > 1 and parts[1] == "course":
                 found.append(f"line {node.lineno}: {target}")
     return found
 
@@ -56,10 +54,11 @@ def test_a_core_module_imports_nothing_from_the_course(path: Path) -> None:
 
 
 def test_the_checker_sees_a_course_import() -> None:
-    text = "from .course import scenarios\nfrom . import flaky\nfrom .tools import tool\nimport conductor.runner\n"
+    text = "from .course import scenarios\nfrom .course.flaky import WeatherAPI\nfrom .tools import tool\n"
+    text += "import conductor.course.runner\n"
     assert _course_imports(PACKAGE / "offline" / "sample.py", text.replace("from .", "from ..")) == [
-        "line 1: conductor.course.scenarios", "line 1: conductor.course", "line 2: conductor.flaky",
-        "line 4: conductor.runner",
+        "line 1: conductor.course.scenarios", "line 1: conductor.course", "line 2: conductor.course.flaky.WeatherAPI",
+        "line 2: conductor.course.flaky", "line 4: conductor.course.runner",
     ]
 
 
@@ -93,8 +92,17 @@ def test_the_old_module_paths_are_the_course_modules() -> None:
     from conductor.course import scenarios
     from conductor.course.exercises import lesson01
 
-    import conductor.exercises.lesson01 as old_lesson01
-    import conductor.scenarios as old_scenarios
+    import conductor.course.exercises.lesson01 as old_lesson01
+    import conductor.course.scenarios as old_scenarios
 
-    assert old_scenarios is scenarios and old_lesson01 is lesson01 and conductor.scenarios is scenarios
+    assert old_scenarios is scenarios and old_lesson01 is lesson01 and conductor.course.scenarios is scenarios
     assert scenarios.__spec__.name == "conductor.course.scenarios"
+
+
+def test_each_course_module_has_one_import_path() -> None:
+    import importlib.util
+
+    assert importlib.util.find_spec("conductor.course.scenarios") is not None
+    for name in ("scenarios", "exercises", "flaky", "runner"):
+        assert importlib.util.find_spec(f"conductor.{name}") is None, name  # no alias: the file is where it says
+    assert conductor.scenarios is importlib.import_module("conductor.course.scenarios")  # cd.scenarios stays

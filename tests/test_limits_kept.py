@@ -24,7 +24,7 @@ from conductor.apis.base import HiddenPrompt
 from conductor.budget import INPUT_MARGIN, Budget, Ledger, UnpricedModelError, estimate_input_tokens
 from conductor.offline import LatencyModel, OfflineModel
 from conductor.offline.tokens import estimate_tokens
-from conductor.scenarios import weather_tools
+from conductor.course.scenarios import weather_tools
 from scripted import scripted
 from wire import APIS
 

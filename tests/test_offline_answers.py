@@ -31,7 +31,7 @@ from wire import APIS
 
 import conductor as cd
 from conductor import catalogue, offline_suite, relevance, scenarios
-from conductor.flaky import get_weather_cached
+from conductor.course.flaky import get_weather_cached
 from conductor.offline import LatencyModel, OfflineModel
 from conductor.offline.language import GAZETTEER, STOPWORDS, find_places, language_of
 from conductor.types import ToolResult

@@ -8,7 +8,7 @@ from conductor import bench
 from conductor.__main__ import USAGE_ERROR, build_parser, main
 from conductor.display import width
 from conductor.tools import tool
-from conductor.offline_suite import (
+from conductor.course.offline_suite import (
     CASES,
     TOOLS,
     ask,
@@ -232,7 +232,7 @@ def test_offline_model_meets_the_bar(scores, api):
 
 OWN_CASES = '''
 import conductor as cd
-from conductor.offline_suite import ask, decline
+from conductor.course.offline_suite import ask, decline
 
 
 @cd.tool

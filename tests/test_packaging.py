@@ -200,7 +200,7 @@ def test_next_links_point_to_files_that_exist(path: Path) -> None:
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda path: path.relative_to(ROOT).as_posix())
 def test_first_code_cell_is_the_colab_bootstrap_of_this_version(path: Path) -> None:
     """Every notebook installs, in Colab only, the package version it was executed against."""
-    from conductor.colab import bootstrap_source
+    from conductor.course.colab import bootstrap_source
 
     notebook = nbformat.read(path, as_version=4)
     first = next(cell for cell in notebook.cells if cell.cell_type == "code")
@@ -214,7 +214,7 @@ COLAB_LINK = re.compile(r"https://colab\.research\.google\.com/github/([^/\s]+/[
 @pytest.mark.parametrize("path", [ROOT / "README.md", *NOTEBOOKS], ids=lambda path: path.relative_to(ROOT).as_posix())
 def test_colab_links_open_existing_notebooks_at_this_version(path: Path) -> None:
     """A Colab badge opens a notebook that exists, from the repository and tag the bootstrap installs."""
-    from conductor.colab import COURSE_REF, COURSE_REPO
+    from conductor.course.colab import COURSE_REF, COURSE_REPO
 
     if path.suffix == ".ipynb":
         text = "\n".join(c.source for c in nbformat.read(path, as_version=4).cells if c.cell_type == "markdown")
@@ -254,7 +254,7 @@ def test_lesson_holds_its_exercises_exactly_as_the_package_writes_them(path: Pat
     """The task and stub cells are ``q.prompt`` and ``q.stub`` verbatim, so a check always judges the stub it ships with."""
     import importlib
 
-    module = importlib.import_module(f"conductor.exercises.lesson{path.stem[:2]}")
+    module = importlib.import_module(f"conductor.course.exercises.lesson{path.stem[:2]}")
     notebook = nbformat.read(path, as_version=4)
     markdown = [cell.source for cell in notebook.cells if cell.cell_type == "markdown"]
     code = [cell.source for cell in notebook.cells if cell.cell_type == "code"]
@@ -268,8 +268,8 @@ def test_lesson_holds_its_exercises_exactly_as_the_package_writes_them(path: Pat
 def test_refresh_writes_the_exercise_cells_between_exercises_and_summary(tmp_path: Path) -> None:
     from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
-    from conductor.exercises import lesson01
-    from conductor.runner import apply_exercises
+    from conductor.course.exercises import lesson01
+    from conductor.course.runner import apply_exercises
 
     notebook = new_notebook(
         cells=[

@@ -468,7 +468,7 @@ def test_a_tool_result_holding_bare_strings_gets_a_400_not_a_500():
 
 
 def test_measuring_sdk_retries_names_the_sdk_and_refuses_an_api_name():
-    from conductor.flaky import measure_sdk_retries
+    from conductor.course.flaky import measure_sdk_retries
 
     with pytest.raises(ValueError, match="names the SDK whose retries are measured"):
         measure_sdk_retries("server_error", api="chat")

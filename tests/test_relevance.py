@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conductor import relevance as rel
-from conductor.relevance import Case, ProposedCall
+from conductor.course.relevance import Case, ProposedCall
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from conductor import catalogue, scenarios
-from conductor.scenarios import (
+from conductor.course.scenarios import (
     ALL_TOOLS,
     calculate,
     get_course_outline,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from matplotlib.figure import Figure
 
-from conductor.simulation import (
+from conductor.course.simulation import (
     STRATEGIES,
     Contention,
     StrategyResult,

@@ -19,7 +19,7 @@ import pytest
 
 import conductor as cd
 from conductor import display
-from conductor.scenarios import get_weather, suggest_clothing, weather_tools
+from conductor.course.scenarios import get_weather, suggest_clothing, weather_tools
 from conductor.streaming import (
     Done,
     RoundStart,

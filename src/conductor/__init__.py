@@ -7,11 +7,6 @@ and the offline model load the first time something needs them.
 from __future__ import annotations
 
 import importlib
-import importlib.abc
-import importlib.machinery
-import importlib.util
-import sys
-from types import ModuleType
 from typing import Any
 
 from .tools import Tool, ToolArgumentsError, ToolDefinitionError, ToolRegistry, tool
@@ -129,47 +124,8 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_LAZY))
 
 
-# What only the lessons use lives in conductor.course (the library core imports nothing from it); the
-# modules' old paths (``from conductor.scenarios import get_weather``, ``conductor.exercises.lesson01``)
-# stay importable as the same module objects, so code written for the lessons keeps working.
-COURSE_MODULES = frozenset({
-    "assistant", "bench", "catalogue", "colab", "exercises", "flaky", "offline_suite", "relevance",
-    "runner", "scenarios", "simulation", "soak",
-})
-
-
-class _CourseAlias(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    """Imports ``conductor.<name>...`` as ``conductor.course.<name>...`` for the course's modules.
-
-    Hand-written because the import system has no alias declaration: the finder hands back the
-    module already imported under its real name, and restores that module's own spec.
-    """
-
-    def __init__(self) -> None:
-        self._specs: dict[str, importlib.machinery.ModuleSpec] = {}
-
-    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> importlib.machinery.ModuleSpec | None:
-        parts = fullname.split(".")
-        if len(parts) < 2 or parts[0] != __name__ or parts[1] not in COURSE_MODULES:
-            return None
-        return importlib.util.spec_from_loader(fullname, self)
-
-    def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType:
-        module = importlib.import_module(spec.name.replace(f"{__name__}.", f"{__name__}.course.", 1))
-        self._specs[spec.name] = module.__spec__
-        return module
-
-    def exec_module(self, module: ModuleType) -> None:
-        # The import system set the alias's spec on the shared module: give it back its own.
-        module.__spec__ = self._specs.pop(module.__spec__.name)
-
-
-if not any(isinstance(finder, _CourseAlias) for finder in sys.meta_path):
-    sys.meta_path.insert(0, _CourseAlias())
-
-
 # In a Jupyter kernel the library's warnings print as plain output lines, not red stderr boxes
 # (conductor.display.notebook_logging; nothing is attached in scripts or tests).
-from . import display as _display  # noqa: E402
+from . import display as _display
 
 _display._attach_in_notebook()

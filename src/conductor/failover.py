@@ -19,7 +19,7 @@ whether it is back.
 
 :func:`stacked_retries` measures, on the offline model, how retries in layers
 multiply, and :func:`breaker_savings` what a breaker saves during an outage
-(what one SDK call's own retries cost is :func:`conductor.flaky.measure_sdk_retries`).
+(what one SDK call's own retries cost is :func:`conductor.course.flaky.measure_sdk_retries`).
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ from typing import Literal
 
 from pydantic import BaseModel
 
-from conductor.offline_suite import ask, decline
+from conductor.course.offline_suite import ask, decline
 from conductor.tools import tool
 
 

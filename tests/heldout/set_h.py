@@ -10,7 +10,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from conductor.offline_suite import ask, decline
+from conductor.course.offline_suite import ask, decline
 from conductor.tools import tool
 
 # -- crop yields ---------------------------------------------------------------------

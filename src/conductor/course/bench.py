@@ -264,7 +264,7 @@ def load_cases(source: str) -> tuple[Case, ...]:
     """The ``CASES`` defined by a Python file (``my_cases.py``) or an importable module (``pkg.cases``).
 
     Such a file holds tools and questions of your own, built like the suite's with
-    ``conductor.offline_suite.ask`` and ``decline``; a ``ValueError`` says what is wrong.
+    ``conductor.course.offline_suite.ask`` and ``decline``; a ``ValueError`` says what is wrong.
     """
     try:
         if source.endswith(".py"):
@@ -277,7 +277,7 @@ def load_cases(source: str) -> tuple[Case, ...]:
     if not cases or not all(isinstance(case, Case) for case in cases):
         raise ValueError(
             f"{source!r} must define CASES, a non-empty sequence of cases made with "
-            f"conductor.offline_suite.ask(tool, question, {{arguments}}) or decline(tool, question, missing)"
+            f"conductor.course.offline_suite.ask(tool, question, {{arguments}}) or decline(tool, question, missing)"
         )
     return cases
 

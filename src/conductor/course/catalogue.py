@@ -21,7 +21,7 @@ every lesson in an in-memory SQLite FTS5 table ranked with ``bm25()``, a real
 search engine embedded in Python's standard library (no model download, no
 service). The two tools the model gets, :func:`get_course_outline` and
 :func:`search_course_content`, search the package's catalogue;
-:class:`Session` (in :mod:`conductor.assistant`) asks questions with them and
+:class:`Session` (in :mod:`conductor.course.assistant`) asks questions with them and
 collects the sources.
 
 Course names from a model or a user are loose ("the MCP course", "promt

@@ -6,7 +6,7 @@ result feeds the next, so order matters), ``parallel`` (several independent call
 required argument: the model should ask, not guess) and ``fault`` (the offline stand-in
 injects API errors the SDK retries, or a tool fails on a seeded share of calls).
 
-Every expected fact comes from :mod:`conductor.scenarios` (today's weather, the clothing
+Every expected fact comes from :mod:`conductor.course.scenarios` (today's weather, the clothing
 table) or from arithmetic, never from a model's answer.
 """
 
@@ -26,7 +26,7 @@ FLAKY_RATE = 0.3  # the share of calls the flaky weather service times out on
 
 
 def flaky_weather(trial: int, *, retry: bool = False) -> Tool:
-    """``get_weather`` backed by lesson 03's :class:`~conductor.flaky.WeatherAPI`, timing out on 30% of calls
+    """``get_weather`` backed by lesson 03's :class:`~conductor.course.flaky.WeatherAPI`, timing out on 30% of calls
     (seeded by the trial); ``retry=True`` adds a retry policy (four attempts, no real waiting)."""
     api = WeatherAPI(FLAKY_RATE, seed=trial)
 

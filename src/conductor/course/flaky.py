@@ -1,6 +1,6 @@
 """Lesson 03's failures on demand: a weather API that times out, its cache, and the SDKs' own retries.
 
-* :class:`WeatherAPI`: today's weather (:data:`conductor.scenarios.WEATHER`) behind
+* :class:`WeatherAPI`: today's weather (:data:`conductor.course.scenarios.WEATHER`) behind
   a network that times out on a seeded share of calls. A timeout is worth
   retrying; an unknown city (火星, Mars) is not, and says so.
 * :func:`get_weather_cached`: the fallback, an older copy of a few cities.

@@ -475,7 +475,7 @@ def _as_shown(text: str) -> str:
 
 
 def apply_exercises(notebook: Any, path: Path) -> bool:
-    """Write lesson NN's exercises (``conductor.exercises.lessonNN``) into ``notebook``, verbatim.
+    """Write lesson NN's exercises (``conductor.course.exercises.lessonNN``) into ``notebook``, verbatim.
 
     The cells between the markdown cell that starts ``## Exercises`` and the one that
     starts ``## Summary`` become the module's ``SETUP`` cell, then each exercise's
@@ -485,7 +485,7 @@ def apply_exercises(notebook: Any, path: Path) -> bool:
     from nbformat.v4 import new_code_cell, new_markdown_cell
 
     try:
-        module = importlib.import_module(f"conductor.exercises.lesson{path.stem[:2]}")
+        module = importlib.import_module(f"conductor.course.exercises.lesson{path.stem[:2]}")
     except ImportError:
         return False
     cells = notebook.cells
@@ -511,8 +511,8 @@ def refresh_notebooks(
     (``jobs`` at a time, as :func:`run_course`).
 
     Each notebook's first code cell is first made the Colab bootstrap cell of
-    :mod:`conductor.colab`, so every notebook installs the same version, and its
-    exercise cells are rewritten from :mod:`conductor.exercises` (:func:`apply_exercises`). A
+    :mod:`conductor.course.colab`, so every notebook installs the same version, and its
+    exercise cells are rewritten from :mod:`conductor.course.exercises` (:func:`apply_exercises`). A
     notebook that fails is left as it was and reported.
     """
     import tempfile

@@ -7,7 +7,7 @@ budgets are never crossed, and nothing that needs approval runs without it.
 :func:`soak` checks each promise on every conversation of a seeded random mix:
 
 * scenarios: the weather chain, several cities at once, the calculator (with
-  hostile expressions), the learner-style tools of :mod:`conductor.offline_suite`,
+  hostile expressions), the learner-style tools of :mod:`conductor.course.offline_suite`,
   a flaky weather API behind retries and a cache fallback, money transfers over
   100 that need approval (decided by a policy, or by pausing and resuming), and
   a prompt injection that asks a gullible model to delete a database;

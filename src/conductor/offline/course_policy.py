@@ -1,4 +1,4 @@
-"""The offline model's handling of the course assistant's questions (``conductor.catalogue`` tools).
+"""The offline model's handling of the course assistant's questions (``conductor.course.catalogue`` tools).
 
 Three kinds of question, each read from the question and the conversation only
 (never from the catalogue itself: the model knows what the tools returned, as a

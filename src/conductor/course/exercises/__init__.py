@@ -2,7 +2,7 @@
 
 ::
 
-    from conductor.exercises import ____, lesson00 as ex
+    from conductor.course.exercises import ____, lesson00 as ex
     ex.q1.prompt, ex.q1.stub       # the task and the code cell the learner completes
     ex.q1.check()                  # judges the notebook's names; prints one verdict
     ex.q1.hint(); ex.q1.solution()

@@ -2,7 +2,7 @@
 
 In the notebook::
 
-    from conductor.exercises import ____, lesson00 as ex
+    from conductor.course.exercises import ____, lesson00 as ex
     ex.q1.check()
 """
 
@@ -13,13 +13,13 @@ from typing import Any, Literal
 
 import anthropic
 
-from conductor.scenarios import get_weather
+from conductor.course.scenarios import get_weather
 
 from .core import Exercise, Wrong, WrongAnswer, as_tool, learner_call, offline_llm
 
 __all__ = ["SETUP", "EXERCISES", "q1", "q2", "q3"]
 
-SETUP = "from conductor.exercises import ____, lesson00 as ex"
+SETUP = "from conductor.course.exercises import ____, lesson00 as ex"
 """The notebook cell that comes before the exercises."""
 
 # -- exercise 1: a tool schema all three APIs accept -----------------------------------------------
@@ -528,7 +528,7 @@ which makes the model ask for two calls in one turn, then reads the requests the
     stub='''\
 import json
 
-from conductor.scenarios import get_weather
+from conductor.course.scenarios import get_weather
 
 
 def answer_by_hand(llm, question):
@@ -549,7 +549,7 @@ ex.q3.check()''',
     names=("answer_by_hand",),
     judge=_judge_answer_by_hand,
     reference=lambda: (answer_by_hand,),
-    solution_parts=("import json\n\nfrom conductor.scenarios import get_weather", answer_by_hand),
+    solution_parts=("import json\n\nfrom conductor.course.scenarios import get_weather", answer_by_hand),
     wrong_answers=(
         WrongAnswer("answers only the first function_call", _first_call_only, fix="answer every call_id"),
         WrongAnswer("the model's items are not sent back", _calls_not_sent_back, fix="items += response.output"),

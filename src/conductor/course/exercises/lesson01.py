@@ -6,7 +6,7 @@ loop on the Anthropic SDK.
 
 In the notebook::
 
-    from conductor.exercises import ____, lesson01 as ex
+    from conductor.course.exercises import ____, lesson01 as ex
     ex.q1.check()
 """
 
@@ -17,13 +17,13 @@ import traceback
 from typing import Any
 
 import conductor as cd
-from conductor.scenarios import get_weather, suggest_clothing
+from conductor.course.scenarios import get_weather, suggest_clothing
 
 from .core import Exercise, Wrong, WrongAnswer, _where, as_tool, learner_call, offline_llm
 
 __all__ = ["SETUP", "EXERCISES", "APIS", "q1", "q2", "q3"]
 
-SETUP = "from conductor.exercises import ____, lesson01 as ex"
+SETUP = "from conductor.course.exercises import ____, lesson01 as ex"
 """The notebook cell that comes before the exercises."""
 
 APIS = ("responses", "chat", "messages")

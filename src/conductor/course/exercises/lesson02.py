@@ -2,7 +2,7 @@
 
 In the notebook::
 
-    from conductor.exercises import ____, lesson02 as ex
+    from conductor.course.exercises import ____, lesson02 as ex
     ex.q1.check()
 
 Tools here sleep a tenth of a second or so: enough for calls to overlap
@@ -25,7 +25,7 @@ from .core import Exercise, Wrong, WrongAnswer, as_tool, learner_call, offline_l
 
 __all__ = ["SETUP", "EXERCISES", "q1", "q2", "q3"]
 
-SETUP = "from conductor.exercises import ____, lesson02 as ex"
+SETUP = "from conductor.course.exercises import ____, lesson02 as ex"
 """The notebook cell that comes before the exercises."""
 
 TOOL_SECONDS = 0.1  # how long each of a check's slow tools sleeps: long enough to overlap under load

@@ -2,7 +2,7 @@
 
 In the notebook::
 
-    from conductor.exercises import ____, lesson03 as ex
+    from conductor.course.exercises import ____, lesson03 as ex
     ex.q1.check()
 
 Nothing here sleeps: the checks pass a recording ``sleep`` and seeded
@@ -21,13 +21,13 @@ import conductor as cd
 from conductor import retry
 from conductor import scenarios as sc
 from conductor.backoff import backoff_delay
-from conductor.flaky import get_weather_cached
+from conductor.course.flaky import get_weather_cached
 
 from .core import Exercise, Wrong, WrongAnswer, as_tool, explain, learner_call, offline_llm
 
 __all__ = ["SETUP", "EXERCISES", "q1", "q2", "q3"]
 
-SETUP = "from conductor.exercises import ____, lesson03 as ex"
+SETUP = "from conductor.course.exercises import ____, lesson03 as ex"
 """The notebook cell that comes before the exercises."""
 
 DRAWS = 2000  # draws per retry number: the mean is then within a few percent of its expectation
@@ -360,7 +360,7 @@ import conductor as cd
 from conductor import retry
 from conductor import scenarios as sc
 from conductor.backoff import backoff_delay
-from conductor.flaky import get_weather_cached
+from conductor.course.flaky import get_weather_cached
 
 RETRYABLE = (TimeoutError, ConnectionError)
 
@@ -498,7 +498,7 @@ to `get_weather_cached` when the retries are spent. The check asks a fresh offli
 Then it asks about 火星 (Mars): that must fail once, straight to the model, without retries or the
 cache. Waits run on a simulated clock, so the check takes no time.""",
     stub='''\
-from conductor.flaky import get_weather_cached
+from conductor.course.flaky import get_weather_cached
 
 
 def resilient(func):
@@ -513,7 +513,7 @@ ex.q3.check()''',
     names=("resilient",),
     judge=_judge_policy,
     reference=lambda: (resilient,),
-    solution_parts=("from conductor.flaky import get_weather_cached", resilient),
+    solution_parts=("from conductor.course.flaky import get_weather_cached", resilient),
     wrong_answers=(
         WrongAnswer("retries ValueError too", _policy_variant({"retry_on": (ValueError,)}),
                     fix="Leave ValueError out of retry_on"),

@@ -2,7 +2,7 @@
 
 In the notebook::
 
-    from conductor.exercises import ____, lesson04 as ex
+    from conductor.course.exercises import ____, lesson04 as ex
     ex.q1.check()
 
 The checks run their calls through ``llm.run`` on a fresh zero-latency offline
@@ -24,7 +24,7 @@ from .core import Exercise, Wrong, WrongAnswer, explain, learner_call, offline_l
 
 __all__ = ["SETUP", "EXERCISES", "q1", "q2", "q3"]
 
-SETUP = "from conductor.exercises import ____, lesson04 as ex"
+SETUP = "from conductor.course.exercises import ____, lesson04 as ex"
 """The notebook cell that comes before the exercises."""
 
 

@@ -3,7 +3,7 @@ a batched run collected after a restart.
 
 In the notebook::
 
-    from conductor.exercises import ____, lesson05 as ex
+    from conductor.course.exercises import ____, lesson05 as ex
     ex.q1.check()
 
 Every check is deterministic: prices, token counts and call times are the
@@ -28,7 +28,7 @@ from .core import Exercise, Wrong, WrongAnswer, explain, learner_call, offline_l
 
 __all__ = ["SETUP", "EXERCISES", "q1", "q2", "q3", "q4"]
 
-SETUP = "from conductor.exercises import ____, lesson05 as ex"
+SETUP = "from conductor.course.exercises import ____, lesson05 as ex"
 """The notebook cell that comes before the exercises."""
 
 # -- exercise 1: the worst case, before the request --------------------------------------------------

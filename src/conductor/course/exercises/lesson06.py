@@ -3,7 +3,7 @@ from each API's usage, a tiny tool search.
 
 In the notebook::
 
-    from conductor.exercises import ____, lesson06 as ex
+    from conductor.course.exercises import ____, lesson06 as ex
     ex.q1.check()
 
 Every check is deterministic: token counts are the check's own, and the runs go to a fresh zero-latency
@@ -21,7 +21,7 @@ from .core import Exercise, Wrong, WrongAnswer, learner_call, offline_llm
 
 __all__ = ["SETUP", "EXERCISES", "q1", "q2", "q3", "q4"]
 
-SETUP = "from conductor.exercises import ____, lesson06 as ex"
+SETUP = "from conductor.course.exercises import ____, lesson06 as ex"
 """The notebook cell that comes before the exercises."""
 
 # -- exercise 1: what an OpenAI cache hit bills --------------------------------------------------------

@@ -3,7 +3,7 @@ input tokens read from its spans.
 
 In the notebook::
 
-    from conductor.exercises import ____, lesson08 as ex
+    from conductor.course.exercises import ____, lesson08 as ex
     ex.q1.check()
 
 Every check is deterministic: the trials and trajectories are the check's own, and the traced runs
@@ -22,7 +22,7 @@ from .core import Exercise, Wrong, WrongAnswer, learner_call, offline_llm
 
 __all__ = ["SETUP", "EXERCISES", "q1", "q2", "q3"]
 
-SETUP = "from conductor.exercises import ____, lesson08 as ex"
+SETUP = "from conductor.course.exercises import ____, lesson08 as ex"
 """The notebook cell that comes before the exercises."""
 
 # -- exercise 1: pass^k --------------------------------------------------------------------------------------
