@@ -2726,6 +2726,16 @@ def _as_written(value: Any, parameter: Parameter, question: str) -> bool:
     return any(holds_words(normalise(text), normalise(value)) for text in (question, with_digits(question)))
 
 
+def _fits_code(value: Any, parameter: Parameter) -> bool:
+    """A currency parameter that asks for a code (``ISO 4217 code, e.g. USD``) takes a currency code, never
+    another word the question holds: a country ("to Australia"), an adjective ("Japanese yen"), a unit ("kg")."""
+    if not isinstance(value, str) or not {"currency", "4217"} & parameter.terms or "enum" in parameter.schema:
+        return True
+    if not {"code", "iso", "4217"} & (parameter.terms | set(name_words(parameter.name))):
+        return True
+    return value.upper() in _ISO_CURRENCIES or re.fullmatch(r"[A-Z]{3}", value) is not None
+
+
 def fill(spec: ToolSpec, question: str, *, preset: dict[str, Any] | None = None) -> Filled:
     """Arguments for ``spec`` read from ``question``; ``preset`` values (from earlier results) come first."""
     reader = _Reader(question, own_words(spec))
@@ -2736,7 +2746,8 @@ def fill(spec: ToolSpec, question: str, *, preset: dict[str, Any] | None = None)
     reader.tool_parameters = parameters
     arguments, missing = reader.fill_all(parameters, allow_fan_out=True)
     for parameter in parameters:
-        if parameter.name in arguments and not _as_written(arguments[parameter.name], parameter, question):
+        if parameter.name in arguments and not (_as_written(arguments[parameter.name], parameter, question)
+                                                and _fits_code(arguments[parameter.name], parameter)):
             # A value the question does not state is never sent: the parameter is left out, or not given.
             del arguments[parameter.name]
             missing += [parameter.name] if parameter.required else []
