@@ -30,6 +30,7 @@ from zoneinfo import ZoneInfo
 
 import pydantic
 
+from ..offline.arguments import name_words
 from ..offline.glossary import CHINESE_GLOSSARY
 from ..offline.language import holds_words, negated_in_chinese, normalise
 from ..tools import Tool, ToolArgumentsError, tool
@@ -1205,9 +1206,11 @@ class Verdict:
 
     @property
     def reply_names_missing(self) -> bool:
-        """A decline whose reply names both the tool and the missing parameter."""
+        """A decline whose reply names both the tool and the missing parameter (as written, or as words:
+        "from currency" for ``from_currency``)."""
         text = self.reply.casefold()
-        return self.outcome == "declined" and self.case.tool.name in text and str(self.case.missing) in text
+        said = {str(self.case.missing).casefold(), " ".join(name_words(str(self.case.missing)))}
+        return self.outcome == "declined" and self.case.tool.name in text and any(s in text for s in said)
 
 
 _JSON_OBJECT = pydantic.TypeAdapter(dict[str, Any])  # dumps nested models as plain JSON values

@@ -62,20 +62,17 @@ def describe_call(name: str, arguments: dict[str, Any] | str) -> str:
     return f"{name}({listed})"
 
 
-REAL_MODEL: dict[Language, str] = {
-    "en": 'For real answers, connect a real model: cd.connect("openai") with OPENAI_API_KEY set, or '
-          'cd.connect("anthropic") with ANTHROPIC_API_KEY set.',
-    "zh": '要得到真正的回答,请连接真实模型:设置 OPENAI_API_KEY 后用 cd.connect("openai"),'
-          '或设置 ANTHROPIC_API_KEY 后用 cd.connect("anthropic")。',
-}
-"""What every decline of the stand-in ends with: how to get a real model instead."""
+def missing_note(missing: Sequence[PlannedCall], language: Language, *, alone: bool = False) -> str:
+    """A note naming the calls the model wanted but could not make; empty when there are none.
 
-
-def missing_note(missing: Sequence[PlannedCall], language: Language) -> str:
-    """A sentence naming the calls the model wanted but could not make; empty when there are none."""
+    ``alone``: nothing was gathered, so the note is the whole answer: a sentence, not a parenthesis.
+    """
     if not missing:
         return ""
     listed = ", ".join(describe_call(call.name, call.arguments) for call in missing)
+    if alone:
+        return say(language, f"我还无法回答:本次请求不允许再调用工具,而我还需要调用 {listed}。",
+                   f"I cannot answer yet: no more tool calls were allowed in this request, and I still needed {listed}.")
     return say(
         language,
         f"(还缺少这些工具调用的结果,本次请求不允许再调用工具:{listed}。)",
