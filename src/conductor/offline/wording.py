@@ -41,7 +41,7 @@ _CHINESE_WORDS = {
     "score": "分数", "account": "账户", "converted": "换算结果", "local": "当地", "timezone": "时区", "zone": "时区",
     "offset": "偏移", "delivery": "送达", "days": "天数", "day": "天数", "factor": "倍数",
     "ingredients": "配料", "servings": "份数", "serving": "份数", "weight": "重量", "original": "原",
-    "new": "新", "from": "原", "to": "目标", "recipe": "食谱", "quantity": "数量", "message": "消息",
+    "new": "新", "from": "原", "to": "目标", "recipe": "食谱", "quantity": "数量", "message": "消息", "suggestion": "建议", "suggestions": "建议",
     "description": "说明", "total_cost": "总费用", "utc_offset": "时差", "wind_speed": "风速", "id": "编号",
 }
 # Units a key may end with ("weight_kg", "flour_g"): said after the value instead.
