@@ -271,6 +271,11 @@ def plain_error(text: str, language: Language, subject: str | None = None) -> Fa
     matched = re.match(rf"{_TOOL} was not run: the run's deadline had passed", text)
     if matched:
         return Failure(say(language, "这次请求的时限已到,来不及执行", "the time allowed for this request ran out before it could start"), False)
+    matched = re.match(rf"{_TOOL} was abandoned at the run's deadline \(still running after (?P<s>[\d.]+) s\)", text)
+    if matched:
+        s = _seconds(matched["s"])
+        return Failure(say(language, f"时限到时{it}还在运行({s} 秒),结果不再等待",
+                           f"{it} was still running at the run's deadline (after {s} s) and was given up"))
     matched = re.match(rf"{_TOOL} was given up while it waited for the rate limit", text)
     if matched:
         return Failure(say(language, "等待调用额度的时间太长,已经放弃", "it waited too long for the rate limit and was given up"), False)

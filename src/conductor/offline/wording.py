@@ -19,7 +19,7 @@ from typing import Any
 from .arguments import Parameter, name_words
 from .language import Language, format_number, say
 
-__all__ = ["call_words", "field", "label", "unit_of", "listed", "decline", "not_mine", "hint_real_model", "REAL_MODEL_HINT"]
+__all__ = ["call_words", "result_words", "field", "label", "unit_of", "listed", "decline", "not_mine", "hint_real_model", "REAL_MODEL_HINT"]
 
 logger = logging.getLogger("conductor.offline")
 
@@ -119,6 +119,41 @@ def call_words(name: str, arguments: dict[str, Any], language: Language, raw: st
         return raw.strip() if raw.strip() not in ("", "{}") else ""
     return say(language, ",", ", ").join(field(key, _short(value), language).replace("\n", " ")
                                          for key, value in arguments.items())
+
+
+def result_words(name: str, content: str, is_error: bool, language: Language) -> str:
+    """A tool result as words for a person: "get_weather: city 北京, temperature 5"; an error as its text."""
+    import json
+
+    try:
+        data = json.loads(content)
+    except ValueError:
+        data = content
+    if is_error:
+        from .evidence import plain_error  # evidence reads results; it loads after this module
+
+        reason = plain_error(content, language).reason
+        said = say(language, f"出错:{reason}", f"error: {reason}")
+    elif isinstance(data, dict) and data:
+        said = say(language, ",", ", ").join(field(k, v, language) for k, v in _readable(data, language).items())
+    elif isinstance(data, (list, dict)):
+        said = listed(data, language) or say(language, "无", "nothing")
+    else:
+        said = content.strip() if isinstance(data, str) else _said(data, "", language)
+    return f"{name}{say(language, ':', ': ')}{said}"
+
+
+def _readable(data: dict[str, Any], language: Language) -> dict[str, Any]:
+    """A result's fields as a person reads them: ``weather``/``weather_en`` as one in the answer's language,
+    a ``unit`` field written after the only number ("temperature 5 °C")."""
+    shown = {k: data.get(f"{k}_en", v) if language == "en" else v
+             for k, v in data.items() if not (k.endswith("_en") and k[:-3] in data)}
+    numbers = [k for k, v in shown.items() if isinstance(v, (int, float)) and not isinstance(v, bool)]
+    unit = shown.get("unit")
+    if isinstance(unit, str) and len(numbers) == 1:
+        shown = {k: f"{format_number(v)}{'' if unit[:1] in '°%' else ' '}{unit}" if k == numbers[0] else v
+                 for k, v in shown.items() if k != "unit"}
+    return shown
 
 
 def _short(value: Any) -> Any:
