@@ -87,7 +87,8 @@ _CODE = re.compile(r"\w+\(\w+=|[{}\[\]]|\b[a-z]+_[a-z_]+\b")
     ("Convert 250 USD to EUR", ["Converted 230", "amount 250", "from currency USD", "to currency EUR"]),
     ("What time is it in Tokyo?", ["Tokyo:", "local time 21:00", "UTC offset +9", "Asia/Tokyo"]),
     ("Scale my lasagna recipe from 4 to 10 servings",
-     ["factor 2.5", "\n- pasta sheets: 30\n- minced beef: 1250 g\n- tomato sauce: 1000 ml"]),
+     ["Scale recipe (recipe lasagna, original servings 4, new servings 10): factor 2.5",
+      "\n- pasta sheets: 30\n- minced beef: 1250 g\n- tomato sauce: 1000 ml"]),
 ])
 def test_an_english_answer_says_the_values_under_labels_in_words(llm, question, said):
     answer = llm.run(question, tools=TOOLS).answer

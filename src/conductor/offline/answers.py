@@ -202,6 +202,10 @@ def _value(value: Any, language: Language = "en") -> str:
 
 
 def _sentence(record: Record, language: Language) -> str:
+    if record.calls > 1 and not record.label and record.context and record.error is None:
+        # The count goes inside the parenthesis that names the call: "(temperature 5; the same from 2 calls)".
+        counted = say(language, f";{record.calls} 次调用,结果相同", f"; the same from {record.calls} calls")
+        record = replace(record, context=record.context + counted, calls=1)
     said = _said(record, language) + _counted(record, language) + record.note
     # A list's last line takes no full stop; the next sentence starts on a line of its own.
     return said + "\n" if said.rsplit("\n", 1)[-1].startswith("- ") else ended(said, language)
@@ -263,8 +267,10 @@ def _about(said: str, record: Record, language: Language) -> str:
     arguments = list(record.values)
     if not record.context or (arguments and all(v.casefold() in said.casefold() for v in arguments)):
         return said  # "The kitchen light is green" already says what it is about
-    if "\n" in said:  # a list's lines end the sentence: what it is about goes first
-        return say(language, f"{record.context}:{said}", f"For {record.context}: {said[:1].lower() + said[1:]}")
+    if "\n" in said or said.rstrip().endswith((")", ")")):
+        # A list's lines end the sentence, and a parenthesis ends what it says: the call it is about goes first.
+        action = " ".join(name_words(record.tool)).capitalize()  # "Scale recipe (recipe lasagna, ...): ..."
+        return say(language, f"{record.context}:{said}", f"{action} ({record.context}): {said[:1].lower() + said[1:]}")
     return say(language, f"{said}({record.context})", f"{said} ({record.context})")
 
 

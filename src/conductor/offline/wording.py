@@ -92,7 +92,11 @@ def field(key: str, value: Any, language: Language) -> str:
     shown = _said(value, unit, language)
     if isinstance(value, (dict, list)) and value:
         return f"{name}{say(language, ':', ': ' if not shown.startswith(chr(10)) else ':')}{shown}"
-    return f"{name} {shown}" if name else shown
+    if not name:
+        return shown
+    # A text of several words is set off by a colon in English: "suggestion: a down jacket", "local time 13:00".
+    spaced = language == "en" and isinstance(value, str) and " " in value.strip()
+    return f"{name}: {shown}" if spaced else f"{name} {shown}"
 
 
 def listed(value: dict[str, Any] | list[Any], language: Language) -> str:
