@@ -752,6 +752,7 @@ def test_the_learner_is_told_once_per_process_how_to_connect_a_real_model(caplog
     hints = [r for r in caplog.records if 'cd.connect("openai")' in r.getMessage()]
     assert len(hints) == 1 and hints[0].levelno == logging.WARNING and hints[0].name.startswith("conductor")
     assert "OPENAI_API_KEY" in hints[0].getMessage() and "ANTHROPIC_API_KEY" in hints[0].getMessage()
+    assert 'cd.connect("anthropic")' in hints[0].getMessage()
 
 
 def test_a_result_the_tool_returned_about_itself_is_kept_apart_from_notes_to_the_model():

@@ -23,10 +23,10 @@ __all__ = ["call_words", "result_words", "field", "label", "unit_of", "listed", 
 
 logger = logging.getLogger("conductor.offline")
 
+# Two lines, each within a notebook's 100 columns once "conductor: " is put before the first.
 REAL_MODEL_HINT = (
-    'the offline stand-in answers by simple rules and declines what they do not cover; for real answers, '
-    'connect a real model: cd.connect("openai") with OPENAI_API_KEY set, or cd.connect("anthropic") with '
-    "ANTHROPIC_API_KEY set."
+    "the offline stand-in follows simple rules; for real answers, use a real model:\n"
+    '  cd.connect("openai") (OPENAI_API_KEY) or cd.connect("anthropic") (ANTHROPIC_API_KEY)'
 )
 _hinted = False
 
