@@ -67,6 +67,7 @@ def test_the_same_question_asked_of_two_cities_makes_one_call_each(llm):
     ("我的饺子食谱是4人份的,我要做12人份", ("scale_recipe", {"recipe": "饺子", "original_servings": 4, "new_servings": 12})),
     ("Scale my lasagna recipe from 4 to 10 servings",
      ("scale_recipe", {"recipe": "lasagna", "original_servings": 4, "new_servings": 10})),
+    ("How much does it cost to ship 2 kg to Germany?", ("estimate_shipping", {"weight_kg": 2.0, "country": "Germany"})),
 ])
 def test_what_the_question_states_is_sent(llm, question, call):
     assert _calls(llm.run(question, tools=TOOLS)) == [call]

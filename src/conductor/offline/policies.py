@@ -199,6 +199,8 @@ def _shared(question_words: set[str], tool_words: set[str]) -> set[str]:
     """The tool's words the question uses, a word written in another form too ("weighed" for weight,
     "catalog" for catalogue): a shared start of 5 letters or more covering most of the shorter word."""
     shared = question_words & tool_words
+    # A verb and its -ing noun are one word: "ship" and shipping, "book" and booking.
+    shared |= {t for t in tool_words for q in question_words if len(q) >= 3 and t in (q + "ing", q + q[-1] + "ing")}
     for q in question_words - tool_words:
         for t in tool_words - shared:
             prefix = len(commonprefix([q, t]))
