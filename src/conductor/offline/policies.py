@@ -114,8 +114,8 @@ def using_policy(policy: Policy) -> Iterator[Policy]:
 # value the question contains), its description words and its parameters' names
 # and descriptions (1 point each; for Chinese, shared pairs of adjacent
 # characters). A word also matches another form of itself sharing its first 5
-# letters or more ("weighed" and weight). A tool scoring 2 or more is a
-# match, the best first. Its arguments are read from the question parameter by
+# letters or more ("weighed" and weight), and a verb its -ing noun ("ship" and
+# shipping). A tool scoring 2 or more is a match, the best first. Its arguments are read from the question parameter by
 # parameter (see ``arguments``); a match whose required parameters the question
 # does not give is not called: the model names the missing parameter instead.
 # When only a few tools are offered, the question's values also count, as they
