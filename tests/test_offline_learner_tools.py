@@ -73,6 +73,19 @@ def test_what_the_question_states_is_sent(llm, question, call):
     assert _calls(llm.run(question, tools=TOOLS)) == [call]
 
 
+def test_the_same_value_asked_of_two_countries_makes_one_call_each_and_says_which_is_cheaper(llm):
+    result = llm.run("Is it cheaper to ship 2 kg to Germany or to France?", tools=TOOLS)
+    assert _calls(result) == [("estimate_shipping", {"weight_kg": 2.0, "country": "Germany"}),
+                              ("estimate_shipping", {"weight_kg": 2.0, "country": "France"})]
+    assert result.answer.endswith("France is the cheapest (cost 17; Germany 18).")
+
+
+def test_a_missing_parameter_with_a_unit_is_named_with_it(llm):
+    result = llm.run("Ship a parcel to France", tools=TOOLS)
+    assert not result.tool_calls
+    assert result.answer == "To call estimate_shipping I need the weight in kg, and the question does not say it."
+
+
 def test_a_number_after_to_is_the_new_servings_and_the_original_is_named_missing(llm):
     result = llm.run("Scale my cookie recipe to 24 servings.", tools=TOOLS)
     assert not result.tool_calls

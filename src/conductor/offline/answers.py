@@ -305,7 +305,10 @@ def _comparison(found: Sequence[Record], question: str, language: Language) -> s
         return ""
     superlative = next((s for s in _SUPERLATIVES if mentions(question, s[0])), None)
     asked = {stem(w) for w in words(question)} | set(superlative[3] if superlative else ())
-    field = max(fields, key=lambda f: (len(asked & {stem(w) for w in name_words(f)}), -fields.index(f)))
+    # The field the superlative is about comes first ("cheaper": the cost, not the weight the question also names).
+    about = set(superlative[3]) if superlative else set()
+    field = max(fields, key=lambda f: (bool(about & set(name_words(f))), len(asked & {stem(w) for w in name_words(f)}),
+                                       -fields.index(f)))
     if superlative:
         lowest = mentions(superlative[0][0], _LOW)
     else:
@@ -313,7 +316,7 @@ def _comparison(found: Sequence[Record], question: str, language: Language) -> s
     unit = _with_unit(group[0].fields)[1]
     ordered = sorted(group, key=lambda r: r.fields[field], reverse=not lowest)
     best = ordered[0]
-    field_name = key_label(field, language) or say(language, "数值", field)
+    field_name = key_label(unit_of(field)[0], language) or say(language, "数值", field)
     ties = [r.label for r in ordered if r.fields[field] == best.fields[field]]
     if len(ties) == len(ordered):
         shared = _amount(best.fields[field], unit)

@@ -2504,7 +2504,7 @@ class _Reader:
         joints = [text[end:start] for (_, end), (start, _) in zip(spans, spans[1:])]
         joint = (r"[\s,;、，'\"”“》《」「]*"
                  r"(?:(?:and|or|&|as\s+well\s+as|vs\.?|versus|和|与|及|或)[\s'\"“《「]*"
-                 r"(?:(?:in|at|for|from|on)\s+)?)?(?:the\s+)?")  # "in Seattle and in Portland"
+                 r"(?:(?:in|at|for|from|on|to)\s+)?)?(?:the\s+)?")  # "in Seattle and in Portland", "to A or to B"
         conjunction = r"\b(?:and|or|as\s+well\s+as|vs|versus)\b|[&和与及或、]"
         return all(re.fullmatch(joint, j, re.IGNORECASE) for j in joints) and (
             not conjoined or any(re.search(conjunction, j, re.IGNORECASE) for j in joints))

@@ -170,12 +170,20 @@ def _short(value: Any) -> Any:
 
 def decline(tool_name: str, missing: Sequence[Parameter], language: Language) -> str:
     """One sentence: which tool the model would call and what the question does not say."""
-    names = [label(p.name, language) for p in missing]
+    names = [_with_unit(p.name, language) for p in missing]
     if language == "zh":  # a Chinese name keeps the parameter's own words beside it: 国家(country)
         names = [n if n.isascii() else f"{n}({label(p.name, 'en')})" for n, p in zip(names, missing)]
         return f"要调用 {tool_name},我还需要知道{_chinese_list(names)},但问题里没有给出。"
     joined = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
     return f"To call {tool_name} I need the {joined}, and the question does not say {'it' if len(names) == 1 else 'them'}."
+
+
+def _with_unit(name: str, language: Language) -> str:
+    """A parameter as words with the unit its name ends with: "weight_kg" -> "weight in kg" / 重量(kg)."""
+    bare, unit = unit_of(name)
+    if not unit:
+        return label(name, language)
+    return say(language, f"{label(bare, language)}({unit})", f"{label(bare, language)} in {unit}")
 
 
 def _chinese_list(names: Sequence[str]) -> str:
