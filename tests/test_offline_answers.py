@@ -764,3 +764,25 @@ def test_a_result_the_tool_returned_about_itself_is_kept_apart_from_notes_to_the
                         '{"sent": 500}')
     assert data_of(result) == {"sent": 500}
     assert reviewer_note(result, "en") == "(a reviewer changed its arguments before it ran: amount from 5000 to 500)"
+
+
+def test_an_mcp_servers_changed_tools_are_said_without_the_note_for_the_programs_author():
+    from conductor.offline.evidence import plain_error
+
+    text = ("MCPToolsChangedError: the MCP server MCPServer 'weather-plus''s tools changed since they were read and "
+            "approved (the description of get_weather changed), so the call to get_weather was not made. The "
+            "program must read the tools again with .tools() (and have them approved again) before they can be used.")
+    said = plain_error(text, "en")
+    assert not said.ran and said.reason == (
+        "the tools of the MCP server MCPServer 'weather-plus' changed after they were approved (the description of "
+        "get_weather changed), so it was not called")
+    assert ".tools()" not in plain_error(text, "zh").reason
+
+
+def test_a_weather_text_that_names_its_city_is_not_labelled_twice():
+    @cd.tool(name="get_weather")
+    def text_weather(city: str) -> str:
+        """Get the current weather in a city: conditions and temperature in °C."""
+        return f"{city}: sunny, 5°C"
+
+    assert _llm().run("What's the weather in Beijing?", tools=[text_weather]).answer == "Beijing: sunny, 5°C."

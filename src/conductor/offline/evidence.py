@@ -271,6 +271,13 @@ def plain_error(text: str, language: Language, subject: str | None = None) -> Fa
     matched = re.match(rf"{_TOOL} was not run: the run's deadline had passed", text)
     if matched:
         return Failure(say(language, "这次请求的时限已到,来不及执行", "the time allowed for this request ran out before it could start"), False)
+    matched = re.match(r"the MCP server (?P<server>.+?)'s tools changed since they were read and approved "
+                       r"\((?P<change>.*)\), so the call to .+? was not made", text, re.S)
+    if matched:  # conductor.mcp's refusal; what the program must do next is for its author, not the user
+        server, change = matched["server"], matched["change"]
+        return Failure(say(language, f"MCP 服务器 {server} 的工具在批准之后变了({quote_for(language, change)}),所以没有调用",
+                           f"the tools of the MCP server {server} changed after they were approved ({change}), "
+                           "so it was not called"), False)
     matched = re.match(rf"{_TOOL} was abandoned at the run's deadline \(still running after (?P<s>[\d.]+) s\)", text)
     if matched:
         s = _seconds(matched["s"])

@@ -230,6 +230,8 @@ def _city_sentence(reading: _Reading, suggestion: str | None, language: Language
                          f"I could not get the weather for {reading.city}: {reason}"), language)
     if reading.temperature is None:
         raw = quote_for(language, reading.raw)
+        if reading.city and reading.raw.strip().startswith(reading.city):  # "Beijing: sunny, 5°C" names its city
+            return ended(raw, language)
         return ended(say(language, f"{reading.city}的天气:{raw}", f"Weather for {reading.city}: {raw}"), language)
     degrees = f"{format_number(reading.temperature)}{reading.unit}"
     if language == "zh":
