@@ -281,7 +281,7 @@ def plain_error(text: str, language: Language, subject: str | None = None) -> Fa
     matched = re.match(rf"{_TOOL} was abandoned at the run's deadline \(still running after (?P<s>[\d.]+) s\)", text)
     if matched:
         s = _seconds(matched["s"])
-        return Failure(say(language, f"时限到时{it}还在运行({s} 秒),结果不再等待",
+        return Failure(say(language, f"时限到时{it}还在运行,结果不再等待",
                            f"{it} was still running at the run's deadline (after {s} s) and was given up"))
     matched = re.match(rf"{_TOOL} was given up while it waited for the rate limit", text)
     if matched:
