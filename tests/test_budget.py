@@ -173,14 +173,14 @@ def test_a_slow_tool_is_abandoned_at_the_deadline() -> None:
     result = offline().run(CHAIN, tools=[slow, sc.suggest_clothing], deadline=0.3)
     assert result.stopped_by == "deadline"
     assert result.tool_calls[0].is_error and "deadline" in result.tool_calls[0].output
-    assert "时限(0.3 s)" in result.answer
+    assert "时限(0.3秒)" in result.answer
 
 
 def test_an_async_request_still_running_at_the_deadline_is_cancelled() -> None:
     llm = cd.connect("offline", offline_model=OfflineModel(latency=LatencyModel(ttft=30, jitter=0)), asynchronous=True)
     result = asyncio.run(llm.arun(CHAIN, tools=sc.weather_tools(), deadline=0.2))
     assert result.stopped_by == "deadline" and result.api_calls == 0
-    assert result.answer.startswith("没有回答:时限(0.2 s)")
+    assert result.answer.startswith("没有回答:时限(0.2秒)")
 
 
 def test_budget_and_limits_together_are_refused() -> None:

@@ -303,6 +303,8 @@ def stopped_answer(conversation: Conversation, reason: str, detail: str) -> str:
 
     question = next((m.text for m in reversed(conversation.neutral) if isinstance(m, UserMessage)), "")
     chinese = language_of(question if isinstance(question, str) else "") == "zh"
+    if chinese:
+        detail = detail[:-2] + "秒" if detail.endswith(" s") and detail[:-2].replace(".", "").isdigit() else detail
     why = (_REASONS_ZH if chinese else _REASONS).get(reason, "{detail}").format(detail=detail)
     results = [m for m in conversation.neutral if isinstance(m, ToolResult)]
     if not results:
