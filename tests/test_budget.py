@@ -78,7 +78,7 @@ def test_a_run_never_crosses_its_budget(
     assert result.cost <= usd + 1e-12
     assert result.usage.input_tokens + result.usage.output_tokens <= tokens
     if result.stopped_by == "budget":  # the run still ends with an answer: the model's text, or why it stopped
-        assert "budget" in result.answer or result.answer in [r.text for r in result.rounds]
+        assert "budget" in result.answer or "预算" in result.answer or result.answer in [r.text for r in result.rounds]
 
 
 def estimates_before_each_request() -> tuple[RunLimits, list[int]]:
@@ -127,7 +127,7 @@ def test_a_budget_too_small_for_one_request_sends_nothing() -> None:
     llm = cd.connect("offline", offline_model=model)
     result = llm.run(CHAIN, tools=sc.weather_tools(), budget=Budget(usd=0.0001))
     assert result.stopped_by == "budget" and result.api_calls == 0 and not model.requests
-    assert result.answer.startswith("No answer: the budget ($0.0001)")
+    assert result.answer.startswith("没有回答:预算($0.0001)")  # said in the question's language
     assert "stopped by the budget" in result.transcript()
 
 
@@ -139,7 +139,7 @@ def test_stopping_after_a_round_reports_what_the_tools_returned() -> None:
     budget = Budget(usd=llm.cost_split(cd.Usage(input_tokens=600, output_tokens=300)).total + first / 2)
     result = llm.run(CHAIN, tools=sc.weather_tools(), max_tokens=300, budget=budget)
     assert result.stopped_by == "budget" and len(result.rounds) >= 1
-    assert "The tools returned: get_weather:" in result.answer and "晴" in result.answer
+    assert "工具返回了:get_weather:" in result.answer and "天气 晴" in result.answer and "{" not in result.answer
     assert result.cost <= budget.usd
 
 
@@ -173,14 +173,14 @@ def test_a_slow_tool_is_abandoned_at_the_deadline() -> None:
     result = offline().run(CHAIN, tools=[slow, sc.suggest_clothing], deadline=0.3)
     assert result.stopped_by == "deadline"
     assert result.tool_calls[0].is_error and "deadline" in result.tool_calls[0].output
-    assert "deadline (0.3 s)" in result.answer
+    assert "时限(0.3秒)" in result.answer
 
 
 def test_an_async_request_still_running_at_the_deadline_is_cancelled() -> None:
     llm = cd.connect("offline", offline_model=OfflineModel(latency=LatencyModel(ttft=30, jitter=0)), asynchronous=True)
     result = asyncio.run(llm.arun(CHAIN, tools=sc.weather_tools(), deadline=0.2))
     assert result.stopped_by == "deadline" and result.api_calls == 0
-    assert result.answer.startswith("No answer: the deadline (0.2 s)")
+    assert result.answer.startswith("没有回答:时限(0.2秒)")
 
 
 def test_budget_and_limits_together_are_refused() -> None:

@@ -12,7 +12,8 @@ timeouts, "was not run"), no Python exception class name, no doubled punctuation
 question's language (an English answer glosses the Chinese names it quotes), no list of loose
 keywords as filler, no sentence said twice, and no comparison of a place with itself. Then, on
 learners' own tools: unit codes read as written, two-step questions done or the missing step
-named, and every decline saying how to connect a real model.
+named, and every decline saying what is missing in one sentence, with how to connect a real model
+said to the learner once, as a log line, never in the answer.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ import conductor as cd
 from conductor import catalogue, offline_suite, relevance, scenarios
 from conductor.course.flaky import get_weather_cached
 from conductor.offline import LatencyModel, OfflineModel
+from conductor.offline.arguments import name_words
 from conductor.offline.language import GAZETTEER, STOPWORDS, find_places, language_of
 from conductor.types import ToolResult
 
@@ -375,6 +377,7 @@ def _strings(value: Any) -> Iterator[str]:
     if isinstance(value, dict):
         for key, item in value.items():
             yield str(key)
+            yield " ".join(name_words(str(key)))  # a key said as words ("local_time" -> "local time")
             yield from _strings(item)
     elif isinstance(value, (list, tuple)):
         for item in value:
@@ -582,15 +585,15 @@ def test_a_refused_call_is_said_for_the_user():
     measured = list(relevance.measured_tools().values())
     refused = relevance.play(case, latency_scale=0.0).run(question, tools=measured, allowed_tools=["get_weather"])
     assert refused.tool_calls[0].blocked == "allowlist"
-    assert refused.answer == ('delete_database(name="test") was not run: I am not permitted to use delete_database '
+    assert refused.answer == ('delete_database (name test) was not run: I am not permitted to use delete_database '
                               "in this conversation.")
     rent = next(c for c in relevance.load_cases() if c.question == "给房东汇款 3200 元房租")
     guarded = list(relevance.measured_tools(approval=True).values())
     denied = relevance.play(rent, latency_scale=0.0).run(rent.question, tools=guarded, approve=relevance.deny_all)
     assert denied.tool_calls[0].blocked == "denied"
-    assert denied.answer == 'transfer_money(to_account="landlord", amount=3200) 没有执行:审批规则没有批准。'
+    assert denied.answer == "transfer_money(目标账户 landlord,金额 3200) 没有执行:审批规则没有批准。"
     english = llm.run("Transfer 5000 dollars to account 7731", tools=guarded, approve=relevance.deny_all)
-    assert english.answer == ('transfer_money(to_account="7731", amount=5000.0) was not run: the approval policy did '
+    assert english.answer == ("transfer_money (to account 7731, amount 5000) was not run: the approval policy did "
                               "not approve it.")
 
 
@@ -689,9 +692,9 @@ def test_a_two_step_question_does_both_steps_in_two_rounds(question, tools, call
     ("question", "tools", "said"),
     [
         ("add milk to my list, then show me the list", _shopping,
-         'I did not do the step "show me the list" (show_list()): no more tool calls were allowed'),
+         'I did not do the step "show me the list" (show_list): no more tool calls were allowed'),
         ("get the EUR rate, then multiply 250 by it", _rates, 'I did not do the step "multiply 250 by it"'),
-        ("查一下 EUR 的汇率,然后用 250 乘以它", _rates, "“用 250 乘以它”这一步(multiply(a=250.0, b=1.08))我没有做"),
+        ("查一下 EUR 的汇率,然后用 250 乘以它", _rates, "“用 250 乘以它”这一步(multiply:a 250,b 1.08)我没有做"),
     ],
 )
 def test_a_step_left_undone_is_named(question, tools, said):
@@ -706,9 +709,9 @@ def test_a_step_left_undone_is_named(question, tools, said):
         ("把牛奶加到购物清单,然后给我看清单", "“把牛奶加到购物清单”这一步我没有做:add_to_list 需要 item,问题里没有给出。"),
     ],
 )
-def test_a_step_no_tool_can_do_is_named_with_how_to_get_a_real_model(question, said):
+def test_a_step_no_tool_can_do_is_named(question, said):
     answer = _llm().run(question, tools=_shopping(), max_rounds=3).answer
-    assert said in answer and 'cd.connect("openai")' in answer
+    assert said in answer and "cd.connect" not in answer
 
 
 _DECLINES = [
@@ -723,17 +726,33 @@ _DECLINES = [
 ]
 
 
+_SENTENCE_END = re.compile(r"[.?!。?!](?=\s|$)")
+
+
 @pytest.mark.parametrize(("question", "tools"), _DECLINES, ids=[q for q, _ in _DECLINES])
-def test_every_decline_says_how_to_connect_a_real_model(question, tools):
+def test_every_decline_says_what_is_missing_in_one_sentence_in_the_questions_language(question, tools):
     result = _llm().run(question, tools=tools)
     assert not result.tool_calls
     answer = result.answer
-    for needed in ('cd.connect("openai")', "OPENAI_API_KEY", 'cd.connect("anthropic")', "ANTHROPIC_API_KEY"):
-        assert needed in answer, answer
+    assert "cd.connect" not in answer and "API_KEY" not in answer, answer
+    if "lesson" not in question:  # the course assistant asks back which course: a question and its reason
+        assert len(_SENTENCE_END.findall(answer)) == 1, answer
     if language_of(question) == "zh":
-        assert "要得到真正的回答" in answer, answer
-    else:
-        assert "For real answers, connect a real model" in answer, answer
+        assert not re.search(r"\([A-Z][a-z]+ [a-z]+", answer), answer  # no English description quoted
+
+
+def test_the_learner_is_told_once_per_process_how_to_connect_a_real_model(caplog, monkeypatch):
+    from conductor.offline import wording
+
+    monkeypatch.setattr(wording, "_hinted", False)
+    llm = _llm()
+    with caplog.at_level(logging.WARNING, logger="conductor"):
+        for question, tools in _DECLINES[-6:]:
+            llm.run(question, tools=tools)
+    hints = [r for r in caplog.records if 'cd.connect("openai")' in r.getMessage()]
+    assert len(hints) == 1 and hints[0].levelno == logging.WARNING and hints[0].name.startswith("conductor")
+    assert "OPENAI_API_KEY" in hints[0].getMessage() and "ANTHROPIC_API_KEY" in hints[0].getMessage()
+    assert 'cd.connect("anthropic")' in hints[0].getMessage()
 
 
 def test_a_result_the_tool_returned_about_itself_is_kept_apart_from_notes_to_the_model():
@@ -745,3 +764,25 @@ def test_a_result_the_tool_returned_about_itself_is_kept_apart_from_notes_to_the
                         '{"sent": 500}')
     assert data_of(result) == {"sent": 500}
     assert reviewer_note(result, "en") == "(a reviewer changed its arguments before it ran: amount from 5000 to 500)"
+
+
+def test_an_mcp_servers_changed_tools_are_said_without_the_note_for_the_programs_author():
+    from conductor.offline.evidence import plain_error
+
+    text = ("MCPToolsChangedError: the MCP server MCPServer 'weather-plus''s tools changed since they were read and "
+            "approved (the description of get_weather changed), so the call to get_weather was not made. The "
+            "program must read the tools again with .tools() (and have them approved again) before they can be used.")
+    said = plain_error(text, "en")
+    assert not said.ran and said.reason == (
+        "the tools of the MCP server MCPServer 'weather-plus' changed after they were approved (the description of "
+        "get_weather changed), so it was not called")
+    assert ".tools()" not in plain_error(text, "zh").reason
+
+
+def test_a_weather_text_that_names_its_city_is_not_labelled_twice():
+    @cd.tool(name="get_weather")
+    def text_weather(city: str) -> str:
+        """Get the current weather in a city: conditions and temperature in °C."""
+        return f"{city}: sunny, 5°C"
+
+    assert _llm().run("What's the weather in Beijing?", tools=[text_weather]).answer == "Beijing: sunny, 5°C."

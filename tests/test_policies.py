@@ -274,16 +274,16 @@ def test_generic_policy_calls_a_tool_the_question_names_and_quotes_its_result():
 def test_generic_policy_fills_enum_values_from_the_question():
     result = run("Please turn the kitchen light green", [set_light])
     assert result.rounds == [[("set_light", {"color": "green", "room": "kitchen"})]]
-    assert "the kitchen light is green" in result.answer
+    assert "the kitchen light is green" in result.answer.casefold() and "(" not in result.answer
 
 
-def test_generic_policy_without_a_match_says_what_it_is_and_how_to_use_a_real_model():
+def test_generic_policy_without_a_match_says_so_in_one_honest_sentence():
     result = run("Write me a poem about autumn", [get_stock_price, *WEATHER])
     assert result.rounds == []
     assert "offline stand-in model" in result.answer and "get_stock_price" in result.answer
-    assert 'cd.connect("openai")' in result.answer and "ANTHROPIC_API_KEY" in result.answer
+    assert "cd.connect" not in result.answer and result.answer.count(".") == 1
     chinese = run("给我写一首秋天的诗", [])
-    assert "离线替身模型" in chinese.answer and "OPENAI_API_KEY" in chinese.answer
+    assert "离线替身模型" in chinese.answer and "OPENAI_API_KEY" not in chinese.answer and chinese.answer.count("。") == 1
 
 
 def test_fill_arguments_reads_numbers_and_never_guesses():
@@ -505,7 +505,7 @@ def test_a_learners_tool_gets_exactly_the_arguments_the_question_states(question
 def test_a_required_parameter_the_question_does_not_give_means_no_call(question, tools, tool_name, parameter, api):
     result = run(question, tools, api=api)
     assert result.rounds == []
-    assert f"I would call {tool_name}" in result.answer and parameter in result.answer
+    assert result.answer == f"To call {tool_name} I need the {parameter}, and the question does not say it."
 
 
 def test_the_decline_is_in_the_questions_language():
@@ -539,7 +539,7 @@ def test_a_batch_tools_readings_are_answered_with_the_warmest_city(api):
 def test_a_result_field_that_fills_another_tools_parameter_leads_to_a_second_round(api):
     result = run("What orders has alice@example.com placed?", [find_user, get_orders], api=api)
     assert result.rounds == [[("find_user", {"email": "alice@example.com"})], [("get_orders", {"user_id": "U42"})]]
-    assert '["book", "lamp"]' in result.answer
+    assert "orders: book and lamp" in result.answer and "[" not in result.answer
 
 
 def test_the_course_rules_follow_the_schema_too():
@@ -639,7 +639,7 @@ def send_email(to: str, subject: str, body: str) -> str:
 def test_a_mail_tools_bare_to_takes_the_address_and_only_the_missing_parameters_are_named(api):
     declined = run("Send an email to bob@example.com", [send_email], api=api)
     assert declined.rounds == []
-    assert "subject, body" in declined.answer and " to," not in declined.answer
+    assert "subject and body" in declined.answer and " to," not in declined.answer
     sent = run("Send an email to bob@example.com with subject 'Hi' and body 'See you'", [send_email], api=api)
     assert sent.rounds == [[("send_email", {"to": "bob@example.com", "subject": "Hi", "body": "See you"})]]
 
@@ -706,7 +706,7 @@ def get_bus_times(from_stop: str, to_stop: str) -> list:
 
 def test_an_origin_is_only_what_the_question_says_it_leaves_from(api):
     declined = run("When does the next bus to Leiden leave?", [get_bus_times], api=api)
-    assert declined.rounds == [] and "from_stop" in declined.answer
+    assert declined.rounds == [] and "from stop" in declined.answer and "to stop" not in declined.answer
     stated = run("Buses from Haarlem to Leiden", [get_bus_times], max_rounds=1, api=api)
     assert stated.rounds == [[("get_bus_times", {"from_stop": "Haarlem", "to_stop": "Leiden"})]]
 
@@ -1002,7 +1002,7 @@ def test_chinese_from_to_markers_and_chinese_words_for_a_tools_subject():
     both = run("从上海到北京有多远?", [road_distance], max_rounds=1)
     assert both.rounds == [[("road_distance", {"from_city": "上海", "to_city": "北京"})]]
     declined = run("到北京有多远?", [road_distance])
-    assert declined.rounds == [] and "from_city" in declined.answer
+    assert declined.rounds == [] and "原城市" in declined.answer
     assert run("81的平方根", [square_root], max_rounds=1).rounds == [[("square_root", {"x": 81})]]
 
 
@@ -1021,7 +1021,7 @@ def test_a_capitalised_name_after_into_fills_the_to_side_and_nothing_fills_it_ot
     stated = run("Translate 'gracias' into German", [translate_into], max_rounds=1)
     assert stated.rounds == [[("translate_into", {"text": "gracias", "target_language": "German"})]]
     declined = run("Translate 'gracias'", [translate_into])
-    assert declined.rounds == [] and "target_language" in declined.answer
+    assert declined.rounds == [] and "the target language" in declined.answer
 
 
 @tool

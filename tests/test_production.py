@@ -483,7 +483,7 @@ def test_a_run_stopped_after_a_tool_round_reports_the_tools_not_the_preamble(api
     worst = cd.budget.first_request_worst_case(llm, question, tools=sc.weather_tools(), max_tokens=300)
     result = llm.run(question, tools=sc.weather_tools(), max_tokens=300, budget=cd.Budget(usd=worst.usd * 1.05))
     assert result.stopped_by == "budget" and result.tool_calls
-    assert result.answer.startswith("No answer was written") and "get_weather" in result.answer
+    assert result.answer.startswith("没有写出回答") and "get_weather" in result.answer
 
 
 # -- nothing that ran is lost ---------------------------------------------------------------------

@@ -282,6 +282,13 @@ _REASONS = {
 }
 
 
+_REASONS_ZH = {
+    "budget": "预算({detail})不够再发一次请求",
+    "deadline": "时限({detail})到了,来不及完成下一次请求",
+    "error": "运行失败({detail})",
+}
+
+
 def stopped_answer(conversation: Conversation, reason: str, detail: str) -> str:
     """The model's latest answer to this question, else a sentence saying why the run stopped and what the tools
     returned. Text beside tool calls is not an answer ("Let me look that up"), so it is passed over."""
@@ -290,11 +297,22 @@ def stopped_answer(conversation: Conversation, reason: str, detail: str) -> str:
             break
         if isinstance(message, Turn) and message.text.strip() and not message.tool_calls:
             return message.text
-    why = _REASONS.get(reason, "{detail}").format(detail=detail)
+    # Here, not at the top: importing conductor.offline loads httpx2. The stop is said in the question's language.
+    from .offline.language import language_of
+    from .offline.wording import result_words
+
+    question = next((m.text for m in reversed(conversation.neutral) if isinstance(m, UserMessage)), "")
+    chinese = language_of(question if isinstance(question, str) else "") == "zh"
+    if chinese:
+        detail = detail[:-2] + "秒" if detail.endswith(" s") and detail[:-2].replace(".", "").isdigit() else detail
+    why = (_REASONS_ZH if chinese else _REASONS).get(reason, "{detail}").format(detail=detail)
     results = [m for m in conversation.neutral if isinstance(m, ToolResult)]
     if not results:
-        return f"No answer: {why}."
-    found = "; ".join(f"{r.name}: {'error: ' if r.is_error else ''}{r.content}" for r in results)
+        return f"没有回答:{why}。" if chinese else f"No answer: {why}."
+    found = ("；" if chinese else "; ").join(
+        result_words(r.name, r.content, r.is_error, "zh" if chinese else "en") for r in results)
+    if chinese:
+        return f"没有写出回答:{why}。工具返回了:{found}"
     return f"No answer was written: {why}. The tools returned: {found}"
 
 

@@ -30,6 +30,8 @@ from zoneinfo import ZoneInfo
 
 import pydantic
 
+from ..offline.arguments import name_words
+from ..offline.wording import unit_of
 from ..offline.glossary import CHINESE_GLOSSARY
 from ..offline.language import holds_words, negated_in_chinese, normalise
 from ..tools import Tool, ToolArgumentsError, tool
@@ -1205,9 +1207,13 @@ class Verdict:
 
     @property
     def reply_names_missing(self) -> bool:
-        """A decline whose reply names both the tool and the missing parameter."""
+        """A decline whose reply names both the tool and the missing parameter (as written, or as words:
+        "from currency" for ``from_currency``, "weight in kg" for ``weight_kg``)."""
         text = self.reply.casefold()
-        return self.outcome == "declined" and self.case.tool.name in text and str(self.case.missing) in text
+        name = str(self.case.missing)
+        bare, unit = unit_of(name)  # "weight_kg" said as "weight in kg"
+        said = {name.casefold(), " ".join(name_words(name)), f"{' '.join(name_words(bare))} in {unit}".casefold()}
+        return self.outcome == "declined" and self.case.tool.name in text and any(s in text for s in said)
 
 
 _JSON_OBJECT = pydantic.TypeAdapter(dict[str, Any])  # dumps nested models as plain JSON values

@@ -26,9 +26,10 @@ from ..types import ToolCall
 from .arguments import name_words
 from .conversation import Conversation, PlannedCall
 from .evidence import (
-    arguments_of, data_of, describe_call, ended, error_of, missing_note, plain_error, reviewer_note,
+    arguments_of, data_of, ended, error_of, missing_note, plain_error, reviewer_note,
 )
 from .language import Language, canonical_place, format_number, mentions, say, stem, words
+from .wording import call_words, field, label as key_label, unit_of
 
 __all__ = ["Record", "records", "compose_answer"]
 
@@ -47,15 +48,6 @@ _SUPERLATIVES: tuple[tuple[tuple[str, ...], str, str, tuple[str, ...]], ...] = (
     (("cheap", "cheaper", "cheapest", "便宜"), "the cheapest", "最便宜", ("price", "cost", "fare", "amount")),
     (("expensive", "贵"), "the most expensive", "最贵", ("price", "cost", "fare", "amount")),
 )
-# Chinese names for common result keys, so a Chinese answer shows no raw English key; a key not listed
-# is left out and its value shown alone.
-_CHINESE_KEYS = {
-    "temperature": "气温", "temp": "气温", "weather": "天气", "conditions": "天气", "condition": "天气",
-    "humidity": "湿度", "wind": "风", "wind_speed": "风速", "price": "价格", "cost": "费用", "total": "合计", "amount": "金额",
-    "currency": "货币", "rate": "汇率", "population": "人口", "distance": "距离", "duration": "时长",
-    "time": "时间", "date": "日期", "status": "状态", "rating": "评分", "count": "数量", "area": "面积",
-    "result": "结果", "name": "名称", "title": "标题", "city": "城市", "country": "国家", "score": "分数",
-}
 _LABEL_KEYS = ("name", "city", "location", "symbol", "ticker", "country", "title", "id")
 
 
@@ -71,19 +63,22 @@ class Record:
     tool: str = ""  # the tool whose result it is: only one tool's entities are compared
     note: str = ""  # what a reviewer changed before the call ran, said for the user
     calls: int = 1  # identical results of identical calls, said once
+    context: str = ""  # the call's arguments as words, when no one value names what the result is about
+    values: tuple[str, ...] = ()  # the call's argument values as written, to tell whether a text says them
 
 
 def _label(call: ToolCall, calls: Sequence[ToolCall]) -> str:
     """What the result is about: the argument that tells this call apart from the tool's other calls,
-    the only argument of a one-argument call, else the call as written."""
+    the only argument of a one-argument call, else "" (the sentence then says the call's arguments)."""
     arguments = arguments_of(call)
     siblings = [arguments_of(c) for c in calls if c.name == call.name and c is not call]
     differing = [v for k, v in arguments.items() if any(s.get(k) != v for s in siblings)]
     if not differing and len(arguments) == 1:
-        differing = list(arguments.values())
+        # A lone text names what the result is about ("Tokyo"); a lone number does not ("5: down jacket").
+        differing = [v for v in arguments.values() if isinstance(v, str)]
     if len(differing) == 1 and isinstance(differing[0], (str, int, float)) and not isinstance(differing[0], bool):
         return _value(differing[0])
-    return describe_call(call.name, arguments or call.arguments)
+    return ""
 
 
 def _item_label(item: dict[str, Any], index: int, wanted: set[str]) -> str:
@@ -97,11 +92,12 @@ def _item_label(item: dict[str, Any], index: int, wanted: set[str]) -> str:
     return texts[0] if texts else f"#{index + 1}"
 
 
-def _record(label: str, fields: dict[str, Any], stated: frozenset[str] = frozenset(), tool: str = "") -> Record:
+def _record(label: str, fields: dict[str, Any], stated: frozenset[str] = frozenset(), tool: str = "",
+            context: str = "") -> Record:
     """A record, or an error record when a batch entry says ``{"error": ...}``."""
     if fields.get("error"):
-        return Record(label, {}, error=str(fields["error"]), tool=tool)
-    return Record(label, fields, stated=stated, tool=tool)
+        return Record(label, {}, error=str(fields["error"]), tool=tool, context=context)
+    return Record(label, fields, stated=stated, tool=tool, context=context)
 
 
 def _localized(fields: dict[str, Any], language: Language) -> dict[str, Any]:
@@ -114,13 +110,32 @@ def _localized(fields: dict[str, Any], language: Language) -> dict[str, Any]:
     return shown
 
 
+_MONEY_WORDS = frozenset("price cost total amount fee fare charge converted".split())
+
+
 def _with_unit(fields: dict[str, Any]) -> tuple[dict[str, Any], str]:
-    """(fields without ``unit``, the unit) when a ``unit`` field goes with the only number; else no unit."""
+    """(fields without ``unit``, the unit) when a ``unit`` field goes with the only number; else no unit.
+    A ``currency`` field goes with the only amount of money: "cost 24.5 EUR"."""
     numbers = [k for k, v in fields.items() if isinstance(v, (int, float)) and not isinstance(v, bool)]
     unit = fields.get("unit")
     if isinstance(unit, str) and len(numbers) == 1:
         return {k: v for k, v in fields.items() if k != "unit"}, unit
+    currency = fields.get("currency")
+    money = [k for k in numbers if set(name_words(k)) & _MONEY_WORDS]
+    if isinstance(currency, str) and len(money) == 1 and "unit" not in fields:
+        return {k: (_Priced(v, currency) if k == money[0] else v) for k, v in fields.items() if k != "currency"}, ""
     return fields, ""
+
+
+@dataclass(frozen=True)
+class _Priced:
+    """An amount of money and its currency, said together: 24.5 EUR."""
+
+    value: float
+    currency: str
+
+    def __str__(self) -> str:
+        return f"{format_number(self.value)} {self.currency}"
 
 
 def _amount(value: Any, unit: str) -> str:
@@ -142,21 +157,23 @@ def records(conversation: Conversation, language: Language = "en") -> list[Recor
         error = error_of(result)
         data = data_of(result)
         arguments = arguments_of(call)
-        wanted = {str(v) for value in arguments.values() for v in (value if isinstance(value, list) else [value])}
+        wanted = {_value(v) for value in arguments.values() for v in (value if isinstance(value, list) else [value])}
         tool = call.name
+        context = "" if label else call_words(call.name, arguments, language, raw=call.arguments)
         before = len(found)
-        if error is not None:
-            found.append(Record(describe_call(call.name, arguments or call.arguments), {}, error=error, tool=tool))
+        if error is not None:  # a call that failed is said with its tool and arguments: "delete_database (name test)"
+            said = call_words(call.name, arguments, language, raw=call.arguments)
+            found.append(Record("", {}, error=error, tool=tool, context=said))
         elif isinstance(data, list) and data and all(isinstance(item, dict) for item in data):
             found.extend(_record(_item_label(item, i, wanted), item, tool=tool) for i, item in enumerate(data))
         elif isinstance(data, dict) and len(data) > 1 and all(isinstance(v, dict) for v in data.values()):
             found.extend(_record(str(key), value, tool=tool) for key, value in data.items())
         elif isinstance(data, dict):
-            found.append(_record(label, data, frozenset(wanted), tool=tool))
+            found.append(_record(label, data, frozenset(wanted), tool=tool, context=context))
         elif isinstance(data, str):
-            found.append(Record(label, {}, text=data, tool=tool))
+            found.append(Record(label, {}, text=data, tool=tool, context=context, values=tuple(sorted(wanted))))
         else:
-            found.append(Record(describe_call(call.name, arguments or call.arguments), {"result": data}, tool=tool))
+            found.append(Record(label, {"result": data}, tool=tool, context=context))
         note = reviewer_note(result, language)
         if note and len(found) > before:
             found[before] = replace(found[before], note=note)
@@ -175,22 +192,9 @@ def _merged(found: Sequence[Record]) -> list[Record]:
     return merged
 
 
-def _key(key: str, language: Language) -> str:
-    """A result key as the answer shows it: as written in English; in Chinese its glossary name, else ""."""
-    if language == "en":
-        return key
-    parts = name_words(key)
-    return _CHINESE_KEYS.get(key.lower()) or next((_CHINESE_KEYS[w] for w in parts if w in _CHINESE_KEYS), "")
-
-
-def _shown(value: Any, unit: str, language: Language) -> str:
-    """A field's value with its unit when it is a number; yes/no (是/否) in the question's language."""
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return _amount(value, unit)
-    return _value(value, language)
-
-
 def _value(value: Any, language: Language = "en") -> str:
+    if isinstance(value, _Priced):
+        return str(value)
     if isinstance(value, bool):
         return say(language, "是" if value else "否", "yes" if value else "no")
     if isinstance(value, (int, float)):
@@ -201,7 +205,13 @@ def _value(value: Any, language: Language = "en") -> str:
 
 
 def _sentence(record: Record, language: Language) -> str:
-    return ended(_said(record, language) + _counted(record, language) + record.note, language)
+    if record.calls > 1 and not record.label and record.context and record.error is None:
+        # The count goes inside the parenthesis that names the call: "(temperature 5; the same from 2 calls)".
+        counted = say(language, f";{record.calls} 次调用,结果相同", f"; the same from {record.calls} calls")
+        record = replace(record, context=record.context + counted, calls=1)
+    said = _said(record, language) + _counted(record, language) + record.note
+    # A list's last line takes no full stop; the next sentence starts on a line of its own.
+    return said + "\n" if said.rsplit("\n", 1)[-1].startswith("- ") else ended(said, language)
 
 
 def _counted(record: Record, language: Language) -> str:
@@ -213,23 +223,58 @@ def _counted(record: Record, language: Language) -> str:
 def _said(record: Record, language: Language) -> str:
     if record.error is not None:
         failure = plain_error(record.error, language)
+        subject = record.label or _context_subject(record, language)
         if not failure.ran:
-            return say(language, f"{record.label} 没有执行:{failure.reason}", f"{record.label} was not run: {failure.reason}")
-        return say(language, f"{record.label} 失败:{failure.reason}", f"{record.label} failed: {failure.reason}")
+            return say(language, f"{subject} 没有执行:{failure.reason}", f"{subject} was not run: {failure.reason}")
+        return say(language, f"{subject} 失败:{failure.reason}", f"{subject} failed: {failure.reason}")
     if record.text is not None:
         text = record.text.strip()
         # "Asia/Shanghai: 14:05." says what the bare "14:05" is about; a sentence naming it needs no label.
-        return text if record.label in text or "(" in record.label else say(
-            language, f"{record.label}:{text}", f"{record.label}: {text}")
+        if not record.label:
+            return _about(text, record, language)
+        return text if record.label in text else say(language, f"{record.label}:{text}", f"{record.label}: {text}")
     fields, unit = _with_unit(_localized(record.fields, language))
     shown = {k: v for k, v in fields.items() if _value(v) != record.label and _value(v) not in record.stated}
     shown = shown or fields
     if list(shown) == ["result"]:
         result = _amount(shown["result"], unit)
+        if not record.label:
+            return _about(say(language, f"结果是 {result}", f"the result is {result}"), record, language)
         return say(language, f"{record.label} 的结果是 {result}", f"{record.label} returned {result}")
-    listed = say(language, ",", ", ").join(f"{_key(k, language)} {_shown(v, unit, language)}".strip().rstrip(".。")
-                                           for k, v in shown.items())
+    said = [_field(k, v, unit, language) for k, v in shown.items()]
+    # A list said as lines comes last, so what follows it is not lost after its last line.
+    said = [s for s in said if "\n" not in s] + [s for s in said if "\n" in s]
+    listed = say(language, ",", ", ").join(s.strip().rstrip(".。") for s in said)
+    if not record.label:
+        return _about(listed, record, language)
     return say(language, f"{record.label}:{listed}", f"{record.label}: {listed}")
+
+
+def _field(key: str, value: Any, unit: str, language: Language) -> str:
+    """A field as words ("local time 13:00"); the record's unit goes with its only number."""
+    if unit and isinstance(value, (int, float)) and not isinstance(value, bool):
+        return f"{key_label(unit_of(key)[0], language)} {_amount(value, unit)}"
+    return field(key, value, language)
+
+
+def _context_subject(record: Record, language: Language) -> str:
+    """The subject of a sentence about a call no one value names: its tool and its arguments as words."""
+    if not record.context:
+        return record.tool
+    return say(language, f"{record.tool}({record.context})", f"{record.tool} ({record.context})")
+
+
+def _about(said: str, record: Record, language: Language) -> str:
+    """What a result says, then what it is about (the call's arguments as words) when no label names it."""
+    said = said[:1].upper() + said[1:] if language == "en" else said
+    arguments = list(record.values)
+    if not record.context or (arguments and all(v.casefold() in said.casefold() for v in arguments)):
+        return said  # "The kitchen light is green" already says what it is about
+    if "\n" in said or said.rstrip().endswith((")", ")")):
+        # A list's lines end the sentence, and a parenthesis ends what it says: the call it is about goes first.
+        action = " ".join(name_words(record.tool)).capitalize()  # "Scale recipe (recipe lasagna, ...): ..."
+        return say(language, f"{record.context}:{said}", f"{action} ({record.context}): {said[:1].lower() + said[1:]}")
+    return say(language, f"{said}({record.context})", f"{said} ({record.context})")
 
 
 def _numeric_fields(group: Sequence[Record]) -> list[str]:
@@ -263,7 +308,10 @@ def _comparison(found: Sequence[Record], question: str, language: Language) -> s
         return ""
     superlative = next((s for s in _SUPERLATIVES if mentions(question, s[0])), None)
     asked = {stem(w) for w in words(question)} | set(superlative[3] if superlative else ())
-    field = max(fields, key=lambda f: (len(asked & {stem(w) for w in name_words(f)}), -fields.index(f)))
+    # The field the superlative is about comes first ("cheaper": the cost, not the weight the question also names).
+    about = set(superlative[3]) if superlative else set()
+    field = max(fields, key=lambda f: (bool(about & set(name_words(f))), len(asked & {stem(w) for w in name_words(f)}),
+                                       -fields.index(f)))
     if superlative:
         lowest = mentions(superlative[0][0], _LOW)
     else:
@@ -271,20 +319,20 @@ def _comparison(found: Sequence[Record], question: str, language: Language) -> s
     unit = _with_unit(group[0].fields)[1]
     ordered = sorted(group, key=lambda r: r.fields[field], reverse=not lowest)
     best = ordered[0]
-    field_name = _key(field, language) or say(language, "数值", field)
+    field_name = key_label(unit_of(field)[0], language) or say(language, "数值", field)
     ties = [r.label for r in ordered if r.fields[field] == best.fields[field]]
     if len(ties) == len(ordered):
         shared = _amount(best.fields[field], unit)
         return say(language, f"{'、'.join(ties)}的{field_name}相同,都是{shared}。",
-                   f"{' and '.join(ties)} have the same {field}, {shared}.")
+                   f"{' and '.join(ties)} have the same {field_name}, {shared}.")
     others = say(language, ";", "; ").join(f"{r.label} {_amount(r.fields[field], unit)}" for r in ordered[len(ties):])
     names = say(language, "、", " and ").join(ties)
     value = _amount(best.fields[field], unit)
     if superlative:
         return say(language, f"{names}{superlative[2]}({field_name} {value};{others})。",
-                   f"{names} {'are' if len(ties) > 1 else 'is'} {superlative[1]} ({field} {value}; {others}).")
+                   f"{names} {'are' if len(ties) > 1 else 'is'} {superlative[1]} ({field_name} {value}; {others}).")
     return say(language, f"{field_name}{'最低' if lowest else '最高'}的是{names}({value};{others})。",
-               f"{names} {'have' if len(ties) > 1 else 'has'} the {'lowest' if lowest else 'highest'} {field} "
+               f"{names} {'have' if len(ties) > 1 else 'has'} the {'lowest' if lowest else 'highest'} {field_name} "
                f"({value}; {others}).")
 
 
@@ -297,6 +345,8 @@ def compose_answer(conversation: Conversation, language: Language, missing: Sequ
     else:
         sentences = [_sentence(r, language) for r in found]
         sentences.append(_comparison(found, conversation.question, language))
-        text = say(language, "", " ").join(dict.fromkeys(s for s in sentences if s))
-    note = missing_note(missing, language)
-    return say(language, "", " ").join(s for s in (text, note) if s)
+        text = say(language, "", " ").join(dict.fromkeys(s for s in sentences if s)).replace("\n ", "\n").rstrip()
+    note = missing_note(missing, language, alone=not found)
+    if not found and note:
+        return note
+    return say(language, "", " ").join(s for s in (text, note) if s).replace("\n ", "\n")

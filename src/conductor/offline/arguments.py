@@ -1576,6 +1576,10 @@ class _Reader:
             known = self._free([self._with_state(p, parameter) for p in r.places if stem(p.lower()) not in self.own_words])
             if known or set(name_words(parameter.name)) & _PROPER_PLACES and not _CJK.search(r.plain):
                 return known  # a city is a proper name: "at the big garage" names none
+            if _CJK.search(r.plain) and set(name_words(parameter.name)) & _PROPER_PLACES:
+                # A Chinese place is the noun after 到/去/在/往 ("寄到德国"): Chinese has no capitals to find it by.
+                chinese = self.leftover(parameter, place=True)
+                return self._free([chinese]) if chinese else []
             return self._free(
                 [w for w in r.after_prepositions if w.lower() not in self.own_words and not w[0].isupper()][:1]
             )
@@ -1987,8 +1991,10 @@ class _Reader:
             and not (place and set(name_words(taker.name)) & _PROPER_PLACES and not phrase[0].isupper())
             and not self._labels_a_sibling(phrase, taker)
         ]
-        # A lone lowercase word after "to" that ends a clause is a verb: "good to drink?".
-        phrases = [p for p in phrases if not (p[0] == "to" and not p[1] and self._ends_clause(p[2]))]
+        # A lone lowercase word after "to" that ends a clause is a verb: "good to drink?"; so is one whose
+        # object is counted: "I need to feed 10 people".
+        phrases = [p for p in phrases
+                   if not (p[0] == "to" and not p[1] and (self._ends_clause(p[2]) or self._counts_after(p[2])))]
         if not place:
             phrases = [p for p in phrases if p[0] not in _LOCATIVES]
         if len(phrases) == 1:
@@ -2007,6 +2013,11 @@ class _Reader:
         """Is this one lowercase word at the end of a clause? After "to" it is a verb: "good to drink?"."""
         return bool(re.fullmatch(r"[a-z]+", phrase)) and re.search(
             rf"\bto\s+{re.escape(phrase)}\s*(?:[?.!,;]|$)", self.read.plain) is not None
+
+    def _counts_after(self, phrase: str) -> bool:
+        """Is this one lowercase word after "to" followed by a number? It is a verb: "to feed 10 people"."""
+        return bool(re.fullmatch(r"[a-z]+", phrase)) and re.search(
+            rf"\bto\s+{re.escape(phrase)}\s+\d", self.read.plain) is not None
 
     def _one_value(self, phrase: str) -> str | None:
         """The phrase, unless it runs a capitalised name into other words ("Arsenal finish"): which part is
@@ -2107,6 +2118,10 @@ class _Reader:
             owner = [k for k in kept
                      if re.search(rf"关于\s*{re.escape(k)}|{re.escape(k)}\s*的[\u4e00-\u9fff]", self.read.plain)]
             kept = owner if len(owner) == 1 else kept
+        if place:
+            # A place is what follows the marker that sends something there: "包裹寄到德国" is 德国.
+            kept = [re.split(r"(?:在|去|到|往|飞往)", k)[-1] if re.search(r".(?:在|去|到|往)[\u4e00-\u9fff]{2,}$", k)
+                    else k for k in kept]
         # One contiguous phrase, as in English: pieces from different places are never stitched together.
         if len(kept) != 1:
             return None
@@ -2152,6 +2167,9 @@ class _Reader:
             free = [(i, n) for i, n in free if n.replaced == (change_side == 0)]
         elif any(n.replaced for _, n in free) and not all(n.replaced for _, n in free):
             free = [(i, n) for i, n in free if not n.replaced]  # a value being changed is the new one
+        elif change_side is not None:
+            # "to 24 servings" is the new value, "from 4" the old one: never the other side's.
+            free = [(i, n) for i, n in free if self._change_mark(n) in (None, change_side)]
         # The unit written after the number is in the parameter's name: "6.5 l/100km" for consumption_l_per_100km.
         own_stems = {stem(w) for w in name_words(parameter.name)}
         # A number labelled by another parameter's own noun is that one's, whatever its unit: in
@@ -2196,6 +2214,13 @@ class _Reader:
         index, number = pick[0]
         self.used_numbers.add(index)
         return int(number.value) if parameter.kind == "integer" else number.value
+
+    def _change_mark(self, number: Number) -> int | None:
+        """0 for a number written right after "from", 1 right after "to" or "into"; else ``None``."""
+        before = self.read.text[max(0, number.start - 8): number.start]
+        if re.search(r"\bfrom\s*$", before, re.IGNORECASE):
+            return 0
+        return 1 if re.search(r"\b(?:to|into)\s*$", before, re.IGNORECASE) else None
 
     @staticmethod
     def _best_covered(candidates: list[tuple[int, Number]], cover: Callable[[Number], int]
@@ -2431,7 +2456,7 @@ class _Reader:
         values = (self.values_for(parameter, role) or self._shaped_like_example(parameter)
                   or self._free(self._category_named(parameter)))
         if len(values) > 1 and allow_fan_out and role not in ("expression",):
-            if not self._written_as_list(values):
+            if not self._written_as_list(values) and not self._asked_again(values):
                 # Values of one kind scattered through the question are not one list to fan out over:
                 # "feature/login-form in repo acme/webapp" names two different things.
                 tied = self._by_words_before(parameter, values)
@@ -2479,10 +2504,22 @@ class _Reader:
         joints = [text[end:start] for (_, end), (start, _) in zip(spans, spans[1:])]
         joint = (r"[\s,;、，'\"”“》《」「]*"
                  r"(?:(?:and|or|&|as\s+well\s+as|vs\.?|versus|和|与|及|或)[\s'\"“《「]*"
-                 r"(?:(?:in|at|for|from|on)\s+)?)?(?:the\s+)?")  # "in Seattle and in Portland"
+                 r"(?:(?:in|at|for|from|on|to)\s+)?)?(?:the\s+)?")  # "in Seattle and in Portland", "to A or to B"
         conjunction = r"\b(?:and|or|as\s+well\s+as|vs|versus)\b|[&和与及或、]"
         return all(re.fullmatch(joint, j, re.IGNORECASE) for j in joints) and (
             not conjoined or any(re.search(conjunction, j, re.IGNORECASE) for j in joints))
+
+    def _asked_again(self, values: list[str]) -> bool:
+        """Is the same question asked of each value, in the same words? "What time is it in London, and what
+        time is it in Sydney?" asks one thing twice: one call each."""
+        text = self.read.text
+        starts = [text.find(v) for v in values]
+        if any(start < 0 for start in starts) or starts != sorted(starts):
+            return False
+        ends = [0, *(start + len(v) for start, v in zip(starts, values))]
+        frames = [re.sub(r"^[\s,;?!.]*(?:(?:and|or|also)\b\s*)?", "", text[end:start]).strip().casefold()
+                  for end, start in zip(ends, starts)]
+        return len(frames[0].split()) >= 2 and all(frame == frames[0] for frame in frames)
 
     def _shaped_like_example(self, parameter: Parameter) -> list[str]:
         """Words written like the description's example ("Channel name, e.g. #general" -> "#random").
@@ -2726,6 +2763,16 @@ def _as_written(value: Any, parameter: Parameter, question: str) -> bool:
     return any(holds_words(normalise(text), normalise(value)) for text in (question, with_digits(question)))
 
 
+def _fits_code(value: Any, parameter: Parameter) -> bool:
+    """A currency parameter that asks for a code (``ISO 4217 code, e.g. USD``) takes a currency code, never
+    another word the question holds: a country ("to Australia"), an adjective ("Japanese yen"), a unit ("kg")."""
+    if not isinstance(value, str) or not {"currency", "4217"} & parameter.terms or "enum" in parameter.schema:
+        return True
+    if not {"code", "iso", "4217"} & (parameter.terms | set(name_words(parameter.name))):
+        return True
+    return value.upper() in _ISO_CURRENCIES or re.fullmatch(r"[A-Z]{3}", value) is not None
+
+
 def fill(spec: ToolSpec, question: str, *, preset: dict[str, Any] | None = None) -> Filled:
     """Arguments for ``spec`` read from ``question``; ``preset`` values (from earlier results) come first."""
     reader = _Reader(question, own_words(spec))
@@ -2736,7 +2783,8 @@ def fill(spec: ToolSpec, question: str, *, preset: dict[str, Any] | None = None)
     reader.tool_parameters = parameters
     arguments, missing = reader.fill_all(parameters, allow_fan_out=True)
     for parameter in parameters:
-        if parameter.name in arguments and not _as_written(arguments[parameter.name], parameter, question):
+        if parameter.name in arguments and not (_as_written(arguments[parameter.name], parameter, question)
+                                                and _fits_code(arguments[parameter.name], parameter)):
             # A value the question does not state is never sent: the parameter is left out, or not given.
             del arguments[parameter.name]
             missing += [parameter.name] if parameter.required else []

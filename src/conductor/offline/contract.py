@@ -20,7 +20,7 @@ from ..types import ToolSpec
 __all__ = ["InvalidRequest", "anthropic_strict_problem", "hosted_tool_refused", "offered_tool", "openai_strict_problem"]
 
 # How to reach the real API that runs a hosted tool, worded as the stand-in's other declines
-# (offline.evidence.REAL_MODEL) name a real model.
+# (offline.wording.REAL_MODEL_HINT) name a real model.
 _REAL_API = {
     "responses": ('OpenAI', 'cd.connect("openai") with OPENAI_API_KEY set'),
     "messages": ('Anthropic', 'cd.connect("anthropic") with ANTHROPIC_API_KEY set'),

@@ -33,7 +33,8 @@ from typing import Any
 
 from ..types import ToolResult, UserMessage
 from .conversation import Conversation, Decision, PlannedCall, Reply
-from .evidence import REAL_MODEL, arguments_of, data_of, ended, error_of, missing_note, plain_error, proceed
+from .wording import hint_real_model
+from .evidence import arguments_of, data_of, ended, error_of, missing_note, plain_error, proceed
 from .language import STOPWORDS, language_of, lesson_numbers, mentions, quoted, stem, without_lesson_references, words
 from .scenario_policies import course_hint, parameter_for
 
@@ -282,8 +283,9 @@ def _topic_answer(conversation: Conversation, topic: str, missing: Sequence[Plan
 
 def _which_course(numbers: Sequence[int]) -> Reply:
     """The answer to a lesson question that names no course, with no course discussed before."""
+    hint_real_model()
     return Reply(f"Which course do you mean? Please name the course of lesson {numbers[0]}: "
-                 "I do not guess course names. " + REAL_MODEL["en"])
+                 "I do not guess course names.")
 
 
 def _outline_for(conversation: Conversation, tools: _Tools, numbers: list[int]) -> _Outline | Decision | None:

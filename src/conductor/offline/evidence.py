@@ -62,20 +62,17 @@ def describe_call(name: str, arguments: dict[str, Any] | str) -> str:
     return f"{name}({listed})"
 
 
-REAL_MODEL: dict[Language, str] = {
-    "en": 'For real answers, connect a real model: cd.connect("openai") with OPENAI_API_KEY set, or '
-          'cd.connect("anthropic") with ANTHROPIC_API_KEY set.',
-    "zh": '要得到真正的回答,请连接真实模型:设置 OPENAI_API_KEY 后用 cd.connect("openai"),'
-          '或设置 ANTHROPIC_API_KEY 后用 cd.connect("anthropic")。',
-}
-"""What every decline of the stand-in ends with: how to get a real model instead."""
+def missing_note(missing: Sequence[PlannedCall], language: Language, *, alone: bool = False) -> str:
+    """A note naming the calls the model wanted but could not make; empty when there are none.
 
-
-def missing_note(missing: Sequence[PlannedCall], language: Language) -> str:
-    """A sentence naming the calls the model wanted but could not make; empty when there are none."""
+    ``alone``: nothing was gathered, so the note is the whole answer: a sentence, not a parenthesis.
+    """
     if not missing:
         return ""
     listed = ", ".join(describe_call(call.name, call.arguments) for call in missing)
+    if alone:
+        return say(language, f"我还无法回答:本次请求不允许再调用工具,而我还需要调用 {listed}。",
+                   f"I cannot answer yet: no more tool calls were allowed in this request, and I still needed {listed}.")
     return say(
         language,
         f"(还缺少这些工具调用的结果,本次请求不允许再调用工具:{listed}。)",
@@ -274,6 +271,18 @@ def plain_error(text: str, language: Language, subject: str | None = None) -> Fa
     matched = re.match(rf"{_TOOL} was not run: the run's deadline had passed", text)
     if matched:
         return Failure(say(language, "这次请求的时限已到,来不及执行", "the time allowed for this request ran out before it could start"), False)
+    matched = re.match(r"the MCP server (?P<server>.+?)'s tools changed since they were read and approved "
+                       r"\((?P<change>.*)\), so the call to .+? was not made", text, re.S)
+    if matched:  # conductor.mcp's refusal; what the program must do next is for its author, not the user
+        server, change = matched["server"], matched["change"]
+        return Failure(say(language, f"MCP 服务器 {server} 的工具在批准之后变了({quote_for(language, change)}),所以没有调用",
+                           f"the tools of the MCP server {server} changed after they were approved ({change}), "
+                           "so it was not called"), False)
+    matched = re.match(rf"{_TOOL} was abandoned at the run's deadline \(still running after (?P<s>[\d.]+) s\)", text)
+    if matched:
+        s = _seconds(matched["s"])
+        return Failure(say(language, f"时限到时{it}还在运行,结果不再等待",
+                           f"{it} was still running at the run's deadline (after {s} s) and was given up"))
     matched = re.match(rf"{_TOOL} was given up while it waited for the rate limit", text)
     if matched:
         return Failure(say(language, "等待调用额度的时间太长,已经放弃", "it waited too long for the rate limit and was given up"), False)

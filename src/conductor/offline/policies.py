@@ -9,13 +9,14 @@ The generic policy is the one a learner's own tool meets. It calls an offered
 tool only with arguments the question states (see ``arguments`` for how each
 parameter is read from its name, type and description); when a required one is
 missing it makes no call and says which tool it would use and which parameter
-the question did not give. With results in hand it answers in the question's
+the question did not give, in one sentence (how to connect a real model is said
+once, as a ``conductor:`` log line). With results in hand it answers in the question's
 language, one sentence per entity with the values quoted, and says which is
 highest or lowest when the question compares (see ``answers``); a result field
 that fills another matching tool's required parameter leads to one more round.
 A question that asks for steps in order ("..., then ...") gets one round per
 step, a later step's "it" being the earlier step's result; a step it cannot do
-is named in the answer. Every decline ends with how to connect a real model.
+is named in the answer.
 Replies of the built-in policies go out tidied (``evidence.finished``): no
 doubled stops, and an English answer glosses the Chinese names it quotes.
 
@@ -58,9 +59,10 @@ from .arguments import (
 )
 from .conversation import CallTools, Conversation, Decision, PlannedCall, Policy, Reply
 from .course_policy import catalogue_policy
-from .evidence import REAL_MODEL, arguments_of, data_of, describe_call, error_of, finished
+from .evidence import arguments_of, data_of, error_of, finished
 from .language import STOPWORDS, Language, cjk_bigrams, format_number, language_of, say, stem, words
 from .scenario_policies import SCENARIO_POLICIES
+from .wording import call_words, decline, hint_real_model, label, not_mine
 
 __all__ = [
     "decide",
@@ -112,8 +114,8 @@ def using_policy(policy: Policy) -> Iterator[Policy]:
 # value the question contains), its description words and its parameters' names
 # and descriptions (1 point each; for Chinese, shared pairs of adjacent
 # characters). A word also matches another form of itself sharing its first 5
-# letters or more ("weighed" and weight). A tool scoring 2 or more is a
-# match, the best first. Its arguments are read from the question parameter by
+# letters or more ("weighed" and weight), and a verb its -ing noun ("ship" and
+# shipping). A tool scoring 2 or more is a match, the best first. Its arguments are read from the question parameter by
 # parameter (see ``arguments``); a match whose required parameters the question
 # does not give is not called: the model names the missing parameter instead.
 # When only a few tools are offered, the question's values also count, as they
@@ -197,6 +199,8 @@ def _shared(question_words: set[str], tool_words: set[str]) -> set[str]:
     """The tool's words the question uses, a word written in another form too ("weighed" for weight,
     "catalog" for catalogue): a shared start of 5 letters or more covering most of the shorter word."""
     shared = question_words & tool_words
+    # A verb and its -ing noun are one word: "ship" and shipping, "book" and booking.
+    shared |= {t for t in tool_words for q in question_words if len(q) >= 3 and t in (q + "ing", q + q[-1] + "ing")}
     for q in question_words - tool_words:
         for t in tool_words - shared:
             prefix = len(commonprefix([q, t]))
@@ -392,42 +396,15 @@ def _follow_up(conversation: Conversation) -> list[PlannedCall]:
 
 
 def _decline_text(tool_name: str, missing: Sequence[Parameter], language: Language) -> str:
-    """Which tool the model would use and which parameters the question did not give."""
-    def named(parameter: Parameter) -> str:
-        about = parameter.description.rstrip(".")
-        return f"{parameter.name} ({about})" if about else parameter.name
-
-    listed = ", ".join(named(p) for p in missing)
-    return say(
-        language,
-        f"我会调用 {tool_name},但问题里没有给出它需要的参数:{listed}。请在问题里说明,我不会替你编造参数值。"
-        + REAL_MODEL["zh"],
-        f"I would call {tool_name}, but the question does not give its required "
-        f"{'parameter' if len(missing) == 1 else 'parameters'} {listed}. Please say it in the question: "
-        "I do not make up argument values. " + REAL_MODEL["en"],
-    )
+    """Which tool the model would use and which parameters the question did not give, in one sentence."""
+    hint_real_model()
+    return decline(tool_name, missing, language)
 
 
 def _stand_in_text(conversation: Conversation, language: Language) -> str:
-    """What the offline model says when no policy fits: what it is, what it can do, how to get a real model."""
-    names = ", ".join(conversation.tool_names)
-    if conversation.tools_allowed:
-        tools = say(
-            language, f"提供的工具({names})都和这个问题对不上。", f"None of the offered tools ({names}) matches this question."
-        )
-    elif conversation.tools:
-        tools = say(language, "这次请求提供了工具,但不允许调用。", "Tools were offered but not allowed in this request.")
-    else:
-        tools = say(language, "这次请求没有提供工具。", "No tools were offered with this request.")
-    return say(
-        language,
-        "我是离线替身模型,不是真正的大模型,只按简单可见的规则行事:查询我认识的城市的天气和穿衣建议、"
-        "做算术、查课程大纲和课程内容,以及在问题明显提到某个工具的名称或描述时调用它。"
-        f"{tools}{REAL_MODEL['zh']}",
-        "I am the offline stand-in model, not a real LLM: I follow simple, visible rules. I look up the weather "
-        "(and what to wear) for cities I know, do arithmetic, read course outlines and lessons, and call an offered "
-        f"tool when the question plainly names it or its description. {tools} {REAL_MODEL['en']}",
-    )
+    """What the offline model says when no policy fits: one honest sentence."""
+    hint_real_model()
+    return not_mine(conversation.tool_names, conversation.tools_allowed, language)
 
 
 # -- questions that ask for several steps ---------------------------------------------------------
@@ -480,7 +457,7 @@ def _step_note(step: str, plan: _Plan, language: Language) -> str:
     """Which step was not done and why, said plainly."""
     if plan.declined is not None:
         tool, missing = plan.declined
-        names = ", ".join(p.name for p in missing)
+        names = say(language, "、", " and ").join(label(p.name, language) for p in missing)
         why = say(language, f"{tool} 需要 {names},问题里没有给出", f"{tool} needs {names}, which the question does not give")
     else:
         why = say(language, "提供的工具里没有能做这一步的", "none of the offered tools does it")
@@ -507,7 +484,9 @@ def _several_steps(conversation: Conversation) -> Decision | None:
         if pending and conversation.tools_allowed:
             return CallTools(tuple(pending))
         if pending:
-            listed = ", ".join(describe_call(c.name, c.arguments) for c in pending)
+            listed = say(language, ";", "; ").join(
+                f"{c.name}{say(language, ':', ': ')}{call_words(c.name, c.arguments, language)}" if c.arguments
+                else c.name for c in pending)
             late = say(language, f"“{step}”这一步({listed})我没有做:这次请求不允许再调用工具。",
                        f'I did not do the step "{step}" ({listed}): no more tool calls were allowed in this request.')
             notes = _notes(undone, made, attributed, language)
@@ -539,8 +518,9 @@ def _steps_answer(conversation: Conversation, language: Language, notes: Sequenc
     """The answer from every result, then which steps were not done (and, for a step no tool could do, how to
     get a model that could)."""
     answer = compose_answer(conversation, language) if conversation.exchanges() else ""
-    hint = REAL_MODEL[language] if declined else ""
-    return say(language, "", " ").join(part for part in (answer, *notes, hint) if part)
+    if declined:
+        hint_real_model()
+    return say(language, "", " ").join(part for part in (answer, *notes) if part)
 
 
 def generic_policy(conversation: Conversation) -> Decision:

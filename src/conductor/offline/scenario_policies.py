@@ -230,6 +230,8 @@ def _city_sentence(reading: _Reading, suggestion: str | None, language: Language
                          f"I could not get the weather for {reading.city}: {reason}"), language)
     if reading.temperature is None:
         raw = quote_for(language, reading.raw)
+        if reading.city and reading.raw.strip().startswith(reading.city):  # "Beijing: sunny, 5°C" names its city
+            return ended(raw, language)
         return ended(say(language, f"{reading.city}的天气:{raw}", f"Weather for {reading.city}: {raw}"), language)
     degrees = f"{format_number(reading.temperature)}{reading.unit}"
     if language == "zh":
@@ -306,7 +308,7 @@ def _weather_answer(conversation: Conversation, language: Language, missing: Seq
     if wants_clothing and _temperature_parameter(conversation) is None and readings:
         sentences.append(say(language, "(没有提供穿衣建议工具,所以我给不出穿衣建议。)",
                              "(No clothing tool was offered, so I cannot suggest what to wear.)"))
-    sentences.append(missing_note(missing, language))
+    sentences.append(missing_note(missing, language, alone=not any(sentences)))
     return say(language, "", " ").join(s for s in sentences if s)
 
 
@@ -394,7 +396,7 @@ def _calculation_answer(conversation: Conversation, language: Language, missing:
             lines[key] = f"{expression} = {result.content}"
     if any(" = " in line for line in lines.values()):
         lines = {k: v for k, v in lines.items() if not v.startswith(("无法完成计算", "I could not do the calculation"))}
-    note = missing_note(missing, language)
+    note = missing_note(missing, language, alone=not lines)
     return "\n".join([*lines.values(), note] if note else lines.values())
 
 
