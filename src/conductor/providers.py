@@ -23,6 +23,7 @@ from .apis.hosted import split_tools
 from .budget import Budget, Ledger, RunLimits, stopped_answer
 from .execution import DEFAULT_MAX_WORKERS, aexecute, execute
 from .guards import DEFAULT_MAX_REPEATS, Approver, Guards, check_allowed_tools
+from .programs import check_programmatic
 from .rounds import DEFAULT_MAX_PAUSES, Conversation, RunResult, check_max_rounds
 from .tools import Tool, ToolRegistry
 from .trace import ToolCallRecord
@@ -163,6 +164,7 @@ class LLM:
             raise ValueError("the question must be a non-empty string")
         check_max_rounds(max_rounds)
         server_state = bool(options.pop("server_state", False))
+        programmatic = check_programmatic(options.pop("programmatic", False), self.api)
         _check_options(options, self.api, server_state)
         functions, hosted = split_tools(_check_tools(tools), self.api)
         registry = ToolRegistry(functions)
@@ -175,6 +177,7 @@ class LLM:
         settings = RequestSettings(
             self.model, registry, check_system(system), max_tokens, parallel_tool_calls, options, tool_choice=choice,
             server_state=server_state, hosted_tools=hosted, hosted_api=self.api if hosted else None,
+            programmatic=programmatic,
         )
         conversation = Conversation(
             adapter=self.adapter,

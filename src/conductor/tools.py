@@ -56,7 +56,7 @@ _MESSAGE_CHARS = 200  # one validation problem, as the model reads it; an argume
 _MISSING: Any = object()  # tells ``tool(None)`` (a mistake) from ``@tool()``, and an option given from one left out
 _OPTIONS = frozenset({
     "name", "description", "exclusive", "parameters", "requires_approval", "max_invalid", "retry", "timeout",
-    "fallbacks", "progress", "strict", "sync_to_thread",
+    "fallbacks", "progress", "strict", "sync_to_thread", "programmatic",
 })
 
 
@@ -429,6 +429,12 @@ def _check_max_invalid(budget: Any, name: str) -> int | None:
     return budget
 
 
+def _check_programmatic(value: Any, name: str) -> bool:
+    if not isinstance(value, bool):
+        raise ToolDefinitionError(f"tool {name!r}: programmatic must be True or False, got {value!r}")
+    return value
+
+
 class Tool:
     """A Python function plus what a model needs to call it.
 
@@ -453,6 +459,7 @@ class Tool:
         progress: ProgressLabel = None,
         strict: bool | None = None,
         sync_to_thread: bool = True,
+        programmatic: bool = True,
     ) -> None:
         name = _check_callable(func, name)
         # Not the wrapped object's __dict__: a callable instance's attributes would overwrite the tool's.
@@ -469,6 +476,8 @@ class Tool:
         self.requires_approval = _check_requires_approval(requires_approval, name)
         self.max_invalid = _check_max_invalid(max_invalid, name)
         self.progress = progress
+        # May a program the model writes call it (llm.run(..., programmatic=True))? See conductor.programs.
+        self.programmatic = _check_programmatic(programmatic, name)
         self.is_async = inspect.iscoroutinefunction(func) or inspect.iscoroutinefunction(_target(func))
         self.retry, self.timeout, self.fallbacks = None, None, ()
         if retry is not None or timeout is not None or fallbacks:
@@ -709,6 +718,8 @@ class Tool:
             copied.arguments_model = None
         if "progress" in options:
             copied.progress = options["progress"]
+        if "programmatic" in options:
+            copied.programmatic = _check_programmatic(options["programmatic"], name)
         _check_progress(copied.progress, name, copied.parameters)
         if {"strict", "parameters", "name"} & set(options):
             copied.strict_option = options.get("strict", self.strict_option)
@@ -806,6 +817,7 @@ def tool(
     progress: ProgressLabel = _MISSING,
     strict: bool | None = _MISSING,
     sync_to_thread: bool = _MISSING,
+    programmatic: bool = _MISSING,
 ) -> Any:
     """Decorate a function as a tool: ``@tool`` or ``@tool(name=..., exclusive=True)``.
 
@@ -832,6 +844,9 @@ def tool(
     instead of on a worker thread: for a function that never blocks (a lookup, arithmetic), it
     saves the hand-over to a thread and back; a function that waits (network, disk, sleep) would
     stall every other conversation on the loop, so leave it on a thread (the default).
+    ``programmatic=False`` keeps the tool out of the programs a model writes with
+    ``llm.run(..., programmatic=True)``: the model may still call it itself, one round at a time
+    (see :mod:`conductor.programs`).
     """
 
     given = {
@@ -839,6 +854,7 @@ def tool(
             "name": name, "description": description, "exclusive": exclusive, "parameters": parameters,
             "requires_approval": requires_approval, "max_invalid": max_invalid, "retry": retry, "timeout": timeout,
             "fallbacks": fallbacks, "progress": progress, "strict": strict, "sync_to_thread": sync_to_thread,
+            "programmatic": programmatic,
         }.items() if value is not _MISSING
     }
 

@@ -57,6 +57,7 @@ class RequestSettings:
     # ``hosted_api``, the API they were written for (see :mod:`.hosted`).
     hosted_tools: tuple[dict[str, Any], ...] = ()
     hosted_api: ApiName | None = None
+    programmatic: bool = False  # the model may write a program that calls the tools (conductor.programs)
 
 
 _hosted_dropped: set[tuple[str, str | None, tuple[str, ...]]] = set()  # said once per process

@@ -117,6 +117,9 @@ class ResponsesApi:
             if isinstance(message, ToolResult):
                 output = ERROR_PREFIX + message.content if message.is_error else message.content
                 into.append({"type": "function_call_output", "call_id": message.call_id, "output": output})
+                caller = _program_caller(message.call_id, into)
+                if caller is not None:  # a program's call: its output goes back to that program
+                    into[-1]["caller"] = caller
             elif isinstance(message, Turn):
                 into.extend(self._assistant_items(message, model))
             else:
@@ -163,7 +166,11 @@ class ResponsesApi:
         hosted = hosted_tools_for(settings, self.api)
         if len(settings.tools) or hosted:
             # Hosted tools (web_search, ...) go beside the function tools unchanged, as the caller wrote them.
-            kwargs["tools"] = [*(self.tool(t) for t in settings.tools), *hosted]
+            kwargs["tools"] = [*(self.tool(t, programmatic=settings.programmatic) for t in settings.tools), *hosted]
+            if settings.programmatic:
+                from ..programs import RESPONSES_TOOL
+
+                kwargs["tools"].append(dict(RESPONSES_TOOL))
             choice = settings.tool_choice if tools_allowed else ToolChoice("none")
             if choice.mode != "auto":  # auto is the API's default beside tools (and costs the SDK ~18 us to send)
                 kwargs["tool_choice"] = self._tool_choice(choice)
@@ -172,15 +179,23 @@ class ResponsesApi:
         return kwargs
 
     @staticmethod
-    def tool(tool: Any) -> dict[str, Any]:
+    def tool(tool: Any, *, programmatic: bool = False) -> dict[str, Any]:
         # strict is always sent: the API takes an absent strict as true, which a non-strict schema doesn't meet.
-        return {
+        wire = {
             "type": "function",
             "name": tool.name,
             "description": tool.description,
             "parameters": tool.wire_parameters,
             "strict": tool.strict,
         }
+        if programmatic and getattr(tool, "programmatic", True):
+            from ..programs import RESPONSES_CALLERS, output_schema
+
+            wire["allowed_callers"] = list(RESPONSES_CALLERS)
+            schema = output_schema(tool)
+            if schema is not None:
+                wire["output_schema"] = schema
+        return wire
 
     @staticmethod
     def _tool_choice(choice: ToolChoice) -> Any:
@@ -371,6 +386,15 @@ class ResponsesApi:
         if role == "user":
             return [UserMessage(text)]
         raise ValueError(f"history[{index}] is a message with role {role!r}; use 'user', 'assistant' or 'system'")
+
+
+def _program_caller(call_id: str, into: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The ``caller`` of the function_call item ``call_id`` answers, when a program issued it."""
+    for item in reversed(into):
+        if item.get("type") == "function_call" and item.get("call_id") == call_id:
+            caller = item.get("caller")
+            return dict(caller) if isinstance(caller, dict) and caller.get("type") == "program" else None
+    return None
 
 
 def _has_response_parts(entry: dict[str, Any]) -> bool:
