@@ -52,6 +52,7 @@ from .faults import Fault, FaultContext, FaultSchedule, call_unknown_tool, malfo
 from .injection import gullible_policy
 from .language import language_of
 from .latency import LatencyModel, Timing
+from . import programs
 from .policies import decide
 from .preface import preface
 from .reasoning import thought
@@ -113,6 +114,8 @@ class Completion:
     output_tokens: int
     reasoning: str = ""  # what a reasoning model thought first; "" for none
     reasoning_tokens: int = 0
+    program: Any = None  # a programmatic response's step (offline.programs.Step), else None
+    container: str | None = None  # Messages: the code execution container the program runs in
 
 
 @dataclass
@@ -491,8 +494,17 @@ class OfflineModel:
 
     def _complete(self, wire: ModuleType, body: dict[str, Any], digest: bytes, fault: Fault | None) -> Completion:
         conversation = self._conversation(wire, body)
-        decision = self._decide(conversation, fault)
+        step = None
+        if programs.programmatic(wire.API, body):
+            items = wire._context(body, self._server) if wire.API == "responses" else None
+            runs = programs.runs_of(wire.API, body, items)
+            step = programs.step(wire.API, body, conversation, runs, lambda c: self._decide(c, fault))
+            decision = step.decision
+        else:
+            decision = self._decide(conversation, fault)
         text = self._text(wire, body, conversation, decision)
+        if step is not None and step.program is not None and step.by_program and not step.new:
+            text = ""  # a program going on: the model writes nothing while it runs
         reasoning = thought(conversation, decision) if self.reasoning and wire.reasons(body) else ""
         reasoning_tokens = estimate_tokens(reasoning)
         calls = tuple(
@@ -516,6 +528,15 @@ class OfflineModel:
         if limit is not None and reasoning_tokens + output_tokens(text, ((c.name, c.arguments) for c in calls)) > limit:
             text, calls, finish = truncate_to_tokens(text, max(0, limit - reasoning_tokens)), (), "max_tokens"
         answer_tokens = output_tokens(text + (refusal or ""), ((c.name, c.arguments) for c in calls))
+        counted = conversation
+        container = None
+        if step is not None:
+            if step.new and step.program is not None:
+                step.program.id, step.program.item_id = programs.ids(digest, wire.API)
+                answer_tokens += estimate_tokens(step.program.code)  # the model wrote the program
+            finished = {step.program.id: step.output} if step.program is not None and step.output is not None else {}
+            counted = programs.context(conversation, runs, finished)
+            container = programs.container_id(body, digest) if wire.API == "messages" and step.program else None
         return Completion(
             id=wire.message_id(digest),
             created=self._now(digest),
@@ -524,10 +545,12 @@ class OfflineModel:
             calls=calls,
             finish=finish,
             refusal=refusal,
-            input_tokens=request_tokens(conversation),
+            input_tokens=request_tokens(counted),
             output_tokens=reasoning_tokens + answer_tokens,
             reasoning=reasoning,
             reasoning_tokens=reasoning_tokens,
+            program=step,
+            container=container,
         )
 
 

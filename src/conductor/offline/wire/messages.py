@@ -22,6 +22,7 @@ from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, Literal
 
 from ...types import ToolCall, ToolResult, Turn, UserMessage
+from .. import programs
 from ..contract import InvalidRequest, anthropic_strict_problem, hosted_tool_refused, offered_tool
 from ..conversation import Conversation, ToolChoice
 from ..faults import FaultContext, retry_headers
@@ -171,11 +172,19 @@ def _blocks(completion: Completion, server: ServerState) -> list[dict[str, Any]]
     if completion.reasoning:
         thinking = completion.reasoning
         blocks.append({"type": "thinking", "thinking": thinking, "signature": sign(server.key, thinking)})
+    step = completion.program
+    if step is not None and step.output is not None:  # the program ended: its result block comes first
+        blocks.append(programs.result_block(step))
     # Anthropic has no refusal field: a refusing answer is text with stop_reason "refusal".
     text = completion.refusal if completion.refusal is not None else completion.text
     if text:
         blocks.append({"type": "text", "text": text})
-    blocks.extend({"type": "tool_use", "id": c.id, "name": c.name, "input": _input(c)} for c in completion.calls)
+    if step is not None and step.new:
+        blocks.append({"type": "server_tool_use", "id": step.program.id, "name": "code_execution",
+                       "input": {"code": step.program.code}})
+    caller = programs.messages_caller(step)
+    blocks.extend({"type": "tool_use", "id": c.id, "name": c.name, "input": _input(c), **caller}
+                  for c in completion.calls)
     return blocks
 
 
@@ -201,6 +210,7 @@ def _message(
         "stop_reason": stop,
         "stop_sequence": None,
         "usage": _usage(completion, output_tokens),
+        **programs.container_field(completion),
     }
 
 
@@ -235,6 +245,8 @@ def _block_events(index: int, block: dict[str, Any]) -> list[tuple[float, bytes]
         deltas.append({"type": "signature_delta", "signature": block["signature"]})
         weights.append(0.0)
         start_weight = 0.0
+    elif block["type"] not in ("tool_use", "server_tool_use"):  # a result block arrives whole
+        start, deltas, weights, start_weight = block, [], [], 0.0
     else:
         start = {**block, "input": {}}
         arguments = json.dumps(block["input"], ensure_ascii=False)
@@ -401,12 +413,15 @@ def check(body: dict[str, Any], server: ServerState) -> None:
     if uses_tool_blocks and not body.get("tools"):
         raise InvalidRequest("Requests which include `tool_use` or `tool_result` blocks must define tools.")
     _check_tool_pairs(turns)
+    programs.check_messages(body)
     if server.reasoning:
         _check_thinking(body, turns, server)
 
 
 def _check_tools(tools: list[dict[str, Any]]) -> None:
     for index, tool in enumerate(tools):
+        if tool.get("type") in programs.CODE_EXECUTION_VERSIONS:
+            continue  # the code execution tool: the stand-in runs the programs it writes itself
         if tool.get("type", "custom") != "custom":
             # Server tools (web search, ...) run on Anthropic's servers: the stand-in has none.
             raise hosted_tool_refused(API, index, tool)
