@@ -27,7 +27,7 @@ SETUP = "from conductor.exercises import ____, lesson07 as ex"
 
 
 def calls_by_caller(content) -> dict:
-    """The tool_use blocks of a Messages response, by who made them: {"model": [...], "program": [...]}."""
+    """Tool names of a Messages reply by caller: {"model": [...], "program": [...]}."""
     found = {"model": [], "program": []}
     for block in content:
         if block["type"] == "tool_use":
@@ -97,7 +97,7 @@ program made, and two the model made itself (one with `"caller": {"type": "direc
 no caller field at all, as older responses send).""",
     stub='''\
 def calls_by_caller(content) -> dict:
-    """The tool_use blocks of a Messages response, by who made them: {"model": [...], "program": [...]}."""
+    """Tool names of a Messages reply by caller: {"model": [...], "program": [...]}."""
     found = {"model": [], "program": []}
     for block in content:
         if block["type"] == "tool_use":
