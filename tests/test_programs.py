@@ -173,7 +173,7 @@ def test_max_rounds_stops_a_long_program(api: str) -> None:
 
 
 @pytest.mark.parametrize("api", PROGRAM_APIS)
-def test_allowlist_and_loop_detection_apply_to_program_calls(api: str) -> None:
+def test_the_allowlist_applies_to_program_calls(api: str) -> None:
     runs.clear()
     result = _llm(api).run(QUESTION, tools=[forecast], max_rounds=6, programmatic=True, allowed_tools=[])
     assert runs == [] and {c.blocked for c in result.tool_calls} == {"allowlist"}
@@ -188,6 +188,17 @@ def test_a_retried_request_never_runs_a_program_call_twice(api: str) -> None:
     result = llm.run(QUESTION, tools=[forecast], max_rounds=6, programmatic=True)
     assert runs == ORDER
     assert "Rome is the warmest" in result.answer
+
+
+@pytest.mark.parametrize("api", PROGRAM_APIS)
+def test_a_budget_stops_a_program_between_its_calls(api: str) -> None:
+    runs.clear()
+    first = _llm(api).run(QUESTION, tools=[forecast], max_rounds=6, programmatic=True)
+    two_requests = sum(c.usage.total_tokens for c in first.trace.model_calls[:2])
+    result = _llm(api).run(QUESTION, tools=[forecast], max_rounds=6, programmatic=True, max_tokens=200,
+                           budget=cd.Budget(tokens=two_requests + 450))
+    assert result.stopped_by == "budget"
+    assert 1 <= len(result.tool_calls) < 4 and result.usage.total_tokens <= two_requests + 450
 
 
 def test_programmatic_option_on_an_existing_tool() -> None:

@@ -427,7 +427,8 @@ def result_block(step: Step) -> dict[str, Any]:
     return {
         "type": "code_execution_tool_result",
         "tool_use_id": step.program.id,
-        "content": {"type": "code_execution_result", "stdout": step.output + "\n", "stderr": "",
+        "content": {"type": "code_execution_result", "stdout": step.output + "\n",
+                    "stderr": "" if step.status == "completed" else "stopped: tool use is not allowed any more\n",
                     "return_code": 0 if step.status == "completed" else 1, "content": []},
     }
 
