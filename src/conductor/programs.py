@@ -245,5 +245,5 @@ def describe(programs: Iterable[Program], *, width: int = 100) -> str:
         head = f"program {number} ({program.language}, {program.status}): {len(program.call_ids)} call(s)"
         lines.append(display.clip(head, width))
         output = program.output if program.output is not None else "(still running)"
-        lines.append(display.clip(f"    output: {json.dumps(output, ensure_ascii=False)[1:-1]}", width))
+        lines.append(display.clip(f"    output: {output}", width))
     return "\n".join(lines)

@@ -17,7 +17,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .. import display
 from ..tools import tool
 
 QUESTION = "Which city is warmest today: Oslo, Bergen, Paris or Rome?"
@@ -70,6 +69,7 @@ class Way:
     usd: float
     conclusion: str  # the answer's last sentence: which city, and the highs it compared
     answer: str
+    per_request: tuple[int, ...] = ()  # input tokens of each request, in order
 
 
 def conclusion(answer: str) -> str:
@@ -84,7 +84,8 @@ def measure(llm: Any, *, programmatic: bool, question: str = QUESTION, max_round
     result = llm.run(question, tools=[get_hourly_forecast], max_rounds=max_rounds, programmatic=programmatic)
     seconds = time.perf_counter() - started
     return Way("program" if programmatic else "loop", result.api_calls, result.usage.input_tokens, seconds,
-               result.cost, conclusion(result.answer), result.answer)
+               result.cost, conclusion(result.answer), result.answer,
+               tuple(call.usage.input_tokens for call in result.trace.model_calls))
 
 
 @dataclass(frozen=True)
@@ -116,7 +117,17 @@ def table(comparisons: Sequence[Comparison]) -> str:
             same = "yes" if c.same_answer else "no"
             lines.append(f"{c.api:<10} {way.name:<8} {way.requests:>8} {way.input_tokens:>12,} "
                          f"{way.seconds:>7.3f}s {way.usd:>9.5f}  {same}")
-    return "\n".join(display.clip(line) for line in lines)
+    return "\n".join(lines)
+
+
+def per_request(comparisons: Sequence[Comparison]) -> str:
+    """Each request's input tokens, both ways: where the savings come from."""
+    lines = []
+    for c in comparisons:
+        for way in (c.loop, c.program):
+            counts = " + ".join(f"{n:,}" for n in way.per_request)
+            lines.append(f"{c.api:<10} {way.name:<8} {counts} = {way.input_tokens:,}")
+    return "\n".join(lines)
 
 
 def bench_programmatic(apis: Sequence[str] = ("responses", "messages")) -> list[Comparison]:

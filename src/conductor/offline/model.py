@@ -525,15 +525,21 @@ class OfflineModel:
             text, calls, finish = truncate_to_tokens(text, estimate_tokens(text) // 2), (), "max_tokens"
         # Reasoning spends the output budget first, as it does on the real APIs.
         limit = conversation.max_tokens
-        if limit is not None and reasoning_tokens + output_tokens(text, ((c.name, c.arguments) for c in calls)) > limit:
+        # A program the model writes is output too: it counts against max_tokens like the text.
+        code_tokens = estimate_tokens(step.program.code) if step is not None and step.new and step.program else 0
+        spent = reasoning_tokens + code_tokens + output_tokens(text, ((c.name, c.arguments) for c in calls))
+        if limit is not None and spent > limit:
             text, calls, finish = truncate_to_tokens(text, max(0, limit - reasoning_tokens)), (), "max_tokens"
+            code_tokens = 0
+            if step is not None and step.new:
+                step = programs.Step(Reply(text))  # cut off while writing the program: no program
         answer_tokens = output_tokens(text + (refusal or ""), ((c.name, c.arguments) for c in calls))
         counted = conversation
         container = None
         if step is not None:
             if step.new and step.program is not None:
                 step.program.id, step.program.item_id = programs.ids(digest, wire.API)
-                answer_tokens += estimate_tokens(step.program.code)  # the model wrote the program
+                answer_tokens += code_tokens  # the model wrote the program
             finished = {step.program.id: step.output} if step.program is not None and step.output is not None else {}
             counted = programs.context(conversation, runs, finished)
             container = programs.container_id(body, digest) if wire.API == "messages" and step.program else None
