@@ -192,13 +192,15 @@ def test_a_retried_request_never_runs_a_program_call_twice(api: str) -> None:
 
 @pytest.mark.parametrize("api", PROGRAM_APIS)
 def test_a_budget_stops_a_program_between_its_calls(api: str) -> None:
-    runs.clear()
-    first = _llm(api).run(QUESTION, tools=[forecast], max_rounds=6, programmatic=True)
+    first = _llm(api).run(QUESTION, tools=[forecast], max_rounds=6, programmatic=True, max_tokens=2000)
     two_requests = sum(c.usage.total_tokens for c in first.trace.model_calls[:2])
-    result = _llm(api).run(QUESTION, tools=[forecast], max_rounds=6, programmatic=True, max_tokens=200,
-                           budget=cd.Budget(tokens=two_requests + 450))
+    runs.clear()
+    limit = two_requests + 2100  # the third request's worst case (its input plus 2,000 output tokens) is more
+    result = _llm(api).run(QUESTION, tools=[forecast], max_rounds=6, programmatic=True, max_tokens=2000,
+                           budget=cd.Budget(tokens=limit))
     assert result.stopped_by == "budget"
-    assert 1 <= len(result.tool_calls) < 4 and result.usage.total_tokens <= two_requests + 450
+    assert 1 <= len(runs) < 4 and runs == ORDER[:len(runs)] and result.usage.total_tokens <= limit
+    assert result.programs[0].status == "running"  # the run ended with the program waiting
 
 
 def test_programmatic_option_on_an_existing_tool() -> None:
