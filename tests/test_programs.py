@@ -208,3 +208,76 @@ def test_programmatic_option_on_an_existing_tool() -> None:
     assert cd.tool(forecast, programmatic=False).programmatic is False
     with pytest.raises(cd.tools.ToolDefinitionError):
         cd.tool(forecast, programmatic="no")
+
+
+def _polling(conversation):
+    """Plans the same call five times (a program polling a tool), then lets the built-in policies answer."""
+    from conductor.offline.conversation import CallTools, PlannedCall
+
+    if conversation.exchanges() or not conversation.tools:
+        return None
+    return CallTools((PlannedCall("forecast", {"city": "Oslo"}),) * 5)
+
+
+@pytest.mark.parametrize("api", PROGRAM_APIS)
+def test_loop_detection_stops_a_program_repeating_a_call(api: str) -> None:
+    runs.clear()
+    result = _llm(api, OfflineModel(policies=[_polling])).run(
+        QUESTION, tools=[forecast], max_rounds=8, programmatic=True, max_repeats=3
+    )
+    assert len(result.programs) == 1 and {c.caller for c in result.tool_calls} == {"program"}
+    assert runs == ["Oslo", "Oslo"]  # the third identical call is not run, and the one after ends the run
+    assert result.stopped_by == "loop"
+
+
+@pytest.mark.parametrize("api", PROGRAM_APIS)
+def test_a_rate_limit_refuses_program_calls_over_it(api: str) -> None:
+    runs.clear()
+    orch = cd.Orchestrator(_llm(api), tools=[forecast], max_rounds=6, deadline=None,
+                           rate_limit=cd.RateLimit(tool_calls_per_minute=2, max_wait=0), programmatic=True)
+    result = orch.run(QUESTION, user="ada")
+    assert runs == ORDER[:2]
+    assert [c.is_error for c in result.tool_calls] == [False, False, True, True]
+    assert {c.caller for c in result.tool_calls} == {"program"}
+
+
+@pytest.mark.parametrize("api", PROGRAM_APIS)
+def test_a_deadline_ends_a_program_run_in_time(api: str) -> None:
+    import time
+
+    @cd.tool
+    def slow_forecast(city: str) -> dict:
+        """Get today's hour-by-hour weather forecast for a city (24 hours of readings) and its high."""
+        time.sleep(0.3)
+        return get_hourly_forecast.func(city)
+
+    llm = cd.connect("offline", api=api, latency_scale=0)
+    result = llm.run(QUESTION, tools=[slow_forecast], max_rounds=6, programmatic=True, deadline=0.8)
+    assert result.stopped_by == "deadline" and len(result.tool_calls) < 4
+
+
+@pytest.mark.parametrize("api", PROGRAM_APIS)
+def test_a_paused_program_run_survives_json_and_resumes(api: str) -> None:
+    runs.clear()
+    guarded = cd.tool(forecast, requires_approval=lambda args: args["city"] == "Oslo")
+    llm = _llm(api)
+    paused = cd.RunResult.from_json(
+        llm.run(QUESTION, tools=[guarded], max_rounds=6, programmatic=True).to_json()
+    )
+    assert paused.pending[0].caller == "program"
+    paused.approve(paused.pending[0].id)
+    done = llm.resume(paused, tools=[guarded])
+    assert runs == ORDER and done.programs[0].status == "completed"
+
+
+@pytest.mark.parametrize("api", PROGRAM_APIS)
+def test_streamed_and_async_runs_read_programs_too(api: str) -> None:
+    import asyncio
+
+    events = list(_llm(api).stream(QUESTION, tools=[forecast], max_rounds=6, programmatic=True))
+    streamed = events[-1].result
+    ran = asyncio.run(cd.connect("offline", api=api, asynchronous=True).arun(
+        QUESTION, tools=[forecast], max_rounds=6, programmatic=True))
+    for result in (streamed, ran):
+        assert [c.caller for c in result.tool_calls] == ["program"] * 4
+        assert result.programs[0].status == "completed"
