@@ -48,7 +48,7 @@ MESSAGES_MODELS = (
     "claude-opus-4-8", "claude-fable-5", "claude-mythos-5", "conductor-offline",
 )
 RESPONSES_MODELS = ("gpt-5.4", "gpt-5.5", "gpt-5.6", "conductor-offline")
-CONTAINER_DAYS = 30  # a code execution container expires 30 days after it was made
+CONTAINER_DAYS = 30  # the stand-in's own expiry for a container (conductor reads only its id)
 MIN_CALLS = 2  # a plan of fewer calls gains nothing from a program: the model calls the tool itself
 _CLIP = 160  # characters of a text value a summary keeps
 
