@@ -281,3 +281,14 @@ def test_streamed_and_async_runs_read_programs_too(api: str) -> None:
     for result in (streamed, ran):
         assert [c.caller for c in result.tool_calls] == ["program"] * 4
         assert result.programs[0].status == "completed"
+
+
+@pytest.mark.parametrize("api", PROGRAM_APIS)
+def test_taking_a_tool_out_of_programs_mid_program_is_refused_by_the_api(api: str) -> None:
+    guarded = cd.tool(forecast, requires_approval=lambda args: args["city"] == "Oslo")
+    llm = _llm(api)
+    paused = llm.run(QUESTION, tools=[guarded], max_rounds=6, programmatic=True)
+    paused.approve(paused.pending[0].id)
+    error = anthropic.BadRequestError if api == "messages" else openai.BadRequestError
+    with pytest.raises(error, match="allowed_callers"):
+        llm.resume(paused, tools=[cd.tool(guarded, programmatic=False)])
