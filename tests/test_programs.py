@@ -292,3 +292,29 @@ def test_taking_a_tool_out_of_programs_mid_program_is_refused_by_the_api(api: st
     error = anthropic.BadRequestError if api == "messages" else openai.BadRequestError
     with pytest.raises(error, match="allowed_callers"):
         llm.resume(paused, tools=[cd.tool(guarded, programmatic=False)])
+
+
+@cd.tool
+def find_user(email: str) -> dict:
+    """Find a user account by email address."""
+    return {"user_id": "u_42", "name": "Ada", "email": email}
+
+
+@cd.tool
+def get_orders(user_id: str) -> dict:
+    """Get the orders of a user by user id."""
+    return {"user_id": user_id, "orders": [{"id": "o1", "total": 12.5}, {"id": "o2", "total": 30.0}]}
+
+
+@pytest.mark.parametrize("api", PROGRAM_APIS)
+def test_a_program_runs_a_chain_it_can_plan(api: str) -> None:
+    question = "What are the orders of the user with email ada@example.com?"
+    result = _llm(api).run(question, tools=[find_user, get_orders], max_rounds=4, programmatic=True)
+    assert [(c.name, c.arguments, c.caller) for c in result.tool_calls] == [
+        ("find_user", {"email": "ada@example.com"}, "program"), ("get_orders", {"user_id": "u_42"}, "program"),
+    ]
+    (program,) = result.programs
+    assert "THEN" in program.code and program.status == "completed"
+    assert json.loads(program.output)[1]["result"]["orders"] == {
+        "count": 2, "total": {"min": 12.5, "max": 30.0, "mean": 21.2}}
+    assert "u_42" in result.answer

@@ -125,65 +125,98 @@ _JAVASCRIPT_BRIEF = '''function brief(value) {
 }'''
 
 
-def write_python(plan: tuple[PlannedCall, ...]) -> str:
-    """The Python program (Claude's code execution) that runs ``plan`` and prints its summary."""
+Then = tuple[str, dict[str, Any], list[str]]
+"""A chain's next link: the tool, the arguments the question gives, and the parameters the results must give."""
+
+
+def write_python(plan: tuple[PlannedCall, ...], then: Then | None = None) -> str:
+    """The Python program (Claude's code execution) that runs ``plan`` (then ``then``) and prints its summary."""
     calls = [(c.name, c.arguments) for c in plan]
-    tools = sorted({c.name for c in plan})
+    tools = sorted({c.name for c in plan} | ({then[0]} if then else set()))
     return "\n".join([
         "import json",
         "",
         f"PLAN = {calls!r}",
+        *([f"THEN = {then!r}  # the next link: (tool, arguments, parameters the results give)"] if then else []),
         f"TOOLS = {{{', '.join(f'{n!r}: {n}' for n in tools)}}}",
         "",
         "",
         _PYTHON_BRIEF,
         "",
         "",
-        "outputs = []",
-        "for name, arguments in PLAN:",
+        "async def call(name, arguments):",
         "    try:",
-        "        result = await TOOLS[name](**arguments)",
+        "        return await TOOLS[name](**arguments)",
         "    except Exception as error:  # a tool's error is a value the summary reports",
-        '        result = {"error": str(error)}',
-        '    outputs.append({"call": name, "arguments": arguments, "result": brief(result)})',
+        '        return {"error": str(error)}',
+        "",
+        "",
+        "results = [(name, arguments, await call(name, arguments)) for name, arguments in PLAN]",
+        *([
+            "name, arguments, needs = THEN",
+            "fields = {k: v for _, _, result in results if isinstance(result, dict) for k, v in result.items()}",
+            "arguments = {**arguments, **{n: fields[n] for n in needs if n in fields}}",
+            "results.append((name, arguments, await call(name, arguments)))",
+        ] if then else []),
+        'outputs = [{"call": n, "arguments": a, "result": brief(r)} for n, a, r in results]',
         "print(json.dumps(outputs, ensure_ascii=False))",
     ])
 
 
-def write_javascript(plan: tuple[PlannedCall, ...]) -> str:
-    """The JavaScript program (OpenAI's programmatic tool calling) that runs ``plan`` and returns its summary."""
+def write_javascript(plan: tuple[PlannedCall, ...], then: Then | None = None) -> str:
+    """The JavaScript program (OpenAI's programmatic tool calling) that runs ``plan`` (then ``then``)."""
     calls = json.dumps([[c.name, c.arguments] for c in plan], ensure_ascii=False)
-    tools = ", ".join(sorted({c.name for c in plan}))
+    tools = ", ".join(sorted({c.name for c in plan} | ({then[0]} if then else set())))
     return "\n".join([
         f"const PLAN = {calls};",
+        *([f"const THEN = {json.dumps(list(then), ensure_ascii=False)};"
+           "  // the next link: [tool, arguments, parameters the results give]"] if then else []),
         f"const TOOLS = {{{tools}}};",
         "",
         _JAVASCRIPT_BRIEF,
         "",
-        "const outputs = [];",
-        "for (const [name, args] of PLAN) {",
-        "  let result;",
+        "async function call(name, args) {",
         "  try {",
-        "    result = await TOOLS[name](args);",
+        "    return await TOOLS[name](args);",
         "  } catch (error) {  // a tool's error is a value the summary reports",
-        "    result = {error: String(error)};",
+        "    return {error: String(error)};",
         "  }",
-        "  outputs.push({call: name, arguments: args, result: brief(result)});",
         "}",
-        "return JSON.stringify(outputs);",
+        "",
+        "const results = [];",
+        "for (const [name, args] of PLAN) results.push([name, args, await call(name, args)]);",
+        *([
+            "const [name, given, needs] = THEN;",
+            "const fields = Object.assign({}, ...results.map(([, , r]) => (r && typeof r === \"object\" ? r : {})));",
+            "const args = {...given, ...Object.fromEntries(needs.filter((n) => n in fields).map((n) => [n, fields[n]]))};",
+            "results.push([name, args, await call(name, args)]);",
+        ] if then else []),
+        "return JSON.stringify(results.map(([name, args, r]) => ({call: name, arguments: args, result: brief(r)})));",
     ])
+
+
+def _literal(line: str, prefix: str) -> Any:
+    text = line.removeprefix(prefix).split("  //")[0].split("  #")[0].rstrip().rstrip(";")
+    return ast.literal_eval(text) if prefix.startswith(("PLAN", "THEN")) else json.loads(text)
 
 
 def read_plan(code: str) -> tuple[PlannedCall, ...]:
     """The plan a program of the stand-in's holds (its ``PLAN`` line), for the next step of its run."""
     for line in code.splitlines():
-        if line.startswith("PLAN = "):
-            pairs = ast.literal_eval(line.removeprefix("PLAN = "))
-            return tuple(PlannedCall(name, dict(arguments)) for name, arguments in pairs)
-        if line.startswith("const PLAN = "):
-            pairs = json.loads(line.removeprefix("const PLAN = ").rstrip(";"))
-            return tuple(PlannedCall(name, dict(arguments)) for name, arguments in pairs)
+        for prefix in ("PLAN = ", "const PLAN = "):
+            if line.startswith(prefix):
+                return tuple(PlannedCall(name, dict(arguments)) for name, arguments in _literal(line, prefix))
     return ()
+
+
+def read_then(code: str) -> Then | None:
+    """The chain's next link a program holds (its ``THEN`` line), or None."""
+    for line in code.splitlines():
+        for prefix in ("THEN = ", "const THEN = "):
+            if line.startswith(prefix):
+                value = _literal(line, prefix)
+                return None if value is None else (value[0], dict(value[1]), list(value[2]))
+    return None
 
 
 # -- a program's run, read from the request ---------------------------------------------------------
@@ -203,6 +236,10 @@ class Run:
     @property
     def plan(self) -> tuple[PlannedCall, ...]:
         return read_plan(self.code)
+
+    @property
+    def then(self) -> Then | None:
+        return read_then(self.code)
 
 
 @dataclass(frozen=True)
@@ -357,28 +394,68 @@ def step(
     """The stand-in's move on a programmatic request: go on with the open program, write one, or answer."""
     open_run = next((r for r in reversed(runs) if not r.finished), None)
     if open_run is not None:
-        plan = open_run.plan
+        plan, then = open_run.plan, open_run.then
         made = len(open_run.calls)
+        total = len(plan) + (then is not None)
         if made < len(plan) and conversation.tools_allowed:
             return Step(CallTools((plan[made],)), program=open_run, by_program=True)
+        if then is not None and made == len(plan) and conversation.tools_allowed:
+            return Step(CallTools((_next_link(then, open_run, conversation),)), program=open_run, by_program=True)
         output = output_of(open_run, conversation)
-        status = "completed" if made >= len(plan) else "incomplete"
+        status = "completed" if made >= total else "incomplete"
         finished = replace(open_run, finished=True)
         others = [finished if r is open_run else r for r in runs]
         decision = decide(_summed_up(conversation, others))
         return Step(decision, program=finished, output=output, status=status)
     decision = decide(_summed_up(conversation, runs))
     offered = {t.get("name"): t for t in body.get("tools") or [] if isinstance(t, dict)}
+    then = _planned_link(api, conversation, decision, offered) if isinstance(decision, CallTools) else None
     if (
         isinstance(decision, CallTools)
-        and len(decision.calls) >= MIN_CALLS
+        and (len(decision.calls) >= MIN_CALLS or then is not None)
         and conversation.tools_allowed
         and all(isinstance(c.arguments, dict) and eligible(api, offered.get(c.name, {})) for c in decision.calls)
     ):
-        code = write_python(decision.calls) if api == "messages" else write_javascript(decision.calls)
+        write = write_python if api == "messages" else write_javascript
+        code = write(decision.calls, then)
         run = Run("", code, "python" if api == "messages" else "javascript")
         return Step(CallTools(decision.calls[:1], decision.text), program=run, new=True, by_program=True)
     return Step(decision)
+
+
+def _planned_link(
+    api: str, conversation: Conversation, decision: CallTools, offered: dict[Any, dict[str, Any]]
+) -> Then | None:
+    """A chain the stand-in can plan: another tool the question asks for, a program may call, and whose
+    missing required parameters the first calls' results should give (looked up by name)."""
+    from .arguments import fill
+    from .policies import _MATCH_THRESHOLD, match_score
+
+    if conversation.exchanges():
+        return None
+    question = conversation.question
+    called = {c.name for c in decision.calls}
+    for spec in sorted(conversation.tools, key=lambda s: -match_score(s, question)):
+        if spec.name in called or not eligible(api, offered.get(spec.name, {})):
+            continue
+        if match_score(spec, question) < _MATCH_THRESHOLD:
+            continue
+        filled = fill(spec, question)
+        if filled.missing:
+            return (spec.name, dict(filled.arguments), list(filled.missing))
+    return None
+
+
+def _next_link(then: Then, run: Run, conversation: Conversation) -> PlannedCall:
+    """The chain's next call as the program makes it: its arguments, and the fields of the results by name."""
+    name, arguments, needs = then
+    results = _results(conversation)
+    fields: dict[str, Any] = {}
+    for call_id in run.calls:
+        value = _as_value(results[call_id]) if call_id in results else None
+        if isinstance(value, dict):
+            fields.update(value)
+    return PlannedCall(name, {**arguments, **{n: fields[n] for n in needs if n in fields}})
 
 
 def ids(digest: bytes, api: str) -> tuple[str, str]:
