@@ -157,6 +157,10 @@ def _run_bench(args: argparse.Namespace) -> int:
         except ValueError as exc:
             raise CourseError(str(exc)) from exc
         bench.print_offline(bench.bench_offline(bench.OFFLINE_APIS if args.api == "all" else (args.api,), cases))
+    elif args.which == "programmatic":
+        from .course import programmatic
+
+        programmatic.print_programmatic(programmatic.bench_programmatic())
     else:
         rows = bench.bench_parallel(latency=args.latency, max_workers=args.max_workers)
         bench.print_parallel(rows, args.max_workers)
@@ -175,12 +179,13 @@ def add_bench(subparsers: argparse._SubParsersAction) -> None:
         "batch: 1,000 conversations through cd.Orchestrator at concurrency 100: CPU against a hand-written "
         "asyncio loop on canned responses, wall time against the ideal at a lognormal model latency, and the "
         "memory kept per result. tracing: bench loop's task with cd.tracing on (spans exported in memory) over off. "
-        "scale: one task over a 60-tool catalogue on each API, naive loop vs prompt caching and tool search.",
+        "scale: one task over a 60-tool catalogue on each API, naive loop vs prompt caching and tool search. "
+        "programmatic: a four-call task as tool rounds and as the model's own program.",
     )
     parser.add_argument(
         "which",
         nargs="?",
-        choices=["loop", "parallel", "offline", "retry", "batch", "tracing", "scale"],
+        choices=["loop", "parallel", "offline", "retry", "batch", "tracing", "scale", "programmatic"],
         help="what to measure (none: every benchmark, one table of ratios)",
     )
     parser.add_argument(

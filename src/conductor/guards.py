@@ -70,6 +70,7 @@ class PendingCall:
     # against ``digest``: changing a nested value here changes nothing that runs.
     arguments: Mapping[str, Any]
     digest: str = field(repr=False)  # SHA-256 of the exact argument text the model sent
+    caller: str = "model"  # "program" when a program the model wrote made the call (conductor.programs)
 
     def __post_init__(self) -> None:
         # Read-only however it was built (from a call, or loaded from a pickle or JSON).
@@ -78,7 +79,7 @@ class PendingCall:
 
     def __reduce__(self) -> tuple[Any, ...]:
         # A read-only mapping does not pickle; the copy made at load is read-only again.
-        return (PendingCall, (self.id, self.name, dict(self.arguments), self.digest))
+        return (PendingCall, (self.id, self.name, dict(self.arguments), self.digest, self.caller))
 
     def __str__(self) -> str:
         return f"{self.name}({json.dumps(dict(self.arguments), ensure_ascii=False, sort_keys=True)})"

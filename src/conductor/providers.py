@@ -27,6 +27,7 @@ from .apis.responses import remember_reasoning
 from .budget import Budget, Ledger, RunLimits, stopped_answer
 from .execution import DEFAULT_MAX_WORKERS, aexecute, execute
 from .guards import DEFAULT_MAX_REPEATS, Approver, Guards, check_allowed_tools
+from .programs import check_programmatic
 from .rounds import DEFAULT_MAX_PAUSES, Conversation, RunResult, check_max_rounds, readable_responses
 from .tools import Tool, ToolRegistry
 from .trace import ToolCallRecord
@@ -180,6 +181,7 @@ class LLM:
             raise ValueError("with server_state=True the server holds the conversation, so conductor cannot clear "
                              "old tool results: pass context='server' (the API's own compaction) or leave server_state out")
         tool_search = options.pop("tool_search", None)
+        programmatic = check_programmatic(options.pop("programmatic", False), self.api)
         _check_options(options, self.api, server_state)
         functions, hosted = split_tools(_check_tools(tools), self.api)
         registry = ToolRegistry(functions)
@@ -202,7 +204,7 @@ class LLM:
         settings = RequestSettings(
             self.model, registry, check_system(system), max_tokens, parallel_tool_calls, options, tool_choice=choice,
             server_state=server_state, hosted_tools=hosted, hosted_api=self.api if hosted else None,
-            deferred=searched.deferred, **scale,
+            deferred=searched.deferred, programmatic=programmatic, **scale,
         )
         conversation = Conversation(
             adapter=self.adapter,

@@ -46,7 +46,7 @@ from dataclasses import dataclass, field, fields, replace
 from functools import cache
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from . import context, display
+from . import context, display, programs
 from . import tracing as _tracing
 from .apis import history_to_neutral
 from .apis.base import is_hosted_approval, system_text
@@ -184,6 +184,11 @@ class RunResult:
     def tool_calls(self) -> list[ToolCallRecord]:
         """Every tool call of every round, in order."""
         return [call for r in self.rounds for call in r.tool_calls]
+
+    @property
+    def programs(self) -> tuple[programs.Program, ...]:
+        """The programs the model wrote (``programmatic=True``), as the API returned them."""
+        return programs.programs_of(self.conversation)
 
     def table(self) -> str:
         """Round-by-round latency, tokens and cost as plain text."""
@@ -780,6 +785,8 @@ class Conversation:
         request = self.adapter.request(
             self.settings, self.messages, tools_allowed=self.tools_allowed, continued=self.continued
         )
+        if self.settings.programmatic and self.adapter.api == "messages":
+            request = programs.with_container(request, self.neutral)  # the program goes on in its container
         # Budgets and the deadline are checked before the request goes out, never after it is billed.
         refused = self.limits.check(self, request) if self.limits.active else None
         if refused is not None:
@@ -855,6 +862,8 @@ class Conversation:
         self._chain(turn)
         self._pending = (turn, call)
         self._screened = self.guards.screen(turn.tool_calls, self.tools, self.origin)
+        if self.settings.programmatic:
+            programs.mark_pending(self._screened, programs.callers(turn))
         return self._take_runnable()
 
     def _paused(self, turn: Turn) -> None:
@@ -962,6 +971,8 @@ class Conversation:
             logger.info("run paused: %d call(s) await approval", len(self.paused))
             return
         records = [self._traced(c, screened.answered[i]) for i, c in enumerate(turn.tool_calls)]
+        if self.settings.programmatic:
+            records = [replace(r, caller=who) for r, who in zip(records, programs.callers(turn))]
         self.neutral += [ToolResult(c.id, c.name, r.output, r.is_error) for c, r in zip(turn.tool_calls, records)]
         self.rounds.append(Round(index=len(self.rounds) + 1, model=call, tool_calls=tuple(records), text=turn.text))
         self._pending = self._screened = None

@@ -56,7 +56,7 @@ _MESSAGE_CHARS = 200  # one validation problem, as the model reads it; an argume
 _MISSING: Any = object()  # tells ``tool(None)`` (a mistake) from ``@tool()``, and an option given from one left out
 _OPTIONS = frozenset({
     "name", "description", "exclusive", "parameters", "requires_approval", "max_invalid", "retry", "timeout",
-    "fallbacks", "progress", "strict", "sync_to_thread", "defer_loading",
+    "fallbacks", "progress", "strict", "sync_to_thread", "defer_loading", "programmatic",
 })
 
 
@@ -429,6 +429,12 @@ def _check_max_invalid(budget: Any, name: str) -> int | None:
     return budget
 
 
+def _check_programmatic(value: Any, name: str) -> bool:
+    if not isinstance(value, bool):
+        raise ToolDefinitionError(f"tool {name!r}: programmatic must be True or False, got {value!r}")
+    return value
+
+
 class Tool:
     """A Python function plus what a model needs to call it.
 
@@ -454,6 +460,7 @@ class Tool:
         strict: bool | None = None,
         sync_to_thread: bool = True,
         defer_loading: bool | None = None,
+        programmatic: bool = True,
     ) -> None:
         name = _check_callable(func, name)
         # Not the wrapped object's __dict__: a callable instance's attributes would overwrite the tool's.
@@ -471,6 +478,8 @@ class Tool:
         self.requires_approval = _check_requires_approval(requires_approval, name)
         self.max_invalid = _check_max_invalid(max_invalid, name)
         self.progress = progress
+        # May a program the model writes call it (llm.run(..., programmatic=True))? See conductor.programs.
+        self.programmatic = _check_programmatic(programmatic, name)
         self.is_async = inspect.iscoroutinefunction(func) or inspect.iscoroutinefunction(_target(func))
         self.retry, self.timeout, self.fallbacks = None, None, ()
         if retry is not None or timeout is not None or fallbacks:
@@ -714,6 +723,8 @@ class Tool:
             copied.arguments_model = None
         if "progress" in options:
             copied.progress = options["progress"]
+        if "programmatic" in options:
+            copied.programmatic = _check_programmatic(options["programmatic"], name)
         _check_progress(copied.progress, name, copied.parameters)
         if {"strict", "parameters", "name"} & set(options):
             copied.strict_option = options.get("strict", self.strict_option)
@@ -830,6 +841,7 @@ def tool(
     strict: bool | None = _MISSING,
     sync_to_thread: bool = _MISSING,
     defer_loading: bool | None = _MISSING,
+    programmatic: bool = _MISSING,
 ) -> Any:
     """Decorate a function as a tool: ``@tool`` or ``@tool(name=..., exclusive=True)``.
 
@@ -859,6 +871,9 @@ def tool(
     ``defer_loading=True`` keeps the tool's definition out of the model's context until a tool
     search loads it (see :mod:`conductor.search`); ``defer_loading=False`` keeps it loaded even
     when a run passes ``tool_search=True``, which defers every other tool.
+    ``programmatic=False`` keeps the tool out of the programs a model writes with
+    ``llm.run(..., programmatic=True)``: the model may still call it itself, one round at a time
+    (see :mod:`conductor.programs`).
     """
 
     given = {
@@ -867,6 +882,7 @@ def tool(
             "requires_approval": requires_approval, "max_invalid": max_invalid, "retry": retry, "timeout": timeout,
             "fallbacks": fallbacks, "progress": progress, "strict": strict, "sync_to_thread": sync_to_thread,
             "defer_loading": defer_loading,
+            "programmatic": programmatic,
         }.items() if value is not _MISSING
     }
 

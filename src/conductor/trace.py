@@ -71,6 +71,7 @@ class ToolCallRecord:
     # The model's own arguments when a person approved the call with an edit of them (``arguments`` then
     # holds the ones that ran, and ``output`` opens with what changed, as the model read it); else None.
     edited_from: Any = None
+    caller: str = "model"  # "program" for a call a program the model wrote made (conductor.programs)
 
     @property
     def seconds(self) -> float:

@@ -191,6 +191,7 @@ class Turn:
     items: tuple[dict[str, Any], ...] = ()  # the output items / content blocks as received (see above)
     response_id: str | None = None  # Responses API: the response's id (for previous_response_id)
     origin: tuple[str, str] | None = None  # (API, model asked) that wrote the turn; None for history
+    container: str | None = None  # Messages: the code execution container a program ran in (conductor.programs)
     raw: Any = field(default=None, compare=False, repr=False)  # the SDK object, for inspection
     role: Literal["assistant"] = "assistant"
 

@@ -69,6 +69,7 @@ class RequestSettings:
     allowed_tools: tuple[str, ...] | None = None
     context: str | None = None
     context_limit: int | None = None
+    programmatic: bool = False  # the model may write a program that calls the tools (conductor.programs)
 
 
 _hosted_dropped: set[tuple[str, str | None, tuple[str, ...]]] = set()  # said once per process

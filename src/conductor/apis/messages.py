@@ -228,6 +228,8 @@ class MessagesApi:
                 {**t.anthropic_schema(), "defer_loading": True} if t.name in deferred else t.anthropic_schema()
                 for t in settings.tools
             ] + hosted
+            if settings.programmatic:
+                kwargs["tools"] = _programmatic_tools(kwargs["tools"], settings)
             kwargs["tool_choice"] = self._tool_choice(
                 settings.tool_choice if tools_allowed else ToolChoice("none"), settings.parallel_tool_calls
             )
@@ -288,7 +290,8 @@ class MessagesApi:
         reasoning: list[Reasoning] = []
         server = False
         for block in response.content:
-            server = server or is_server_block(block.type)
+            # A call a program made (its caller a code execution version) goes back with its caller, as received.
+            server = server or is_server_block(block.type) or _program_caller(block)
             if block.type == "text":
                 texts.append(block.text)
             elif block.type == "tool_use":
@@ -314,6 +317,7 @@ class MessagesApi:
             model=response.model,
             reasoning=tuple(reasoning),
             items=tuple(_as_received(block) for block in response.content) if keep else (),
+            container=getattr(getattr(response, "container", None), "id", None),
             raw=response,
         )
 
@@ -363,6 +367,22 @@ def _endpoint(client: Any, kwargs: dict[str, Any]) -> tuple[Any, dict[str, Any]]
         return client.messages, kwargs
     betas = list(kwargs.get("betas") or ())
     return client.beta.messages, {**kwargs, "betas": betas if COMPACT_BETA in betas else [*betas, COMPACT_BETA]}
+def _programmatic_tools(tools: list[dict[str, Any]], settings: RequestSettings) -> list[dict[str, Any]]:
+    """``tools`` with the code execution tool added and ``allowed_callers`` on each tool a program may call."""
+    from ..programs import messages_callers, messages_tool
+
+    eligible = {t.name for t in settings.tools if getattr(t, "programmatic", True)}
+    marked = [{**t, "allowed_callers": messages_callers()} if t.get("name") in eligible and "type" not in t else t
+              for t in tools]
+    if not any(str(t.get("type", "")).startswith("code_execution_") for t in marked):
+        marked.append(messages_tool())
+    return marked
+
+
+def _program_caller(block: Any) -> bool:
+    caller = getattr(block, "caller", None)
+    kind = caller.get("type") if isinstance(caller, dict) else getattr(caller, "type", None)
+    return block.type == "tool_use" and kind not in (None, "direct")
 
 
 def _server_history_block(kind: Any) -> bool:

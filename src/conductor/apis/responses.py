@@ -160,6 +160,9 @@ class ResponsesApi:
             elif isinstance(message, ToolResult):
                 output = ERROR_PREFIX + message.content if message.is_error else message.content
                 into.append({"type": "function_call_output", "call_id": message.call_id, "output": output})
+                caller = _program_caller(message.call_id, into)
+                if caller is not None:  # a program's call: its output goes back to that program
+                    into[-1]["caller"] = caller
             elif isinstance(message, Turn):
                 into.extend(self._assistant_items(message, model))
             else:
@@ -218,7 +221,14 @@ class ResponsesApi:
         if len(settings.tools) or hosted:
             # Hosted tools (web_search, ...) go beside the function tools unchanged, as the caller wrote them.
             deferred = deferred_for(settings, self.api)
-            kwargs["tools"] = [*(self.tool(t, t.name in deferred) for t in settings.tools), *hosted]
+            kwargs["tools"] = [
+                *(self.tool(t, t.name in deferred, programmatic=settings.programmatic) for t in settings.tools),
+                *hosted,
+            ]
+            if settings.programmatic:
+                from ..programs import RESPONSES_TOOL
+
+                kwargs["tools"].append(dict(RESPONSES_TOOL))
             choice = settings.tool_choice if tools_allowed else ToolChoice("none")
             if settings.allowed_tools is not None and choice.mode in ("auto", "required"):
                 # Every tool stays in the request (the cached prefix holds); tool_choice restricts the calls.
@@ -236,7 +246,7 @@ class ResponsesApi:
         return kwargs
 
     @staticmethod
-    def tool(tool: Any, deferred: bool = False) -> dict[str, Any]:
+    def tool(tool: Any, deferred: bool = False, *, programmatic: bool = False) -> dict[str, Any]:
         # strict is always sent: the API takes an absent strict as true, which a non-strict schema doesn't meet.
         wire = {
             "type": "function",
@@ -247,6 +257,13 @@ class ResponsesApi:
         }
         if deferred:  # loaded by the hosted tool_search when the model asks for it
             wire["defer_loading"] = True
+        if programmatic and getattr(tool, "programmatic", True):
+            from ..programs import RESPONSES_CALLERS, output_schema
+
+            wire["allowed_callers"] = list(RESPONSES_CALLERS)
+            schema = output_schema(tool)
+            if schema is not None:
+                wire["output_schema"] = schema
         return wire
 
     @staticmethod
@@ -441,6 +458,15 @@ class ResponsesApi:
         if role == "user":
             return [UserMessage(text)]
         raise ValueError(f"history[{index}] is a message with role {role!r}; use 'user', 'assistant' or 'system'")
+
+
+def _program_caller(call_id: str, into: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The ``caller`` of the function_call item ``call_id`` answers, when a program issued it."""
+    for item in reversed(into):
+        if item.get("type") == "function_call" and item.get("call_id") == call_id:
+            caller = item.get("caller")
+            return dict(caller) if isinstance(caller, dict) and caller.get("type") == "program" else None
+    return None
 
 
 def _has_response_parts(entry: dict[str, Any]) -> bool:

@@ -54,6 +54,7 @@ from .faults import Fault, FaultContext, FaultSchedule, call_unknown_tool, malfo
 from .injection import gullible_policy
 from .language import language_of
 from .latency import LatencyModel, Timing
+from . import programs
 from .policies import decide
 from .preface import preface
 from .reasoning import thought
@@ -119,6 +120,8 @@ class Completion:
     cache: CacheUse = CacheUse()  # the part of input_tokens read from / written to the prompt cache
     compaction: Compaction | None = None  # server-side compaction done before this answer (see .compaction)
     search: SearchStep | None = None  # a hosted tool search made inside the response, before its calls
+    program: Any = None  # a programmatic response's step (offline.programs.Step), else None
+    container: str | None = None  # Messages: the code execution container the program runs in
 
 
 @dataclass
@@ -522,12 +525,23 @@ class OfflineModel:
         def decide(conversation: Conversation) -> Decision:  # an allowlist narrows the calls, not what is read
             return self._decide(allowed_only(conversation, body), fault)
 
-        # Deferred tools and tool search (see .tool_search): the model decides among the tools in its context.
-        items = wire.context_items(body, self._server) if hasattr(wire, "context_items") else ()
-        searched = decide_with_search(wire.API, body, known, items, decide)
-        conversation, decision = (searched.conversation, searched.decision) if searched else (known, decide(known))
+        step, searched = None, None
+        if programs.programmatic(wire.API, body):
+            # The model's own program (see .programs): it plans over the tools it was given.
+            conversation = known
+            runs = programs.runs_of(wire.API, body, wire._context(body, self._server) if wire.API == "responses"
+                                    else None)
+            step = programs.step(wire.API, body, conversation, runs, decide)
+            decision = step.decision
+        else:
+            # Deferred tools and tool search (see .tool_search): the model decides among the tools in its context.
+            items = wire.context_items(body, self._server) if hasattr(wire, "context_items") else ()
+            searched = decide_with_search(wire.API, body, known, items, decide)
+            conversation, decision = (searched.conversation, searched.decision) if searched else (known, decide(known))
         cache = self.prompt_cache.use(wire.API, body, prefix_view(wire.API, body, read))
         text = self._text(wire, body, conversation, decision)
+        if step is not None and step.program is not None and step.by_program and not step.new:
+            text = ""  # a program going on: the model writes nothing while it runs
         reasoning = thought(conversation, decision) if self.reasoning and wire.reasons(body) else ""
         reasoning_tokens = estimate_tokens(reasoning)
         calls = tuple(
@@ -548,12 +562,27 @@ class OfflineModel:
             text, calls, finish = truncate_to_tokens(text, estimate_tokens(text) // 2), (), "max_tokens"
         # Reasoning spends the output budget first, as it does on the real APIs.
         limit = conversation.max_tokens
-        if limit is not None and reasoning_tokens + output_tokens(text, ((c.name, c.arguments) for c in calls)) > limit:
+        # A program the model writes is output too: it counts against max_tokens like the text.
+        code_tokens = estimate_tokens(step.program.code) if step is not None and step.new and step.program else 0
+        spent = reasoning_tokens + code_tokens + output_tokens(text, ((c.name, c.arguments) for c in calls))
+        if limit is not None and spent > limit:
             text, calls, finish = truncate_to_tokens(text, max(0, limit - reasoning_tokens)), (), "max_tokens"
+            code_tokens = 0
+            if step is not None and step.new:
+                step = programs.Step(Reply(text))  # cut off while writing the program: no program
         answer_tokens = output_tokens(text + (refusal or ""), ((c.name, c.arguments) for c in calls))
-        step = searched.step if searched is not None and finish != "refusal" else None
-        if step is not None:  # the search the model wrote is output too
-            answer_tokens += output_tokens("", [("tool_search", step.query)])
+        search_step = searched.step if searched is not None and finish != "refusal" else None
+        if search_step is not None:  # the search the model wrote is output too
+            answer_tokens += output_tokens("", [("tool_search", search_step.query)])
+        counted = read
+        container = None
+        if step is not None:
+            if step.new and step.program is not None:
+                step.program.id, step.program.item_id = programs.ids(digest, wire.API)
+                answer_tokens += code_tokens  # the model wrote the program
+            finished = {step.program.id: step.output} if step.program is not None and step.output is not None else {}
+            counted = programs.context(conversation, runs, finished)
+            container = programs.container_id(body, digest) if wire.API == "messages" and step.program else None
         return Completion(
             id=wire.message_id(digest),
             created=self._now(digest),
@@ -563,14 +592,16 @@ class OfflineModel:
             finish=finish,
             refusal=refusal,
             # What the model read: after a compaction, the summary and what followed; with search, the tools in
-            # its context (and, on OpenAI, the deferred tools' names).
-            input_tokens=searched.input_tokens if searched is not None and read is known else request_tokens(read),
+            # its context (and, on OpenAI, the deferred tools' names); with a program, not its calls' results.
+            input_tokens=searched.input_tokens if searched is not None and read is known else request_tokens(counted),
             output_tokens=reasoning_tokens + answer_tokens,
             reasoning=reasoning,
             reasoning_tokens=reasoning_tokens,
             cache=cache,
             compaction=compaction,
-            search=step,
+            search=search_step,
+            program=step,
+            container=container,
         )
 
 

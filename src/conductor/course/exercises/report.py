@@ -19,7 +19,7 @@ from .core import Exercise, Outcome, WrongAnswer
 __all__ = ["LESSONS", "Row", "run_stub", "verify", "verify_all", "print_report"]
 
 LESSONS: tuple[str, ...] = (
-    "lesson00", "lesson01", "lesson02", "lesson03", "lesson04", "lesson05", "lesson06", "lesson08",
+    "lesson00", "lesson01", "lesson02", "lesson03", "lesson04", "lesson05", "lesson06", "lesson07", "lesson08",
 )
 
 STUB_VERDICT = "Not attempted yet"

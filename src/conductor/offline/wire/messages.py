@@ -22,6 +22,7 @@ from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, Literal
 
 from ...types import ToolCall, ToolResult, Turn, UserMessage
+from .. import programs
 from ..contract import InvalidRequest, anthropic_strict_problem, hosted_tool_refused, offered_tool
 from ..conversation import Conversation, ToolChoice
 from ..faults import FaultContext, retry_headers
@@ -176,11 +177,19 @@ def _blocks(completion: Completion, server: ServerState) -> list[dict[str, Any]]
         thinking = completion.reasoning
         blocks.append({"type": "thinking", "thinking": thinking, "signature": sign(server.key, thinking)})
     blocks += _search_blocks(completion)
+    step = completion.program
+    if step is not None and step.output is not None:  # the program ended: its result block comes first
+        blocks.append(programs.result_block(step))
     # Anthropic has no refusal field: a refusing answer is text with stop_reason "refusal".
     text = completion.refusal if completion.refusal is not None else completion.text
     if text:
         blocks.append({"type": "text", "text": text})
-    blocks.extend({"type": "tool_use", "id": c.id, "name": c.name, "input": _input(c)} for c in completion.calls)
+    if step is not None and step.new:
+        blocks.append({"type": "server_tool_use", "id": step.program.id, "name": "code_execution",
+                       "input": {"code": step.program.code}})
+    caller = programs.messages_caller(step)
+    blocks.extend({"type": "tool_use", "id": c.id, "name": c.name, "input": _input(c), **caller}
+                  for c in completion.calls)
     return blocks
 
 
@@ -239,6 +248,7 @@ def _message(
         "stop_reason": stop,
         "stop_sequence": None,
         "usage": _usage(completion, output_tokens),
+        **programs.container_field(completion),
     }
 
 
@@ -273,12 +283,9 @@ def _block_events(index: int, block: dict[str, Any]) -> list[tuple[float, bytes]
         deltas.append({"type": "signature_delta", "signature": block["signature"]})
         weights.append(0.0)
         start_weight = 0.0
-    elif block["type"] == "tool_search_tool_result":  # the search's result arrives whole
-        return [
-            (0.0, _sse({"type": "content_block_start", "index": index, "content_block": block})),
-            (0.0, _sse({"type": "content_block_stop", "index": index})),
-        ]
-    else:  # tool_use, and a search's server_tool_use
+    elif block["type"] not in ("tool_use", "server_tool_use"):  # a result block arrives whole
+        start, deltas, weights, start_weight = block, [], [], 0.0
+    else:  # tool_use, and a server tool's server_tool_use (a search, a program)
         start = {**block, "input": {}}
         arguments = json.dumps(block["input"], ensure_ascii=False)
         deltas = [{"type": "input_json_delta", "partial_json": p} for p in split_pieces(arguments, tokens=4)]
@@ -445,6 +452,7 @@ def check(body: dict[str, Any], server: ServerState) -> None:
     if uses_tool_blocks and not body.get("tools"):
         raise InvalidRequest("Requests which include `tool_use` or `tool_result` blocks must define tools.")
     _check_tool_pairs(turns)
+    programs.check_messages(body)
     if server.reasoning:
         _check_thinking(body, turns, server)
 
@@ -453,6 +461,8 @@ def _check_tools(tools: list[dict[str, Any]]) -> None:
     for index, tool in enumerate(tools):
         if is_messages_search(tool):
             continue  # the BM25 tool search: the stand-in runs it itself (see ..tool_search)
+        if tool.get("type") in programs.CODE_EXECUTION_VERSIONS:
+            continue  # the code execution tool: the stand-in runs the programs it writes itself
         if tool.get("type", "custom") != "custom":
             # Server tools (web search, ...) run on Anthropic's servers: the stand-in has none.
             raise hosted_tool_refused(API, index, tool)

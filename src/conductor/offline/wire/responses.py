@@ -24,6 +24,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Literal
 
 from ...types import ToolCall, ToolResult, Turn, UserMessage
+from .. import programs
 from ..contract import InvalidRequest, hosted_tool_refused, offered_tool, openai_strict_problem
 from ..conversation import Conversation, ToolChoice
 from ..ids import hexadecimal
@@ -291,13 +292,19 @@ def _search_items(completion: Completion) -> list[dict[str, Any]]:
 
 def _output(completion: Completion, body: dict[str, Any], server: ServerState) -> list[dict[str, Any]]:
     """The output items, in the order a reasoning model makes them: a compaction, reasoning, a tool search,
-    message, calls."""
+    a program's output, message, a new program, calls."""
     output = [_compaction_item(completion)] if completion.compaction is not None else []
     output += [_reasoning_item(completion, body, server)] if completion.reasoning else []
     output += _search_items(completion)
+    step = completion.program
+    if step is not None and step.output is not None:  # the program ended: its output item comes first
+        output.append(programs.output_item(step, completion.id))
     message = _message_item(completion)
     if message is not None:
         output.append(message)
+    if step is not None and step.new:
+        output.append(programs.program_item(step))
+    caller = programs.responses_caller(step)
     # A call of a deferred function names its namespace: the function's own name (as recorded traffic shows).
     deferred = {t.get("name") for t in body.get("tools") or () if t.get("type") == "function" and t.get("defer_loading")}
     output.extend(
@@ -309,6 +316,7 @@ def _output(completion: Completion, body: dict[str, Any], server: ServerState) -
             "call_id": call.id,
             "name": call.name,
             **({"namespace": call.name} if call.name in deferred else {}),
+            **caller,
         }
         for index, call in enumerate(completion.calls)
     )
@@ -500,6 +508,9 @@ def stream_events(completion: Completion, body: dict[str, Any], server: ServerSt
             events.extend(_search_events(index, item))
         elif item["type"] == "message":
             events.extend(_message_events(index, item))
+        elif item["type"] in ("program", "program_output"):  # arrives whole
+            events.append((0.0, {"type": "response.output_item.added", "output_index": index, "item": item}))
+            events.append((0.0, {"type": "response.output_item.done", "output_index": index, "item": item}))
         else:
             events.extend(_call_events(index, item))
     events.append((0.0, {"type": f"response.{final['status']}", "response": final}))
@@ -561,6 +572,7 @@ def check(body: dict[str, Any], server: ServerState) -> None:
     check_responses(body, [*stored, *items])
     _check_reasoning_items(items, server)
     _check_calls([*stored, *items], server)
+    programs.check_responses(body, [*stored, *items])
 
 
 def _invalid_schema(name: str, index: int, detail: str) -> InvalidRequest:
@@ -572,6 +584,8 @@ def _invalid_schema(name: str, index: int, detail: str) -> InvalidRequest:
 
 
 def _check_tool(index: int, tool: dict[str, Any]) -> None:
+    if tool.get("type") == programs.RESPONSES_TOOL_TYPE:
+        return  # the stand-in runs the programs it writes itself
     if tool.get("type") == "custom":
         return  # a free-form tool of the caller's: offered to no policy, accepted as the API accepts it
     if is_responses_search(tool):
