@@ -410,7 +410,8 @@ class OfflineModel:
         completion = self._complete(wire, body, ids, fault)
         _log_usage(wire.API, completion, batched=BATCH_LINE in request.extensions)
         # A prefix read from the cache is not read again: only the rest of the prompt delays the first token.
-        timing = self.latency.timing(int.from_bytes(digest[:8], "big"), completion.input_tokens - completion.cache.read)
+        timing = self.latency.timing(int.from_bytes(digest[:8], "big"),
+                                     max(0, completion.input_tokens - completion.cache.read))
         if not streaming:
             content = _json_bytes(wire.render(completion, body, self._server))
             wire.remember(body, completion, self._server)
@@ -538,7 +539,6 @@ class OfflineModel:
             items = wire.context_items(body, self._server) if hasattr(wire, "context_items") else ()
             searched = decide_with_search(wire.API, body, known, items, decide)
             conversation, decision = (searched.conversation, searched.decision) if searched else (known, decide(known))
-        cache = self.prompt_cache.use(wire.API, body, prefix_view(wire.API, body, read))
         text = self._text(wire, body, conversation, decision)
         if step is not None and step.program is not None and step.by_program and not step.new:
             text = ""  # a program going on: the model writes nothing while it runs
@@ -583,6 +583,8 @@ class OfflineModel:
             finished = {step.program.id: step.output} if step.program is not None and step.output is not None else {}
             counted = programs.context(conversation, runs, finished)
             container = programs.container_id(body, digest) if wire.API == "messages" and step.program else None
+        # The prefix the model reads is what can be cached: with a program, without its calls' results.
+        cache = self.prompt_cache.use(wire.API, body, prefix_view(wire.API, body, counted))
         return Completion(
             id=wire.message_id(digest),
             created=self._now(digest),
