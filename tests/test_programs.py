@@ -12,7 +12,7 @@ from openai.types.responses import Response
 
 import conductor as cd
 from conductor.course.programmatic import QUESTION, bench_programmatic, get_hourly_forecast
-from conductor.offline import OfflineModel
+from conductor.offline import LatencyModel, OfflineModel
 from conductor.programs import code_execution_version
 
 PROGRAM_APIS = ("responses", "messages")
@@ -28,7 +28,8 @@ def forecast(city: str) -> dict:
 
 
 def _llm(api: str, model: OfflineModel | None = None) -> cd.LLM:
-    return cd.connect("offline", api=api, offline_model=model) if model else cd.connect("offline", api=api)
+    """The stand-in without its simulated latency: what is tested here is what it says, not how long it takes."""
+    return cd.connect("offline", api=api, offline_model=model or OfflineModel(latency=LatencyModel.instant()))
 
 
 def test_chat_completions_has_no_programs() -> None:
@@ -42,7 +43,7 @@ def test_newest_code_execution_version_comes_from_the_sdk() -> None:
 
 @pytest.mark.parametrize("api", PROGRAM_APIS)
 def test_request_shapes(api: str) -> None:
-    model = OfflineModel()
+    model = OfflineModel(latency=LatencyModel.instant())
     left_out = cd.tool(forecast, name="forecast_direct", programmatic=False)
     _llm(api, model).run(QUESTION, tools=[forecast, left_out], max_rounds=6, programmatic=True)
     tools = model.requests[0].body["tools"]
@@ -78,7 +79,7 @@ def test_a_program_runs_the_fan_out_and_the_answer_agrees(api: str) -> None:
 
 @pytest.mark.parametrize("api", PROGRAM_APIS)
 def test_responses_validate_against_the_sdk_models(api: str) -> None:
-    model = OfflineModel()
+    model = OfflineModel(latency=LatencyModel.instant())
     llm = _llm(api, model)
     result = llm.run(QUESTION, tools=[forecast], max_rounds=6, programmatic=True)
     for call in result.trace.model_calls:
@@ -105,7 +106,7 @@ def test_a_tool_left_out_of_programs_is_called_by_the_model(api: str) -> None:
 
 
 def test_a_program_call_to_a_tool_without_allowed_callers_is_refused() -> None:
-    model = OfflineModel()
+    model = OfflineModel(latency=LatencyModel.instant())
     client = model.anthropic_client()
     tool = {"name": "forecast", "description": forecast.description, "input_schema": forecast.parameters,
             "allowed_callers": ["direct", code_execution_version()]}
@@ -186,7 +187,7 @@ def test_the_allowlist_applies_to_program_calls(api: str) -> None:
 @pytest.mark.parametrize("api", PROGRAM_APIS)
 def test_a_retried_request_never_runs_a_program_call_twice(api: str) -> None:
     runs.clear()
-    model = OfflineModel()
+    model = OfflineModel(latency=LatencyModel.instant())
     llm = _llm(api, model)
     model.inject("server_error", times=1)
     result = llm.run(QUESTION, tools=[forecast], max_rounds=6, programmatic=True)
@@ -226,7 +227,7 @@ def _polling(conversation):
 @pytest.mark.parametrize("api", PROGRAM_APIS)
 def test_loop_detection_stops_a_program_repeating_a_call(api: str) -> None:
     runs.clear()
-    result = _llm(api, OfflineModel(policies=[_polling])).run(
+    result = _llm(api, OfflineModel(latency=LatencyModel.instant(), policies=[_polling])).run(
         QUESTION, tools=[forecast], max_rounds=8, programmatic=True, max_repeats=3
     )
     assert len(result.programs) == 1 and {c.caller for c in result.tool_calls} == {"program"}
@@ -280,7 +281,7 @@ def test_streamed_and_async_runs_read_programs_too(api: str) -> None:
 
     events = list(_llm(api).stream(QUESTION, tools=[forecast], max_rounds=6, programmatic=True))
     streamed = events[-1].result
-    ran = asyncio.run(cd.connect("offline", api=api, asynchronous=True).arun(
+    ran = asyncio.run(cd.connect("offline", api=api, asynchronous=True, latency_scale=0).arun(
         QUESTION, tools=[forecast], max_rounds=6, programmatic=True))
     for result in (streamed, ran):
         assert [c.caller for c in result.tool_calls] == ["program"] * 4
