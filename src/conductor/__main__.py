@@ -106,7 +106,9 @@ def add_course(subparsers: argparse._SubParsersAction) -> None:
 
 def _run_refresh(args: argparse.Namespace) -> int:
     """Handler of ``refresh``: re-execute notebooks in place; 1 when one fails."""
-    return refresh_notebooks(find_root(Path.cwd()), only=args.only or (), cell_timeout=args.cell_timeout).exit_code
+    return refresh_notebooks(
+        find_root(Path.cwd()), only=args.only or (), cell_timeout=args.cell_timeout, jobs=args.jobs
+    ).exit_code
 
 
 def add_refresh(subparsers: argparse._SubParsersAction) -> None:
@@ -120,6 +122,8 @@ def add_refresh(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--only", action="append", metavar="PATTERN", help="notebooks matching PATTERN; repeatable")
     parser.add_argument("--cell-timeout", type=int, default=CELL_TIMEOUT, metavar="SECONDS")
+    parser.add_argument("-j", "--jobs", type=int, default=DEFAULT_JOBS, metavar="N",
+                        help=f"notebooks run at a time (default: {DEFAULT_JOBS})")
     parser.set_defaults(handler=_run_refresh)
 
 
