@@ -84,3 +84,13 @@ def test_two_servers_with_the_same_tool_name_work_in_one_run_once_renamed():
     outputs = {c.name: c.output for c in result.tool_calls}
     assert '"source":"met"' in outputs["met_weather"].replace(" ", "")
     assert '"source":"noaa"' in outputs["noaa_weather"].replace(" ", "")
+
+
+def test_a_copy_renders_its_own_schema_on_every_api():
+    narrowed = {"type": "object", "properties": {"to": {"type": "string"}}, "required": ["to"],
+                "additionalProperties": False}
+    assert send_payment.anthropic_schema()["input_schema"]["properties"].keys() == {"to", "amount"}  # made once
+    copy_ = cd.tool(send_payment, parameters=narrowed, strict=True)
+    assert copy_.anthropic_schema()["input_schema"]["properties"].keys() == {"to"}
+    assert copy_.openai_schema()["function"]["parameters"]["properties"].keys() == {"to"}
+    assert send_payment.anthropic_schema()["input_schema"]["properties"].keys() == {"to", "amount"}

@@ -617,9 +617,12 @@ class Tool:
             return {"name": self.name, "description": self.description, "input_schema": self.parameters}
         # The SDK's own transform for strict schemas: keywords strict tool use does not support
         # (minimum, maxLength, pattern, ...) move into the description, where the model still reads them.
-        from anthropic.lib._parse._transform import transform_schema
+        # Made once per tool (every request sends it; with_options makes a copy without it).
+        schema = self.__dict__.get("_anthropic_strict")
+        if schema is None:
+            from anthropic.lib._parse._transform import transform_schema
 
-        schema = transform_schema(self.wire_parameters)
+            schema = self._anthropic_strict = transform_schema(self.wire_parameters)
         return {"name": self.name, "description": self.description, "input_schema": schema, "strict": True}
 
     # -- running it ------------------------------------------------------------
@@ -704,6 +707,7 @@ class Tool:
             raise TypeError(f"tool {self.name!r}: unknown option(s) {', '.join(unknown)}; "
                             f"@cd.tool takes {', '.join(sorted(_OPTIONS))}")
         copied = copy.copy(self)
+        copied.__dict__.pop("_anthropic_strict", None)  # made again from the copy's own schema
         if "name" in options:
             copied.name = _check_callable(self.func, options["name"])
             copied.__name__ = copied.name

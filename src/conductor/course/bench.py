@@ -73,12 +73,17 @@ def hand_written_responses_loop(
 def hand_written_messages_loop(
     client: Any, model: str, question: str, tools: Sequence[Any], max_iterations: int = 5
 ) -> str:
-    """The same loop on Anthropic Messages: tool_use blocks answered by tool_result blocks in the next user turn."""
+    """The same loop on Anthropic Messages: tool_use blocks answered by tool_result blocks in the next user turn.
+
+    It asks for prompt caching as ``llm.run`` does by default (``cache_control``, lesson 06): the same
+    request, so what the provider does with the cache is timed on both sides, not counted as the loop's.
+    """
     schemas = [t.anthropic_schema() for t in tools]
     functions = {t.name: t.func for t in tools}
     messages: list[dict[str, Any]] = [{"role": "user", "content": question}]
     for _ in range(max_iterations):
-        response = client.messages.create(model=model, max_tokens=1024, messages=messages, tools=schemas)
+        response = client.messages.create(model=model, max_tokens=1024, messages=messages, tools=schemas,
+                                          cache_control={"type": "ephemeral"})
         # Request blocks from request fields: a response block holds fields a request must not.
         blocks = [
             {"type": "text", "text": b.text} if b.type == "text" else {"type": "tool_use", "id": b.id, "name": b.name, "input": b.input}
