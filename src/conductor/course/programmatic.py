@@ -70,6 +70,7 @@ class Way:
     conclusion: str  # the answer's last sentence: which city, and the highs it compared
     answer: str
     per_request: tuple[int, ...] = ()  # input tokens of each request, in order
+    output_tokens: int = 0  # what the model wrote, the program's code included: most of the dollars
 
 
 def conclusion(answer: str) -> str:
@@ -85,7 +86,7 @@ def measure(llm: Any, *, programmatic: bool, question: str = QUESTION, max_round
     seconds = time.perf_counter() - started
     return Way("program" if programmatic else "loop", result.api_calls, result.usage.input_tokens, seconds,
                result.cost, conclusion(result.answer), result.answer,
-               tuple(call.usage.input_tokens for call in result.trace.model_calls))
+               tuple(call.usage.input_tokens for call in result.trace.model_calls), result.usage.output_tokens)
 
 
 @dataclass(frozen=True)
@@ -110,13 +111,14 @@ def compare(llm: Any, question: str = QUESTION) -> Comparison:
 
 
 def table(comparisons: Sequence[Comparison]) -> str:
-    """Requests, input tokens, seconds and dollars of each way, per API (timings right-aligned)."""
-    lines = [f"{'api':<10} {'way':<8} {'requests':>8} {'input tokens':>12} {'seconds':>8} {'dollars':>9}  same answer"]
+    """Requests, input and output tokens, seconds and dollars of each way, per API (timings right-aligned)."""
+    lines = [f"{'api':<10} {'way':<8} {'requests':>8} {'input tokens':>12} {'output tokens':>13} {'seconds':>8} "
+             f"{'dollars':>9}  same answer"]
     for c in comparisons:
         for way in (c.loop, c.program):
             same = "yes" if c.same_answer else "no"
             lines.append(f"{c.api:<10} {way.name:<8} {way.requests:>8} {way.input_tokens:>12,} "
-                         f"{way.seconds:>7.3f}s {way.usd:>9.5f}  {same}")
+                         f"{way.output_tokens:>13,} {way.seconds:>7.3f}s {way.usd:>9.5f}  {same}")
     return "\n".join(lines)
 
 
