@@ -330,7 +330,7 @@ def add_eval(subparsers: argparse._SubParsersAction) -> None:
         "model, and prints the per-case rows, pass^1, pass^k, latency and cost.",
     )
     parser.add_argument("--provider", default="offline", help="offline (default), openai or anthropic")
-    parser.add_argument("--api", choices=["responses", "chat", "messages"], help="wire API (default: the provider's)")
+    parser.add_argument("--api", choices=API_NAMES, help="wire API (default: the provider's)")
     parser.add_argument("--model", help="model name (default: the API's)")
     parser.add_argument("--k", type=int, default=5, help="trials per case (default 5)")
     parser.add_argument("--min-pass-k", type=float, metavar="RATE",

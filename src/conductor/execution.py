@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import functools
 import logging
 import threading
 import time
@@ -44,15 +45,19 @@ def _approved_hosted_call() -> str:
     return "approved"  # the provider runs the call itself once it reads the approval (see apis.base)
 
 
-# What "runs" for an approved hosted MCP call: nothing here; the answer sent back is the approval.
-_HOSTED_APPROVAL = Tool(_approved_hosted_call, name="hosted_mcp_approval", parameters={"type": "object"},
-                        description="Approve a call the provider runs on a hosted MCP server.")
+@functools.cache
+def _hosted_approval() -> Tool:
+    """What "runs" for an approved hosted MCP call: nothing here; the answer sent back is the approval.
+    Made on first use: a tool with its own schema loads jsonschema (most of a second), which every other
+    run would otherwise pay at import."""
+    return Tool(_approved_hosted_call, name="hosted_mcp_approval", parameters={"type": "object"},
+                description="Approve a call the provider runs on a hosted MCP server.")
 
 
 def _prepare(call: ToolCall, registry: ToolRegistry) -> tuple[Tool, dict[str, Any]]:
     """Look the tool up and validate its arguments; raises ToolArgumentsError for the model."""
     if is_hosted_approval(call.name):
-        return _HOSTED_APPROVAL, {}
+        return _hosted_approval(), {}
     tool = registry.get(call.name)
     return tool, tool.validate(call.arguments)
 
