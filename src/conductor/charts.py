@@ -420,28 +420,12 @@ def _call_label(record: ToolCallRecord, position: int, width: int = 32) -> str:
     else:
         args = str(record.arguments)
     if not _drawable(args):
-        english = _in_english(args)
+        from .offline.language import in_english
+
+        english = in_english(args)
         args = english if english is not None and _drawable(english) else f"#{position}"
     label = f"{record.name}({args})"
     return label if len(label) <= width else label[: width - 1] + "…"
-
-
-def _in_english(text: str) -> str | None:
-    """``text`` with each run of Chinese characters in English (北京 -> Beijing), or None when one is unknown."""
-    import re
-
-    from .offline.language import english_name
-
-    unknown = False
-
-    def english(match: re.Match[str]) -> str:
-        nonlocal unknown
-        name = english_name(match.group(0))
-        unknown = unknown or name is None
-        return name or match.group(0)
-
-    translated = re.sub(r"[\u3400-\u9fff\uf900-\ufaff]+", english, text)
-    return None if unknown else translated
 
 
 def _count(number: int, noun: str) -> str:

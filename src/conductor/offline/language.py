@@ -386,6 +386,14 @@ def english_name(chinese: str) -> str | None:
 _CJK_RUN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
 
 
+def in_english(text: str) -> str | None:
+    """``text`` with each run of Chinese characters in English (北京 -> Beijing), or None when one is not known."""
+    names = {run: english_name(run) for run in _CJK_RUN.findall(text)}
+    if None in names.values():
+        return None
+    return _CJK_RUN.sub(lambda match: names[match.group(0)] or "", text)
+
+
 def glossed(text: str) -> str:
     """English text with the English name beside each Chinese name it quotes: "北京 (Beijing)".
 
