@@ -63,9 +63,12 @@ def test_bench_prints_a_line_per_api_and_the_tokens(capsys):
     assert [r.api for r in results] == list(APIS)
     for api in APIS:
         assert f"scale cost [{api}]:" in out
-    messages = next(r for r in results if r.api == "messages")
-    assert messages.ratio <= scale.SCALE_TARGET and messages.ok
-    assert "input tok" in out and "target: <= 0.30x" in out
+    by_api = {r.api: r for r in results}
+    assert by_api["messages"].ok and by_api["chat"].ok
+    for result in results:  # the floor (only the tool the task needs) is what no search beats
+        assert result.floor.same and result.floor.cost < min(result.scaled.cost, result.client.cost)
+        assert result.floor.tools_called == result.naive.tools_called
+    assert "input tok" in out and "target: <= 0.30x" in out and "floor: the one tool" in out
 
 
 def test_a_history_trimmed_of_its_search_gets_the_400():

@@ -97,6 +97,37 @@ def test_the_index_ranks_a_name_above_a_description_and_stems_words():
     assert len(index.search("city", limit=1)) == 1
 
 
+def test_a_match_that_shares_only_a_common_word_is_not_loaded():
+    from conductor.course.toolbox import TOOLS as CATALOGUE
+
+    index = ToolIndex(CATALOGUE)
+    question = "hot sydney right now"  # "now" is in the descriptions of many tools that do not tell the weather
+    assert index.search(question) == ["get_weather"]
+    assert len(index.search(question, relevance=0)) == 5  # without the cut: the top 5
+    # Two close matches both load: the search cannot tell which of them the question needs.
+    assert set(index.search("flights london paris")) == {"search_flights", "get_flight_status"}
+
+
+def test_a_client_search_result_names_what_it_loaded_once():
+    llm = offline("chat")
+    result = llm.run(FORECAST, tools=TOOLS, tool_search=True, max_rounds=3)
+    found = json.loads(next(m["content"] for m in result.messages if m.get("role") == "tool"))
+    assert found["loaded"] == ["get_forecast"]  # names only: the definitions are among the tools sent
+    assert sent_names(llm.offline.requests[1].body) == [SEARCH_TOOL, "get_forecast"]
+
+
+@pytest.mark.parametrize(("api", "loaded"), [("responses", 1), ("messages", 5)])
+def test_the_hosted_search_loads_as_each_provider_does(api, loaded):
+    # OpenAI's model names the paths it loads, having read each deferred function's name and description (one
+    # tool in recorded traffic); Anthropic's BM25 search returns its top matches, 5 by default.
+    from conductor.course.toolbox import TOOLS as CATALOGUE
+    from conductor.search import searches
+
+    result = offline(api).run("How hot is it in Sydney right now?", tools=CATALOGUE, tool_search=True, max_rounds=3)
+    (search,) = searches(result)
+    assert search.loaded[0] == "get_weather" and len(search.loaded) == loaded
+
+
 def test_search_words_split_names_as_people_read_them():
     assert search_words("getWeather get_forecast list-events") == ["get", "weather", "get", "forecast", "list", "events"]
 

@@ -19,8 +19,11 @@ Where the search runs depends on the API:
 * Chat Completions, compatible servers, a model without the hosted search (said in one INFO
   line), or anywhere with ``tool_search="client"``: conductor's own ``search_tools(query)``
   tool, a BM25 ranking (SQLite FTS5) over the deferred tools' names, descriptions and
-  parameter names. The tools it finds are appended after those already offered, so the
-  request's prefix (and the provider's prompt cache) holds, and they stay for the run.
+  parameter names. It loads the best matches, up to 5, leaving out those that score under half
+  the best (a word the question shares with many tools, such as "now", is not a reason to load
+  them: every tool loaded is resent on every later request). The tools it finds are appended
+  after those already offered, so the request's prefix (and the provider's prompt cache) holds,
+  and they stay for the run.
 
 :class:`ToolIndex` is the ranking, usable on its own; :func:`prepare` is what ``llm.run`` calls.
 """
@@ -43,6 +46,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "HOSTED_SEARCH",
+    "RELEVANCE",
     "RESULT_LIMIT",
     "SEARCH_MODELS",
     "SEARCH_TOOL",
@@ -61,6 +65,9 @@ logger = logging.getLogger(__name__)
 
 SEARCH_TOOL = "search_tools"  # conductor's own search tool, offered where the search runs client-side
 RESULT_LIMIT = 5  # tools one search loads: Anthropic's hosted search returns 5 by default
+# A match loads when it scores at least this share of the best match's BM25 score: weaker ones share only a
+# common word with the query, and each tool loaded costs its definition on every later request.
+RELEVANCE = 0.5
 QUERY_LIMIT = 500  # characters of a query: the most Anthropic's BM25 search takes
 CHOICES = (True, False, "client")
 # The hosted search tool of each API, as its request carries it.
@@ -128,18 +135,23 @@ class ToolIndex:
             [(t.name, " ".join(search_words(t.name)), t.description, _parameter_names(t)) for t in self.tools.values()],
         )
 
-    def search(self, query: str, limit: int = RESULT_LIMIT) -> list[str]:
-        """The names of the tools that match ``query`` best (at most ``limit``), best first; [] for none."""
+    def search(self, query: str, limit: int = RESULT_LIMIT, relevance: float = RELEVANCE) -> list[str]:
+        """The names of the tools that match ``query`` best (at most ``limit``), best first; [] for none.
+
+        A match scoring under ``relevance`` times the best one's score is left out (0 keeps the top ``limit``).
+        """
         words = sorted(set(search_words(query[:QUERY_LIMIT])))
         if not words or limit < 1:
             return []
         match = " OR ".join(f'"{w}"' for w in words)
         with self._lock:
             rows = self._db.execute(
-                "SELECT name FROM tools WHERE tools MATCH ? ORDER BY bm25(tools, 0, ?, ?, ?), rowid LIMIT ?",
-                (match, *_WEIGHTS, limit),
+                "SELECT name, bm25(tools, 0, ?, ?, ?) AS score FROM tools WHERE tools MATCH ? "
+                "ORDER BY score, rowid LIMIT ?",
+                (*_WEIGHTS, match, limit),
             ).fetchall()
-        return [row[0] for row in rows]
+        best = rows[0][1] if rows else 0.0  # FTS5's bm25() is negative: lower is better
+        return [name for name, score in rows if score <= best * relevance]
 
 
 def check_tool_search(value: Any) -> bool | str | None:
@@ -254,7 +266,7 @@ def client_search_registry(loaded: Sequence[Tool], deferred: Sequence[Tool], fou
 
     def search_tools(query: str) -> dict[str, Any]:
         """Find tools you do not have yet and make them available: the best matches (up to 5) can be
-        called from your next step on, and stay available.
+        called from your next step on, and stay available. Their definitions are added to your tools.
 
         Args:
             query: a few words saying what the tool should do (an action, a subject, a parameter),
@@ -268,7 +280,7 @@ def client_search_registry(loaded: Sequence[Tool], deferred: Sequence[Tool], fou
         if not found:
             return {"loaded": [], "note": "No tool matched these words; try other words for what you need."}
         return {
-            "loaded": [{"name": n, "description": index.tools[n].description} for n in found],
+            "loaded": found,  # names: each definition, description and all, is in the tools now offered
             "note": "These tools can be called now.",
         }
 
@@ -334,6 +346,6 @@ def _loaded(output: Any) -> tuple[str, ...]:
     if isinstance(output, list):
         output = "".join(part.get("text", "") for part in output if isinstance(part, dict))
     try:
-        return tuple(entry["name"] for entry in json.loads(output or "{}").get("loaded", ()))
+        return tuple(str(name) for name in json.loads(output or "{}").get("loaded", ()))
     except (ValueError, AttributeError, KeyError, TypeError):
         return ()

@@ -12,7 +12,9 @@ prompt cache), so the rows differ only by what the request asks for:
 
 A row holds the run's input tokens, the part read from the cache, dollars, requests, seconds, and whether the
 answer is the naive run's. :func:`print_table` prints them; :func:`bench` prints the ratio the course holds
-itself to (scaled / naive <= :data:`SCALE_TARGET` on each API).
+itself to (scaled / naive <= :data:`SCALE_TARGET` on each API), and two runs that say where a ratio comes
+from: conductor's own client search with the cache, and the floor, a loop sent only the one tool the task
+needs (what no search can beat: a search adds its own tool, its call and what it loads).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from ..display import LINE_WIDTH, clip
 from ..tools import tool
 
 __all__ = [
-    "Config", "ScaleRow", "ApiScale", "CONFIGS", "SCALE_TARGET", "TASK", "RUN", "LONG_TASK", "configs", "measure",
+    "Config", "ScaleRow", "ApiScale", "CLIENT", "CONFIGS", "FLOOR", "FLOOR_TOOL", "SCALE_TARGET", "TASK", "RUN", "LONG_TASK", "configs", "measure",
     "print_table", "ratio_line", "task", "bench", "print_bench", "get_hourly_readings", "without_search", "resend",
 ]
 
@@ -69,6 +71,10 @@ def configs(context_limit: int) -> tuple[Config, ...]:
 
 
 CONFIGS = configs(3000)
+
+CLIENT = Config("client search", cache=True, options={"tool_search": "client"})
+FLOOR = Config("floor: the one tool", cache=True)
+FLOOR_TOOL = "get_weather"  # the one tool TASK needs
 
 TASK = "How hot is it in Sydney, Lisbon, Tokyo and Paris right now?"
 """Lesson 06's task: one city a round over the 62-tool catalogue, four rounds and an answer."""
@@ -169,13 +175,19 @@ def ratio_line(api: str, naive: ScaleRow, scaled: ScaleRow) -> str:
 
 @dataclass(frozen=True)
 class ApiScale:
-    """``bench scale`` on one API: the naive run, the scaled one (prompt caching and tool search) and the
-    scaled one with ``context_limit``."""
+    """``bench scale`` on one API: the naive run, the scaled one (prompt caching and tool search), the
+    scaled one with ``context_limit``, conductor's client search with the cache, and the floor."""
 
     api: str
     naive: ScaleRow
     scaled: ScaleRow
     limited: ScaleRow
+    client: ScaleRow
+    floor: ScaleRow
+
+    @property
+    def rows(self) -> tuple[ScaleRow, ...]:
+        return (self.naive, self.scaled, self.limited, self.client, self.floor)
 
     @property
     def ratio(self) -> float:
@@ -196,8 +208,11 @@ def bench(apis: Sequence[str] = ("responses", "chat", "messages"), seed: int = 0
         def connect(config: Config, api: str = api) -> Any:
             return cd.connect("offline", api=api, seed=seed, latency_scale=0, cache=config.cache)
 
-        naive, _, _, scaled, limited = measure(connect, question, tools, CONFIGS, **options)
-        measured.append(ApiScale(api, naive, scaled, limited))
+        naive, _, _, scaled, limited, client = measure(connect, question, tools, (*CONFIGS, CLIENT), **options)
+        needed = [t for t in tools if t.name == FLOOR_TOOL]
+        (floor,) = measure(connect, question, needed, (FLOOR,), **options)
+        floor = ScaleRow(**{**vars(floor), "same": floor.answer == naive.answer})
+        measured.append(ApiScale(api, naive, scaled, limited, client, floor))
     return measured
 
 
@@ -208,10 +223,12 @@ def print_bench(results: Sequence[ApiScale]) -> None:
     for result in results:
         print(ratio_line(result.api, result.naive, result.scaled))
     print()
-    print(f"{'api':<10} {'run':<21} {'input tok':>9} {'cached':>7} {'written':>7} {'requests':>8} {'cost $':>9}")
+    print(f"{'api':<10} {'run':<21} {'input tok':>9} {'cached':>7} {'written':>7} {'requests':>8} {'cost $':>9} "
+          f"{'ratio':>6}")
     for result in results:
-        for row in (result.naive, result.scaled, result.limited):
+        for row in result.rows:
+            ratio = row.cost / result.naive.cost if result.naive.cost else float("inf")
             print(f"{result.api:<10} {row.name:<21} {row.input_tokens:>9,} {row.cached_tokens:>7,} "
-                  f"{row.written_tokens:>7,} {row.requests:>8} {row.cost:>9.5f}")
+                  f"{row.written_tokens:>7,} {row.requests:>8} {row.cost:>9.5f} {ratio:>5.2f}x")
     met = all(r.ok for r in results)
     print(f"target: <= {SCALE_TARGET:.2f}x the naive loop with the same answer on every API: {'met' if met else 'NOT met'}")

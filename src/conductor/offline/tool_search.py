@@ -32,7 +32,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
-from ..search import RESULT_LIMIT, SEARCH_TOOL, ToolIndex
+from ..search import RELEVANCE, RESULT_LIMIT, SEARCH_TOOL, ToolIndex
 from ..types import ToolResult, ToolSpec, Turn
 from .contract import InvalidRequest, offered_tool
 from .conversation import CallTools, Conversation, Decision, PlannedCall
@@ -213,10 +213,10 @@ def _index(tools: tuple[tuple[str, str, str], ...]) -> ToolIndex:
     return ToolIndex(ToolSpec(name, description, json.loads(schema)) for name, description, schema in tools)
 
 
-def search(specs: Sequence[ToolSpec], query: str, limit: int = RESULT_LIMIT) -> list[str]:
-    """The names of the tools of ``specs`` that ``query`` finds, best first."""
+def search(specs: Sequence[ToolSpec], query: str, limit: int = RESULT_LIMIT, relevance: float = RELEVANCE) -> list[str]:
+    """The names of the tools of ``specs`` that ``query`` finds, best first (see :meth:`ToolIndex.search`)."""
     key = tuple((s.name, s.description, json.dumps(s.parameters, sort_keys=True)) for s in specs)
-    return _index(key).search(query, limit) if key else []
+    return _index(key).search(query, limit, relevance) if key else []
 
 
 def query_of(question: str) -> str:
@@ -322,7 +322,11 @@ def _hosted(api: str, deferral: _Deferral, conversation: Conversation,
         return Outcome(decide(visible), visible, extra_tokens=extra)
     # The tool it needs is deferred: search with the question's words, then decide among what is loaded.
     query = query_of(conversation.question)
-    found = tuple(search([_spec(api, deferral.deferred[n]) for n in deferral.deferred if n in hidden], query))
+    # Anthropic's BM25 search returns its top 5; OpenAI's model names the paths it loads, and it reads each
+    # deferred function's name and description first, so it loads the ones that fit (one, in recordings).
+    relevance = RELEVANCE if api == "responses" else 0.0
+    specs = [_spec(api, deferral.deferred[n]) for n in deferral.deferred if n in hidden]
+    found = tuple(search(specs, query, relevance=relevance))
     loaded = hidden - set(found)
     after = _among(conversation, [t for t in conversation.tools if t.name not in loaded])
     step = SearchStep(query, found, tuple(deferral.deferred[n] for n in found))
