@@ -367,6 +367,8 @@ def _endpoint(client: Any, kwargs: dict[str, Any]) -> tuple[Any, dict[str, Any]]
         return client.messages, kwargs
     betas = list(kwargs.get("betas") or ())
     return client.beta.messages, {**kwargs, "betas": betas if COMPACT_BETA in betas else [*betas, COMPACT_BETA]}
+
+
 def _programmatic_tools(tools: list[dict[str, Any]], settings: RequestSettings) -> list[dict[str, Any]]:
     """``tools`` with the code execution tool added and ``allowed_callers`` on each tool a program may call."""
     from ..programs import messages_callers, messages_tool
