@@ -25,6 +25,7 @@ from ..display import LINE_WIDTH, clip
 from ..offline import CallTools, Conversation, LatencyModel, OfflineModel, PlannedCall, Reply
 from .offline_suite import CASES, Case, Verdict, describe_call, describe_expected, judge
 from ..providers import connect
+from . import scale as tools_at_scale
 from .scenarios import get_weather, suggest_clothing, with_delay
 
 CHAIN_QUESTION = "北京今天天气怎么样?应该穿什么衣服?"
@@ -990,6 +991,8 @@ def bench_summary(quick: bool = False) -> list[SummaryRow]:
     scores = bench_offline()
     accuracy = min(s.accuracy for s in scores)
     unstated = sum(s.unstated_calls for s in scores)
+    tracing = bench_tracing(200 // scale)
+    at_scale = tools_at_scale.bench()
     conductor_s = _import_seconds("import conductor")
     openai_s = _import_seconds("import openai")
     return [
@@ -1001,6 +1004,13 @@ def bench_summary(quick: bool = False) -> list[SummaryRow]:
         SummaryRow("parallel: 8 tool calls of 0.1 s / ideal 0.1 s", parallel.parallel_vs_ideal,
                    f"{parallel.parallel_vs_ideal:.2f}x", "<= 1.10x", parallel.parallel_vs_ideal <= 1.10),
         *bars,
+        SummaryRow(f"tracing ({tracing.api}): llm.run with every span exported / tracing off", tracing.ratio,
+                   f"{tracing.ratio:.2f}x", f"<= {TRACING_TARGET:.2f}x", tracing.ratio <= TRACING_TARGET),
+        *(
+            SummaryRow(f"scale ({result.api}): cache + tool search / naive loop, $ over 62 tools, same answer",
+                       result.ratio, f"{result.ratio:.2f}x", f"<= {tools_at_scale.SCALE_TARGET:.2f}x", result.ok)
+            for result in at_scale
+        ),
         SummaryRow("import conductor / import openai (SDKs load lazily)", conductor_s / openai_s,
                    f"{conductor_s / openai_s:.2f}x ({conductor_s:.2f} s)", "< 1x", conductor_s < openai_s),
         SummaryRow("offline model: exact first turns on the learner suite (worst API)", accuracy,
@@ -1016,7 +1026,7 @@ def print_summary(rows: Sequence[SummaryRow]) -> None:
     for row in rows:
         print(f"{row.measure:<{width}}  {row.shown:>{shown}}  {row.target:<18} {'yes' if row.ok else 'NO'}")
     print("every figure measured in this run on this machine; details: python -m conductor bench loop|parallel|"
-          "batch|retry|offline")
+          "batch|retry|tracing|scale|offline")
 
 
 # -- bench tracing: the loop with OpenTelemetry spans on, against the same loop with them off -------------------
