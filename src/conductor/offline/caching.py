@@ -44,7 +44,7 @@ from typing import Any
 from .conversation import Conversation
 from .tokens import prompt_parts
 
-__all__ = ["CacheUse", "PromptCache", "allowed_only", "minimum_prefix", "prefix_view"]
+__all__ = ["CacheUse", "PromptCache", "allowed_only", "minimum_prefix", "openai_hit", "prefix_view", "second_pass"]
 
 OPENAI_MINIMUM = 1024
 OPENAI_STEP = 128
@@ -82,6 +82,19 @@ class CacheUse:
     read: int = 0
     written: int = 0
     written_1h: int = 0  # part of ``written`` kept for an hour (Anthropic "ttl": "1h")
+
+
+def openai_hit(matched: int) -> int:
+    """The cached tokens OpenAI bills when the first ``matched`` prompt tokens repeat a cached prefix."""
+    return 0 if matched < OPENAI_MINIMUM else OPENAI_MINIMUM + (matched - OPENAI_MINIMUM) // OPENAI_STEP * OPENAI_STEP
+
+
+def second_pass(api: str, first: CacheUse, first_pass_tokens: int) -> CacheUse:
+    """``first`` with what a response's second pass over the same prompt reads from the cache (a hosted tool
+    search reads the prompt again, with what it loaded after it): on OpenAI the first pass's prompt, cached by
+    itself from 1,024 tokens; on Anthropic the marked prefix the first pass read or wrote."""
+    again = first.read + first.written if api == "messages" else openai_hit(first_pass_tokens)
+    return replace(first, read=first.read + again)
 
 
 class PromptCache:
@@ -122,8 +135,7 @@ class PromptCache:
             for digest, end in zip(digests, ends):
                 if end >= OPENAI_MINIMUM:
                     self._entries[digest] = now + OPENAI_TTL
-        read = 0 if matched < OPENAI_MINIMUM else OPENAI_MINIMUM + (matched - OPENAI_MINIMUM) // OPENAI_STEP * OPENAI_STEP
-        return CacheUse(read=read)
+        return CacheUse(read=openai_hit(matched))
 
     def _anthropic(
         self, body: dict[str, Any], conversation: Conversation, digests: list[bytes], ends: list[int], now: float

@@ -43,7 +43,7 @@ from .wire import WIRES
 from .wire import chat as chat_wire
 from .wire import messages as messages_wire
 from .batches import DEFAULT_BATCH_DELAY, BatchServer
-from .caching import CacheUse, PromptCache, allowed_only, prefix_view
+from .caching import CacheUse, PromptCache, allowed_only, prefix_view, second_pass
 from .compaction import Compaction, restore, summarise, threshold
 from .batches import serves as serves_batches
 from .contract import InvalidRequest
@@ -585,6 +585,8 @@ class OfflineModel:
             container = programs.container_id(body, digest) if wire.API == "messages" and step.program else None
         # The prefix the model reads is what can be cached: with a program, without its calls' results.
         cache = self.prompt_cache.use(wire.API, body, prefix_view(wire.API, body, counted))
+        if searched is not None and searched.first_pass_tokens and read is known:
+            cache = second_pass(wire.API, cache, searched.first_pass_tokens)
         return Completion(
             id=wire.message_id(digest),
             created=self._now(digest),

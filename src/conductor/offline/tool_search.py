@@ -276,10 +276,14 @@ class Outcome:
     conversation: Conversation
     step: SearchStep | None = None
     extra_tokens: int = 0  # input the model reads besides the conversation's tools (OpenAI: deferred names)
+    # A response that searched read its prompt twice: before the search, and again with what it loaded, and
+    # both passes are billed (recorded: 600 then 496 input tokens on Responses, 1,605 then 1,029 on Messages,
+    # for a search response and the longer request after it).
+    first_pass_tokens: int = 0
 
     @property
     def input_tokens(self) -> int:
-        return request_tokens(self.conversation) + self.extra_tokens
+        return request_tokens(self.conversation) + self.extra_tokens + self.first_pass_tokens
 
 
 def _plainly_asked(decision: CallTools, conversation: Conversation) -> bool:
@@ -314,9 +318,7 @@ def _hosted(api: str, deferral: _Deferral, conversation: Conversation,
             decide: Callable[[Conversation], Decision]) -> Outcome:
     hidden = {name for name in deferral.deferred if name not in deferral.loaded}
     visible = _among(conversation, [t for t in conversation.tools if t.name not in hidden])
-    # The OpenAI model still reads a deferred function's name and description (its parameters load later).
-    extra = sum(PER_TOOL + estimate_tokens(t.name) + estimate_tokens(t.description)
-                for t in conversation.tools if t.name in hidden) if api == "responses" else 0
+    extra = _listed(api, conversation, hidden)
     searching = hidden and conversation.tools_allowed and not deferral.searched  # one search per question
     if not searching or not _calls_hidden(decide(conversation), hidden):
         return Outcome(decide(visible), visible, extra_tokens=extra)
@@ -330,9 +332,17 @@ def _hosted(api: str, deferral: _Deferral, conversation: Conversation,
     loaded = hidden - set(found)
     after = _among(conversation, [t for t in conversation.tools if t.name not in loaded])
     step = SearchStep(query, found, tuple(deferral.deferred[n] for n in found))
-    extra = sum(PER_TOOL + estimate_tokens(t.name) + estimate_tokens(t.description)
-                for t in conversation.tools if t.name in loaded) if api == "responses" else 0
-    return Outcome(decide(after), after, step, extra)
+    first_pass = request_tokens(visible) + extra
+    return Outcome(decide(after), after, step, _listed(api, conversation, loaded), first_pass)
+
+
+def _listed(api: str, conversation: Conversation, names: set[str]) -> int:
+    """What the model reads of the deferred tools ``names``: on Responses each one's name and description (its
+    parameters load later, OpenAI's tool search guide); on Messages nothing until a search loads it."""
+    if api != "responses":
+        return 0
+    return sum(PER_TOOL + estimate_tokens(t.name) + estimate_tokens(t.description)
+               for t in conversation.tools if t.name in names)
 
 
 def _client(conversation: Conversation, tool: ToolSpec, decide: Callable[[Conversation], Decision]) -> Outcome:
