@@ -355,6 +355,8 @@ def test_the_search_costs_fewer_input_tokens_than_every_definition(api):
         return result.usage.input_tokens - result.usage.cache_read_tokens
 
     assert uncached(searched) < uncached(naive) / 2 and searched.cost < naive.cost
+    if api == "messages":  # nothing deferred is in the prompt there, and nothing was cached: the totals too
+        assert searched.usage.input_tokens < naive.usage.input_tokens / 2
 
 
 # -- the stand-in refuses what the real APIs refuse -----------------------------------------------

@@ -20,15 +20,16 @@ needs (what no search can beat: a search adds its own tool, its call and what it
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..display import LINE_WIDTH, clip
 from ..tools import tool
 
 __all__ = [
-    "Config", "ScaleRow", "ApiScale", "CLIENT", "CONFIGS", "FLOOR", "FLOOR_TOOL", "SCALE_TARGET", "TASK", "RUN", "LONG_TASK", "configs", "measure",
-    "print_table", "ratio_line", "task", "bench", "print_bench", "get_hourly_readings", "without_search", "resend",
+    "Config", "ScaleRow", "ApiScale", "CLIENT", "CONFIGS", "FLOOR", "FLOOR_TOOL", "SCALE_TARGET", "TASK", "RUN",
+    "LONG_TASK", "configs", "measure", "cost_ratio", "print_table", "ratio_line", "task", "bench", "print_bench",
+    "get_hourly_readings", "without_search", "resend",
 ]
 
 SCALE_TARGET = 0.30  # the scaled loop costs at most this share of the naive one, on every API
@@ -165,10 +166,14 @@ def print_table(rows: Sequence[ScaleRow]) -> None:
               f"{'$' + format(row.cost, '.5f'):>14} {row.requests:>8} {row.seconds:>7.2f}s  {same}")
 
 
+def cost_ratio(row: ScaleRow, naive: ScaleRow) -> float:
+    """What ``row`` cost as a share of the naive run."""
+    return row.cost / naive.cost if naive.cost else float("inf")
+
+
 def ratio_line(api: str, naive: ScaleRow, scaled: ScaleRow) -> str:
     """``scale cost [api]: Rx the naive loop ($naive -> $scaled), same answer: yes|no``."""
-    ratio = scaled.cost / naive.cost if naive.cost else float("inf")
-    line = (f"scale cost [{api}]: {ratio:.2f}x the naive loop (${naive.cost:.5f} -> ${scaled.cost:.5f}), "
+    line = (f"scale cost [{api}]: {cost_ratio(scaled, naive):.2f}x the naive loop (${naive.cost:.5f} -> ${scaled.cost:.5f}), "
             f"same answer: {'yes' if scaled.answer == naive.answer else 'no'}")
     return clip(line, LINE_WIDTH)
 
@@ -191,7 +196,7 @@ class ApiScale:
 
     @property
     def ratio(self) -> float:
-        return self.scaled.cost / self.naive.cost if self.naive.cost else float("inf")
+        return cost_ratio(self.scaled, self.naive)
 
     @property
     def ok(self) -> bool:
@@ -211,7 +216,7 @@ def bench(apis: Sequence[str] = ("responses", "chat", "messages"), seed: int = 0
         naive, _, _, scaled, limited, client = measure(connect, question, tools, (*CONFIGS, CLIENT), **options)
         needed = [t for t in tools if t.name == FLOOR_TOOL]
         (floor,) = measure(connect, question, needed, (FLOOR,), **options)
-        floor = ScaleRow(**{**vars(floor), "same": floor.answer == naive.answer})
+        floor = replace(floor, same=floor.answer == naive.answer)
         measured.append(ApiScale(api, naive, scaled, limited, client, floor))
     return measured
 
@@ -227,8 +232,7 @@ def print_bench(results: Sequence[ApiScale]) -> None:
           f"{'ratio':>6}")
     for result in results:
         for row in result.rows:
-            ratio = row.cost / result.naive.cost if result.naive.cost else float("inf")
             print(f"{result.api:<10} {row.name:<21} {row.input_tokens:>9,} {row.cached_tokens:>7,} "
-                  f"{row.written_tokens:>7,} {row.requests:>8} {row.cost:>9.5f} {ratio:>5.2f}x")
+                  f"{row.written_tokens:>7,} {row.requests:>8} {row.cost:>9.5f} {cost_ratio(row, result.naive):>5.2f}x")
     met = all(r.ok for r in results)
     print(f"target: <= {SCALE_TARGET:.2f}x the naive loop with the same answer on every API: {'met' if met else 'NOT met'}")
