@@ -140,3 +140,28 @@ def test_no_compaction_under_the_threshold(api):
     result = llm.run(QUESTION, tools=[get_report], parallel_tool_calls=False, max_rounds=6, context="server",
                      context_limit=100_000)
     assert '"compaction"' not in json.dumps(result.messages)
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_a_result_no_request_has_carried_is_never_cleared(api):
+    # One turn asks for all five reports at once: together they pass the limit before the model has read any.
+    llm, model = _llm(api)
+    at_once = "What is the weather in " + ", ".join(CITIES[:-1]) + " and " + CITIES[-1] + "?"
+    result = llm.run(at_once, tools=[get_report], max_rounds=6, context_limit=1500)
+    assert len(result.rounds[0].tool_calls) == len(CITIES)
+    second = results_by_id(model.requests[1].body)
+    assert len(second) == len(CITIES) and not any(text.startswith(CLEARED_PREFIX) for text in second.values())
+
+
+@pytest.mark.parametrize("api", ["responses", "messages"])
+def test_a_programs_results_are_neither_cleared_nor_counted_as_input(api):
+    # The program reads each forecast; what the API bills stays far under the limit (results go to the program).
+    from conductor.course.programmatic import QUESTION as TASK
+    from conductor.course.programmatic import get_hourly_forecast
+
+    llm, model = _llm(api)
+    plain = llm.run(TASK, tools=[get_hourly_forecast], programmatic=True, max_rounds=6)
+    fitted = llm.run(TASK, tools=[get_hourly_forecast], programmatic=True, max_rounds=6, context_limit=2500)
+    assert max(c.usage.input_tokens for c in fitted.trace.model_calls) < 2500
+    assert not any(CLEARED_PREFIX in json.dumps(r.body) for r in model.requests)
+    assert fitted.answer == plain.answer

@@ -24,7 +24,8 @@ import logging
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from .types import ToolResult
+from . import programs
+from .types import ToolResult, Turn
 
 if TYPE_CHECKING:
     from .rounds import Conversation
@@ -75,7 +76,14 @@ def request_tokens(conversation: Conversation, request: dict[str, Any]) -> int:
     parts.update((key, value) for key, value in extras.items() if not isinstance(value, HiddenPrompt))
     if isinstance(parts.get("tools"), list):  # a deferred tool is read as its name and description until loaded
         parts["tools"] = [_as_read(tool) for tool in parts["tools"]]
-    return estimate_tokens(json.dumps(parts, ensure_ascii=False, default=str)) + hidden
+    # A program's call results went to the program, not into the model's context: the API bills them as no input.
+    unbilled = sum(estimate_tokens(json.dumps(r.content, ensure_ascii=False)) for r in _program_results(conversation))
+    return max(0, estimate_tokens(json.dumps(parts, ensure_ascii=False, default=str)) - unbilled) + hidden
+
+
+def _program_results(conversation: Conversation) -> list[ToolResult]:
+    ids = {call_id for m in conversation.neutral if isinstance(m, Turn) for call_id in programs.caller_ids(m)}
+    return [m for m in conversation.neutral if isinstance(m, ToolResult) and m.call_id in ids] if ids else []
 
 
 def _as_read(tool: Any) -> Any:
@@ -96,7 +104,11 @@ def fit(conversation: Conversation) -> None:
         return
     from .offline.tokens import estimate_tokens
 
-    results = [i for i, m in enumerate(conversation.neutral) if isinstance(m, ToolResult) and not cleared(m.content)
+    # Only what a request has carried (a result the model has not read yet is never cleared), and never a
+    # program's: the program holds it, and clearing it would free nothing the API bills.
+    held = {id(r) for r in _program_results(conversation)}
+    results = [i for i, m in enumerate(conversation.neutral[: conversation.carried])
+               if isinstance(m, ToolResult) and id(m) not in held and not cleared(m.content)
                and estimate_tokens(m.content) >= CLEAR_MIN_TOKENS]
     if not results:
         if not conversation.model_calls:
@@ -105,7 +117,7 @@ def fit(conversation: Conversation) -> None:
                 f"tokens (tools, system text and question); pass a context_limit above {size}"
             )
         logger.warning("the next request is about %d input tokens, over context_limit=%d, with no tool result "
-                       "left to clear; it is sent as it is", size, limit)
+                       "left that the model has read; it is sent as it is", size, limit)
         return
     target = int(limit * CLEAR_TO)
     count = 0

@@ -635,6 +635,7 @@ class Conversation:
         system_sent = settings.system if blocks else system or None
         self._start(
             adapter=adapter,
+            carried=len(neutral) - 1,  # the history was read in the runs that made it; the question not yet
             # dataclasses.replace only when something changes: it costs a batch several us per conversation
             settings=settings if system_sent == settings.system else replace(settings, system=system_sent),
             neutral=neutral,
@@ -654,8 +655,12 @@ class Conversation:
         price: Callable[[Usage], CostSplit],
         guards: Guards,
         max_pauses: int = DEFAULT_MAX_PAUSES,
+        carried: int = 0,
     ) -> None:
-        """Every attribute of a run as it starts (a new run, or a paused one being restored)."""
+        """Every attribute of a run as it starts (a new run, or a paused one being restored).
+
+        ``carried``: how many of ``neutral``'s messages a request has already carried to the model.
+        """
         self.max_rounds = check_max_rounds(max_rounds)
         self.max_pauses = check_max_pauses(max_pauses)
         self.pauses = 0  # paused turns continued so far (never tool rounds)
@@ -665,6 +670,9 @@ class Conversation:
         self.price = price
         self.settings = settings
         self.neutral = neutral
+        # Messages neutral[:carried] went out in a request: the model (or its program) has read them, so only
+        # they may be cleared to fit context_limit.
+        self.carried = carried
         self.call_ids = {c.id for m in neutral if isinstance(m, Turn) for c in m.tool_calls}
         self._renderings: dict[tuple[str, str], _Rendering] = {}
         self.continued: tuple[str, int] | None = None  # server state: (last response id, messages it holds)
@@ -712,6 +720,7 @@ class Conversation:
             price=price,
             guards=copy.deepcopy(paused.guards),
             max_pauses=paused.max_pauses,
+            carried=len(paused.neutral),  # the paused turn is a response: everything before it went out
         )
         conversation.pauses = paused.pauses
         # The clock goes on from where the run paused: the trace and the deadline leave out the wait for a person.
@@ -799,6 +808,7 @@ class Conversation:
 
         ``batch_id``: the provider batch that carried the request (:mod:`conductor.batch`), kept on its ModelCall.
         """
+        self.carried = len(self.neutral)  # the request this answers carried the whole conversation so far
         try:
             turn = self.adapter.parse(response)
         except (AttributeError, TypeError, KeyError, ValueError) as exc:
