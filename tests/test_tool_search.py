@@ -471,6 +471,21 @@ def test_a_run_paused_with_the_client_search_resumes_from_json_with_its_search_m
     assert sent_names(body)[: len(sent_names(llm.offline.requests[1].body))] == sent_names(llm.offline.requests[1].body)
 
 
+def test_a_run_resumed_in_the_same_process_searches_into_its_own_tools():
+    from conductor.course import toolbox
+
+    llm = offline("chat")
+    question = 'Send an e-mail to ana@team.example with subject "Hi" and body "See you at 14:00"'
+    paused = llm.run(question, tools=toolbox.TOOLS, tool_search=True, max_rounds=3)
+    assert paused.stopped_by == "approval"
+    resumed = paused._paused_run().registry()  # the tools llm.resume(paused) continues with
+    assert "get_forecast" not in resumed
+    answer = resumed.get(SEARCH_TOOL)(query="weather forecast for a city")
+    assert "get_forecast" in answer["loaded"]
+    assert "get_forecast" in resumed  # the next request offers what the search loaded
+    assert "get_forecast" not in paused._paused_run().live_tools  # and the run before the pause is left as it was
+
+
 @pytest.mark.parametrize("api", APIS)
 @pytest.mark.parametrize("mode", [True, "client"])
 def test_a_runs_searches_are_read_back_from_its_messages(api, mode):

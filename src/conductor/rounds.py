@@ -52,7 +52,7 @@ from .apis import history_to_neutral
 from .apis.base import is_hosted_approval, system_text
 from .budget import Budget, Ledger, RunLimits, stopped_answer
 from .guards import Decision, Guards, PendingCall, Screened, check_edit, edited, provenance
-from .search import SEARCH_TOOL, client_search_registry
+from .search import SEARCH_TOOL, client_search_registry, searchable
 from .tools import Tool, ToolRegistry, resolve_tool
 from .trace import ModelCall, Round, ToolCallRecord, Trace
 from .types import CostSplit, Message, StopReason, SystemMessage, ToolCall, ToolResult, Turn, Usage, UserMessage
@@ -528,16 +528,19 @@ class PausedRun:
             )
         found: list[Tool] = []
         missing: list[str] = []
-        search_at: int | None = None  # where the client search tool goes again, when it is made anew
+        search_at: int | None = None  # where the client search tool goes again: it is always made anew
         for ref in self.tools:
+            if ref.name == SEARCH_TOOL:
+                # The search before the pause adds what it finds to the registry it was made with, never to
+                # this one: a new search over the same tools adds to the resumed run's.
+                search_at = len(found)
+                continue
             tool = named.get(ref.name)
             if tool is None and self.live_tools is not None and ref.name in self.live_tools:
                 tool = self.live_tools.get(ref.name)
-            if tool is None and ref.name != SEARCH_TOOL:
+            if tool is None:
                 tool = ref.resolve()
-            if tool is None and ref.name == SEARCH_TOOL:
-                search_at = len(found)
-            elif tool is None:
+            if tool is None:
                 missing.append(ref.name)
             else:
                 if tool.parameters != ref.parameters:
@@ -554,7 +557,11 @@ class PausedRun:
                 f"llm.resume(result, tools=[{', '.join(offered)}])"
             )
         if search_at is not None:
-            return client_search_registry(found[:search_at], [named[n] for n in unknown], found[search_at:])
+            before = searchable(self.live_tools.get(SEARCH_TOOL)) if self.live_tools and SEARCH_TOOL in self.live_tools else []
+            offered_now = {t.name for t in found}
+            deferred = {t.name: t for t in before if t.name not in offered_now}
+            deferred.update((n, named[n]) for n in unknown)  # a tool given to resume wins over the run's own
+            return client_search_registry(found[:search_at], list(deferred.values()), found[search_at:])
         return ToolRegistry(found)
 
     def limits(self) -> RunLimits:

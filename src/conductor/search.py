@@ -284,10 +284,17 @@ def client_search_registry(loaded: Sequence[Tool], deferred: Sequence[Tool], fou
             "note": "These tools can be called now.",
         }
 
+    search_tools.index = index  # type: ignore[attr-defined]  # what it searches, for a paused run made anew
     live.add(Tool(search_tools, name=SEARCH_TOOL, sync_to_thread=False))
     for tool in found:
         live.add(tool)
     return live
+
+
+def searchable(search_tool: Tool | None) -> list[Tool]:
+    """The tools a run's ``search_tools`` searches (loaded or not); [] for None or another tool."""
+    index = getattr(getattr(search_tool, "func", None), "index", None)
+    return list(index.tools.values()) if isinstance(index, ToolIndex) else []
 
 
 @dataclass(frozen=True)
