@@ -257,3 +257,23 @@ def test_a_request_rebuilt_for_a_fallback_model_holds_one_reservation(first_api:
     result = cd.fallback(primary, backup).run(CHAIN, tools=sc.weather_tools(), budget=ledger)
     assert result.stopped_by is None and "羽绒服" in result.answer
     assert ledger.reserved.usd == pytest.approx(0, abs=1e-12) and ledger.spent.usd == pytest.approx(result.cost)
+
+
+@pytest.mark.parametrize("cache", ["1h", True])
+def test_the_worst_case_prices_what_a_request_may_write_to_the_cache(cache) -> None:
+    """A Messages request marked for caching may write its whole prompt at 1.25x (5 minutes) or 2x (an hour)
+    the input price: a budget that covers the plain price but not the write must not let it through."""
+    system = "You are a weather assistant. " + "Answer with the city's temperature and sky, in one sentence. " * 700
+    question = "北京今天天气怎么样?"  # "What's the weather in Beijing today?"
+
+    def run(budget: Budget | None) -> cd.RunResult:
+        llm = cd.connect("offline", api="messages", cache=cache,
+                         offline_model=OfflineModel(latency=LatencyModel.instant()))
+        return llm.run(question, tools=sc.weather_tools(), system=system, max_tokens=16, max_rounds=1, budget=budget)
+
+    first = run(None).trace.model_calls[0]
+    assert first.usage.cache_write_tokens > 0.9 * first.usage.input_tokens  # the request did write its prompt
+    budget = Budget(usd=0.9 * first.cost)
+    result = run(budget)
+    assert result.cost <= budget.usd
+    assert result.stopped_by == "budget" and result.api_calls == 0

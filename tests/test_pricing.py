@@ -106,6 +106,16 @@ def test_tiered_prices_apply_above_the_threshold():
     assert pricing.cost(long, "claude-sonnet-4-5", "anthropic") > 0.3 * price.input_per_mtok
 
 
+@pytest.mark.parametrize("model", ["claude-sonnet-4-5", "claude-haiku-4-5"])  # tiered rates, flat rates
+def test_an_hour_long_cache_write_costs_twice_the_input_price(model):
+    written = Usage(input_tokens=10_000, output_tokens=20, cache_write_tokens=10_000, cache_write_1h_tokens=10_000)
+    price = pricing.price_per_million(model, "anthropic")
+    by_hand = (10_000 * 2 * price.input_per_mtok + 20 * price.output_per_mtok) / 1e6
+    assert pricing.cost(written, model, "anthropic") == pytest.approx(by_hand, rel=1e-9)
+    five_minutes = Usage(input_tokens=10_000, output_tokens=20, cache_write_tokens=10_000)
+    assert pricing.cost(five_minutes, model, "anthropic") == pytest.approx(by_hand - 10_000 * 0.75 * price.input_per_mtok / 1e6)
+
+
 def test_lookups_are_cached():
     first = pricing.price_per_million("gpt-4.1-mini", "openai")
     assert pricing.price_per_million("gpt-4.1-mini", "openai") is first

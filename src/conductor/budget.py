@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from .apis.base import HiddenPrompt
 from .apis.hosted import search_ceiling
 from .apis.responses import is_reasoning_model
+from .caching import cache_write_ttl
 from .types import CostSplit, ToolResult, Turn, Usage, UserMessage
 
 if TYPE_CHECKING:
@@ -251,12 +252,19 @@ def output_ceiling(conversation: Conversation, request: dict[str, Any]) -> int:
 
 
 def worst_case(conversation: Conversation, request: dict[str, Any], price: Callable[[Usage], CostSplit]) -> Spend:
-    """What ``request`` can cost at most: estimated input plus its output limit, at ``price``, and every
-    web search its hosted tools allow (Anthropic's ``max_uses``; an unbounded search tool adds none)."""
+    """What ``request`` can cost at most: estimated input (at the cache-write price where it may write the
+    cache) plus its output limit, at ``price``, and every web search its hosted tools allow (Anthropic's
+    ``max_uses``; an unbounded search tool adds none)."""
+    input_tokens = estimate_input_tokens(conversation, request)
+    # A request marked for caching may write its whole prompt to the cache, billed above the input price
+    # (Anthropic: 1.25x for 5 minutes, 2x for an hour): the worst case prices every input token as written.
+    ttl = cache_write_ttl(request)
     usage = Usage(
-        input_tokens=estimate_input_tokens(conversation, request),
+        input_tokens=input_tokens,
         output_tokens=output_ceiling(conversation, request),
         web_search_requests=search_ceiling(request),
+        cache_write_tokens=input_tokens if ttl else 0,
+        cache_write_1h_tokens=input_tokens if ttl == "1h" else 0,
     )
     return Spend(price(usage).total, usage.input_tokens + usage.output_tokens)
 

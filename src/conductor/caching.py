@@ -49,3 +49,27 @@ def anthropic_cache_control(cache: CacheSetting) -> dict[str, str] | None:
     if cache is False:
         return None
     return {"type": "ephemeral", "ttl": "1h"} if cache == "1h" else {"type": "ephemeral"}
+
+
+def cache_write_ttl(request: dict[str, Any]) -> str | None:
+    """The longest cache a request may write at a premium: ``"1h"``, ``"5m"``, or None when it marks nothing.
+
+    Only Anthropic bills a write above the input price, and only where a request carries a
+    ``cache_control`` mark (top level, or on a system block, a tool or a message block); OpenAI's
+    automatic caching writes at no extra charge.
+    """
+    ttls = {mark.get("ttl", "5m") for mark in _cache_marks(request)}
+    return "1h" if "1h" in ttls else ("5m" if ttls else None)
+
+
+def _cache_marks(value: Any) -> Iterable[dict[str, Any]]:
+    if isinstance(value, dict):
+        mark = value.get("cache_control")
+        if isinstance(mark, dict):
+            yield mark
+        for key, item in value.items():
+            if key != "cache_control" and isinstance(item, (dict, list)):
+                yield from _cache_marks(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _cache_marks(item)

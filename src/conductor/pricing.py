@@ -255,6 +255,7 @@ def _tiered_split(usage: Usage, price: ModelPrice, base: CostSplit) -> CostSplit
             output_tokens=usage.output_tokens,
             cache_read_tokens=usage.cache_read_tokens,
             cache_write_tokens=usage.cache_write_tokens,
+            cache_write_1h_tokens=usage.cache_write_1h_tokens,  # part of cache_write_tokens, at its own rate
             web_searches=usage.web_search_requests,
         ),
         model_ref=price.model,
