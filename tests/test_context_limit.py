@@ -83,6 +83,14 @@ def test_bad_context_settings_are_refused_with_the_fix(kwargs, match):
         llm.run(QUESTION, tools=[get_report], **kwargs)
 
 
+@pytest.mark.parametrize("api", ["responses", "messages"])
+def test_server_compaction_without_a_threshold_says_what_to_pass(api):
+    llm, model = _llm(api)
+    with pytest.raises(ValueError, match=r"context='server' .* pass context_limit=N too"):
+        llm.run(QUESTION, tools=[get_report], context="server")
+    assert not model.requests
+
+
 def test_server_state_and_client_clearing_do_not_mix():
     llm, _ = _llm("responses")
     with pytest.raises(ValueError, match="context='server'"):

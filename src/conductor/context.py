@@ -37,6 +37,8 @@ SERVER_CONTEXT_APIS = ("responses", "messages")
 CLEAR_TO = 0.7  # clearing goes down to this share of context_limit, so it need not happen on every request
 CLEAR_MIN_TOKENS = 50  # a shorter result is left alone: its note would save next to nothing
 COMPACT_BETA = "compact-2026-01-12"  # the anthropic-beta header of compact_20260112
+# compact_20260112's trigger when none is given (anthropic BetaCompact20260112EditParam: "Defaults to 150000 input tokens")
+MESSAGES_DEFAULT_TRIGGER = 150_000
 CLEARED_PREFIX = "[cleared to fit the context"
 CLEARED_NOTE = CLEARED_PREFIX + ": this {name} result ({tokens} tokens) was read earlier]"
 
@@ -57,6 +59,12 @@ def check_context(context: Any, context_limit: Any, api: str) -> None:
         )
     if context == "client" and context_limit is None:
         raise ValueError("context='client' clears old tool results past context_limit: pass context_limit=N too")
+    if context == "server" and context_limit is None:
+        # Sent without a threshold, Responses has no documented default; say what to pass rather than guess.
+        raise ValueError(
+            "context='server' asks the API to compact the conversation once a request passes context_limit input "
+            f"tokens: pass context_limit=N too (Anthropic's own default is {MESSAGES_DEFAULT_TRIGGER:,})"
+        )
 
 
 def compaction_edits(limit: int) -> dict[str, Any]:
