@@ -99,3 +99,16 @@ def test_bad_k_and_duplicate_names_are_refused():
 def test_a_real_provider_without_a_key_is_a_usage_error_that_names_the_key(capsys):
     assert main(["eval", "--provider", "openai"]) == 2
     assert "OPENAI_API_KEY is not set" in capsys.readouterr().err
+
+
+# -- issue 38, round 5 -------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("option, value", [
+    ("--k", "0"), ("--k", "-3"), ("--latency-scale", "-1"), ("--latency-scale", "nan"), ("--latency-scale", "inf"),
+    ("--min-pass-k", "1.5"), ("--min-pass-k", "-0.1"), ("--min-pass-k", "nan"),
+])
+def test_eval_refuses_a_bad_number_with_a_usage_error_that_names_the_option(capsys, option, value):
+    # Exit 2, as argparse and the other commands give bad input; exit 1 is the --min-pass-k gate failing.
+    assert main(["eval", option, value]) == 2
+    captured = capsys.readouterr()
+    assert captured.err.startswith(f"error: {option} ") and "Traceback" not in captured.err and not captured.out
