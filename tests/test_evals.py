@@ -103,6 +103,28 @@ def test_a_real_provider_without_a_key_is_a_usage_error_that_names_the_key(capsy
 
 # -- issue 38, round 5 -------------------------------------------------------------------------------------------
 
+def test_expected_calls_are_matched_as_an_assignment_not_greedily_in_list_order():
+    case = BY_NAME["parallel_two_cities"]
+    result = cd.connect("offline", latency_scale=0).run(case.question, tools=case.tools, max_rounds=3)
+    assert [c.arguments["city"] for c in result.tool_calls] == ["北京", "上海"]
+    loose, beijing = evals.Expect("get_weather"), evals.Expect("get_weather", {"city": "北京"})
+    for calls in ((loose, beijing), (beijing, loose)):
+        graded = evals.score(evals.Case("c", case.question, case.tools, calls), result)
+        assert graded.arguments == 1.0 and graded.passed, (calls, graded)
+    # Two expected calls cannot share the one call that holds their arguments.
+    twice = evals.score(evals.Case("c", case.question, case.tools, (beijing, beijing)), result)
+    assert twice.arguments == 0.5 and "wrong arguments" in twice.problems
+
+
+def test_match_prefers_the_most_calls_then_the_most_right_arguments():
+    pairs = evals._match(
+        [evals.Expect("a"), evals.Expect("a", {"x": 1}), evals.Expect("b", {"y": 2}), evals.Expect("a", {"x": 3})],
+        [("a", {"x": 1}), ("a", {"x": 2}), ("b", {"y": 5}), ("a", {"x": 3})],
+    )
+    assert sorted((e, c) for e, c, _ in pairs) == [(0, 1), (1, 0), (2, 2), (3, 3)]
+    assert sum(right for _, _, right in pairs) == 3
+
+
 @pytest.mark.parametrize("option, value", [
     ("--k", "0"), ("--k", "-3"), ("--latency-scale", "-1"), ("--latency-scale", "nan"), ("--latency-scale", "inf"),
     ("--min-pass-k", "1.5"), ("--min-pass-k", "-0.1"), ("--min-pass-k", "nan"),

@@ -9,11 +9,13 @@ an argument that the model must ask for).
 :func:`score` grades one run (a :class:`~conductor.rounds.RunResult`) against its case:
 
 * tool-call **precision** (calls made that were expected) and **recall** (expected calls
-  made), counting the calls that ran and succeeded, as a multiset of names; a failed call
-  the model then repeated is not held against it (the retry is how it recovers);
+  made), counting the calls that ran and succeeded; a failed call the model then repeated
+  is not held against it (the retry is how it recovers);
 * **order**, where the case says it matters: the expected names appear in that order;
-* **argument accuracy**: the share of expected calls matched whose arguments hold the
-  expected values (numbers compared as numbers, text without surrounding spaces);
+* **argument accuracy**: the share of expected calls whose arguments the calls made hold
+  (numbers compared as numbers, text without surrounding spaces). Expected and made calls
+  are paired one to one as an assignment, the most pairs and then the most with right
+  arguments, so the order of the ``Expect`` entries never changes the score;
 * **facts**: each must appear in the answer (``"4|four"``: any one of the alternatives);
 * the **stop**, the **cost** and the **latency** of the run.
 
@@ -140,6 +142,46 @@ def _arguments_hold(expect: Expect, arguments: Any) -> bool:
     return all(key in arguments and _same(value, arguments[key]) for key, value in expect.arguments.items())
 
 
+def _match(expected: Sequence[Expect], made: Sequence[tuple[str, Any]]) -> list[tuple[int, int, bool]]:
+    """Pair expected calls with calls made (``(name, arguments)``), one to one: as many pairs as there can be,
+    and among those as many with the expected arguments as there can be.
+
+    Returns ``(expected index, made index, arguments right)`` per pair, by expected index.
+
+    A pair needs the same name, and every same-name pair is allowed, so the calls of one name form a
+    complete bipartite graph: a maximum matching over the right-argument pairs, then the calls still
+    free paired by name, has both the most pairs and the most right arguments (no assignment does
+    better on either). The maximum matching uses Kuhn's augmenting paths, O(V·E): a trajectory has
+    a handful of calls, and scipy's ``linear_sum_assignment``, which would do it, is not a dependency.
+    """
+    holds = [[j for j, (name, arguments) in enumerate(made) if name == e.name and _arguments_hold(e, arguments)]
+             for e in expected]
+    owner: dict[int, int] = {}  # made index -> the expected index it is paired with
+
+    def augment(i: int, seen: set[int]) -> bool:
+        for j in holds[i]:
+            if j in seen:
+                continue
+            seen.add(j)
+            if j not in owner or augment(owner[j], seen):
+                owner[j] = i
+                return True
+        return False
+
+    for i in range(len(expected)):
+        augment(i, set())
+    pairs = {i: (j, True) for j, i in owner.items()}
+    free = [j for j in range(len(made)) if j not in owner]
+    for i, e in enumerate(expected):
+        if i in pairs:
+            continue
+        j = next((j for j in free if made[j][0] == e.name), None)
+        if j is not None:
+            free.remove(j)
+            pairs[i] = (j, False)
+    return [(i, j, right) for i, (j, right) in sorted(pairs.items())]
+
+
 def _in_order(expected: Sequence[str], actual: Sequence[str]) -> bool:
     """Do the expected names appear in ``actual`` in this order (others may come between)?"""
     position = iter(actual)
@@ -155,28 +197,23 @@ def score(case: Case, result: RunResult, *, trial: int = 0) -> Score:
     """Grade one run of ``case``: what it called, with which arguments, what its answer holds, how it ended."""
     made = [c for c in result.tool_calls if not c.is_error and c.blocked is None]
     names = [c.name for c in made]
-    expected = Counter(e.name for e in case.calls)
-    matched = sum((expected & Counter(names)).values())
+    pairs = _match(case.calls, [(c.name, c.arguments) for c in made])
+    matched = len(pairs)
     precision = matched / len(names) if names else 1.0  # no call made: none was wrong
     recall = matched / len(case.calls) if case.calls else (1.0 if not names else 0.0)
     in_order = _in_order([e.name for e in case.calls], names) if case.ordered else True
-    right, unused = 0, list(made)
-    for expect in case.calls:
-        found = next((c for c in unused if c.name == expect.name and _arguments_hold(expect, c.arguments)), None)
-        if found is None:
-            continue
-        unused.remove(found)
-        right += 1
+    right = sum(ok for _, _, ok in pairs)
     arguments = right / len(case.calls) if case.calls else 1.0
+    paired_expected, paired_made = {i for i, _, _ in pairs}, {j for _, j, _ in pairs}
     held = [f for f in case.facts if _fact_held(f, result.answer)]
     facts = len(held) / len(case.facts) if case.facts else 1.0
     stop_ok = result.stopped_by == case.stopped_by
     problems = []
     if recall < 1:
-        problems.append(f"missing calls: {', '.join(sorted((expected - Counter(names)).elements())) or '-'}")
+        missing = sorted(e.name for i, e in enumerate(case.calls) if i not in paired_expected)
+        problems.append(f"missing calls: {', '.join(missing) or '-'}")
     if precision < 1:
-        extra = Counter(names) - expected
-        problems.append(f"unexpected calls: {', '.join(sorted(extra.elements()))}")
+        problems.append(f"unexpected calls: {', '.join(sorted(n for j, n in enumerate(names) if j not in paired_made))}")
     if not in_order:
         problems.append(f"calls out of order: {' -> '.join(names)}")
     if arguments < 1 and recall == 1:
@@ -186,9 +223,12 @@ def score(case: Case, result: RunResult, *, trial: int = 0) -> Score:
     if not stop_ok:
         problems.append(f"ended by {result.stopped_by or 'the model'}, expected {case.stopped_by or 'the model'}")
     stopped = result.stopped_by or result.stop_reason.value
-    shown = tuple(f"{c.name}({_compact(c.arguments)})" for c in made)
     return Score(case.name, trial, precision, recall, in_order, arguments, facts, stop_ok, result.seconds,
-                 result.cost, stopped, shown, tuple(problems))
+                 result.cost, stopped, _shown(made), tuple(problems))
+
+
+def _shown(calls: Sequence[Any]) -> tuple[str, ...]:
+    return tuple(f"{c.name}({_compact(c.arguments)})" for c in calls)
 
 
 def _compact(arguments: Any) -> str:
