@@ -10,7 +10,7 @@ import conductor as cd
 from conductor import evals
 from conductor.__main__ import main
 from conductor.course.eval_cases import CASES
-from conductor.course.scenarios import calculate, get_weather
+from conductor.course.scenarios import calculate, get_weather, suggest_clothing
 from wire import APIS
 
 BY_NAME = {c.name: c for c in CASES}
@@ -102,6 +102,44 @@ def test_a_real_provider_without_a_key_is_a_usage_error_that_names_the_key(capsy
 
 
 # -- issue 38, round 5 -------------------------------------------------------------------------------------------
+
+DEFERRED = (cd.tool(get_weather, defer_loading=True), cd.tool(suggest_clothing, defer_loading=True), calculate)
+
+
+def test_conductors_own_tool_search_is_not_an_unexpected_call_so_every_api_gives_the_same_verdict():
+    # Chat Completions searches with conductor's search_tools tool; Responses and Messages search server-side.
+    case = evals.Case("deferred_weather", "北京今天天气怎么样?", DEFERRED, (evals.Expect("get_weather", {"city": "北京"}),),
+                      facts=("5°C",))
+    graded = {}
+    for api in APIS:
+        report = evals.evaluate([case], k=1, llm=cd.connect("offline", api=api, latency_scale=0))
+        graded[api] = report.scores[0]
+    verdicts = {api: (s.passed, s.precision, s.recall, s.arguments, s.problems) for api, s in graded.items()}
+    assert set(verdicts.values()) == {(True, 1.0, 1.0, 1.0, ())}, verdicts
+    # The search still shows where the score lists what the run did.
+    assert graded["chat"].calls[0].startswith("search_tools(query=")
+    # score() on its own, as lesson 08 calls it, reads the case's tools to tell the search from a tool.
+    chat = cd.connect("offline", api="chat", latency_scale=0).run(case.question, tools=case.tools)
+    assert evals.score(case, chat).passed
+
+
+def test_a_tool_of_the_cases_own_named_search_tools_still_counts():
+    def search_tools(query: str) -> str:
+        """Search the hardware shop's catalogue (hammers, drills, saws).
+
+        Args:
+            query: what to look for, e.g. hammer
+        """
+        return "hammer: 12 in stock"
+
+    question = "Search the hardware shop for a hammer"
+    result = cd.connect("offline", api="chat", latency_scale=0).run(question, tools=[search_tools, get_weather])
+    assert [c.name for c in result.tool_calls] == ["search_tools"]
+    expected = evals.Case("shop", question, [search_tools, get_weather], (evals.Expect("search_tools"),))
+    assert evals.score(expected, result).recall == 1.0
+    unexpected = evals.Case("shop", question, [search_tools, get_weather])
+    assert "unexpected calls: search_tools" in evals.score(unexpected, result).problems
+
 
 def test_expected_calls_are_matched_as_an_assignment_not_greedily_in_list_order():
     case = BY_NAME["parallel_two_cities"]

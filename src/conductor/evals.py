@@ -10,7 +10,11 @@ an argument that the model must ask for).
 
 * tool-call **precision** (calls made that were expected) and **recall** (expected calls
   made), counting the calls that ran and succeeded; a failed call the model then repeated
-  is not held against it (the retry is how it recovers);
+  is not held against it (the retry is how it recovers). Conductor's own tool search
+  (``search_tools``, offered where the search runs client-side, as on Chat Completions) is
+  how the run found its tools, not a call the case is about: it is left out of the counts,
+  as the provider's hosted search on Responses and Messages is, and still listed in
+  :attr:`Score.calls` (:func:`conductor.search.searches` reads a run's searches on any API);
 * **order**, where the case says it matters: the expected names appear in that order;
 * **argument accuracy**: the share of expected calls whose arguments the calls made hold
   (numbers compared as numbers, text without surrounding spaces). Expected and made calls
@@ -51,6 +55,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from . import display
+from .search import SEARCH_TOOL
 
 if TYPE_CHECKING:
     from .providers import LLM
@@ -116,7 +121,7 @@ class Score:
     seconds: float
     cost: float
     stopped: str  # how the run ended: the stop reason, or what stopped it
-    calls: tuple[str, ...] = ()  # the calls that ran, as name(arguments)
+    calls: tuple[str, ...] = ()  # the calls that ran, as name(arguments), conductor's tool search included
     problems: tuple[str, ...] = ()
 
     @property
@@ -182,6 +187,25 @@ def _match(expected: Sequence[Expect], made: Sequence[tuple[str, Any]]) -> list[
     return [(i, j, right) for i, (j, right) in sorted(pairs.items())]
 
 
+def _tool_name(item: Any) -> str | None:
+    """The name ``llm.run`` gives an item of ``tools=``: a tool's name, a function's, a hosted tool's."""
+    if isinstance(item, Mapping):
+        return item.get("name")
+    return getattr(item, "name", None) or getattr(item, "__name__", None)
+
+
+def _searches_client_side(case: Case, trial: int, tools: Sequence[Any] | None, ran: Sequence[Any]) -> bool:
+    """Are the calls named ``search_tools`` conductor's own tool search, not a tool of the case?
+
+    Conductor refuses to offer its search beside a tool of that name (conductor.search.prepare), so the
+    name is conductor's unless the case's own tools hold it.
+    """
+    if not any(c.name == SEARCH_TOOL for c in ran):
+        return False
+    offered = case.tools_for(trial) if tools is None else tools
+    return all(_tool_name(t) != SEARCH_TOOL for t in offered)
+
+
 def _in_order(expected: Sequence[str], actual: Sequence[str]) -> bool:
     """Do the expected names appear in ``actual`` in this order (others may come between)?"""
     position = iter(actual)
@@ -193,9 +217,15 @@ def _fact_held(fact: str, answer: str) -> bool:
     return any(option.strip().casefold() in text for option in fact.split("|"))
 
 
-def score(case: Case, result: RunResult, *, trial: int = 0) -> Score:
-    """Grade one run of ``case``: what it called, with which arguments, what its answer holds, how it ended."""
-    made = [c for c in result.tool_calls if not c.is_error and c.blocked is None]
+def score(case: Case, result: RunResult, *, trial: int = 0, tools: Sequence[Any] | None = None) -> Score:
+    """Grade one run of ``case``: what it called, with which arguments, what its answer holds, how it ended.
+
+    ``tools``: the tools the run was offered (default: ``case.tools_for(trial)``), read only to tell
+    conductor's tool search from a tool of the case that has its name.
+    """
+    ran = [c for c in result.tool_calls if not c.is_error and c.blocked is None]
+    searching = _searches_client_side(case, trial, tools, ran)
+    made = [c for c in ran if not (searching and c.name == SEARCH_TOOL)]
     names = [c.name for c in made]
     pairs = _match(case.calls, [(c.name, c.arguments) for c in made])
     matched = len(pairs)
@@ -224,7 +254,7 @@ def score(case: Case, result: RunResult, *, trial: int = 0) -> Score:
         problems.append(f"ended by {result.stopped_by or 'the model'}, expected {case.stopped_by or 'the model'}")
     stopped = result.stopped_by or result.stop_reason.value
     return Score(case.name, trial, precision, recall, in_order, arguments, facts, stop_ok, result.seconds,
-                 result.cost, stopped, _shown(made), tuple(problems))
+                 result.cost, stopped, _shown(ran), tuple(problems))
 
 
 def _shown(calls: Sequence[Any]) -> tuple[str, ...]:
@@ -303,14 +333,15 @@ def _model_for(llm: Any, case: Case, trial: int, api: str, latency_scale: float)
 
 def run_trial(llm: LLM, case: Case, trial: int = 0) -> Score:
     """One run of ``case`` on ``llm``, graded."""
+    tools = case.tools_for(trial)
     started = time.perf_counter()
     try:
-        result = llm.run(case.question, tools=case.tools_for(trial), max_rounds=case.max_rounds)
+        result = llm.run(case.question, tools=tools, max_rounds=case.max_rounds)
     except Exception as exc:  # noqa: BLE001 - a failed run is a failed trial, reported with its cause
         logger.info("case %s trial %d raised %s", case.name, trial, exc)
         return Score(case.name, trial, 0.0, 0.0, False, 0.0, 0.0, False, time.perf_counter() - started, 0.0,
                      "error", (), (f"the run raised {type(exc).__name__}",))
-    return score(case, result, trial=trial)
+    return score(case, result, trial=trial, tools=tools)
 
 
 def pass_hat_k(trials: int, passes: int, k: int) -> float:
