@@ -163,6 +163,61 @@ def test_match_prefers_the_most_calls_then_the_most_right_arguments():
     assert sum(right for _, _, right in pairs) == 3
 
 
+def _breaking_weather(models: dict[int, object]):
+    """get_weather that, once called, makes the stand-in's next request fail (the run raises after spending)."""
+    def tools(trial: int) -> list[object]:
+        def weather(city: str) -> dict[str, object]:
+            """Get today's weather for a city.
+
+            Args:
+                city: The city name, e.g. 北京.
+            """
+            models[trial].inject("server_error", times=1)
+            return get_weather(city)
+
+        return [cd.tool(weather, name="get_weather")]
+
+    return tools
+
+
+def test_a_run_that_raised_is_costed_at_what_it_spent_or_left_out_of_the_cost_percentiles():
+    from conductor.offline import LatencyModel, OfflineModel
+
+    models: dict[int, OfflineModel] = {}
+
+    def breaking_llm(case: evals.Case, trial: int) -> cd.LLM:
+        models[trial] = OfflineModel(seed=trial, latency=LatencyModel(scale=0))
+        return cd.connect("offline", offline_model=models[trial], max_retries=0)
+
+    class Unreachable:
+        def run(self, *args: object, **kwargs: object) -> None:
+            raise ConnectionError("no route to the model")
+
+    spends = evals.Case("spends_then_raises", "北京今天天气怎么样?", _breaking_weather(models),
+                        (evals.Expect("get_weather", {"city": "北京"}),))
+    unknown = evals.Case("raises_unknown", "北京今天天气怎么样?", (get_weather,))
+    fine = BY_NAME["weather_beijing"]
+
+    def pick(case: evals.Case, trial: int) -> object:
+        if case is spends:
+            return breaking_llm(case, trial)
+        return Unreachable() if case is unknown else cd.connect("offline", seed=trial, latency_scale=0)
+
+    report = evals.evaluate([spends, unknown, fine], k=2, llm=pick)
+    raised = report.of("spends_then_raises")
+    assert all(s.stopped == "error" and not s.passed for s in raised)
+    assert all(s.cost is not None and s.cost > 0 for s in raised)  # the first request was billed
+    assert raised[0].calls == ("get_weather(city='北京')",)  # what it did before it raised stays visible
+    assert [s.cost for s in report.of("raises_unknown")] == [None, None]
+    known = sorted(s.cost for s in report.scores if s.cost is not None)
+    assert len(known) == 4 and report.cost(0.5) == pytest.approx((known[1] + known[2]) / 2)
+    assert "2 runs that raised before their cost was known are left out" in report.summary()
+    saved = json.loads(report.to_json())
+    assert saved["cost_unknown_trials"] == 2 and saved["cost_p50_usd"] == pytest.approx(report.cost(0.5))
+    rows = {row["case"]: row for row in report.rows()}
+    assert rows["raises_unknown"]["cost_usd"] is None and rows["spends_then_raises"]["cost_usd"] > 0
+
+
 @pytest.mark.parametrize("option, value", [
     ("--k", "0"), ("--k", "-3"), ("--latency-scale", "-1"), ("--latency-scale", "nan"), ("--latency-scale", "inf"),
     ("--min-pass-k", "1.5"), ("--min-pass-k", "-0.1"), ("--min-pass-k", "nan"),

@@ -21,7 +21,9 @@ an argument that the model must ask for).
   are paired one to one as an assignment, the most pairs and then the most with right
   arguments, so the order of the ``Expect`` entries never changes the score;
 * **facts**: each must appear in the answer (``"4|four"``: any one of the alternatives);
-* the **stop**, the **cost** and the **latency** of the run.
+* the **stop**, the **cost** and the **latency** of the run. A run that raised is costed at
+  what it spent before it raised (``exc.result``, which ``llm.run`` attaches); where that is
+  not known its cost is None and the report's cost figures leave it out, and say so.
 
 A trial passes when precision, recall, order, arguments and facts are all perfect and the
 run ended as expected. :func:`evaluate` runs every case ``k`` times (the offline stand-in
@@ -119,7 +121,7 @@ class Score:
     facts: float  # share of the facts the answer holds (1.0 when none are asked)
     stop_ok: bool
     seconds: float
-    cost: float
+    cost: float | None  # US dollars; None: the run raised before its spend was known (left out of cost figures)
     stopped: str  # how the run ended: the stop reason, or what stopped it
     calls: tuple[str, ...] = ()  # the calls that ran, as name(arguments), conductor's tool search included
     problems: tuple[str, ...] = ()
@@ -332,16 +334,36 @@ def _model_for(llm: Any, case: Case, trial: int, api: str, latency_scale: float)
 
 
 def run_trial(llm: LLM, case: Case, trial: int = 0) -> Score:
-    """One run of ``case`` on ``llm``, graded."""
+    """One run of ``case`` on ``llm``, graded.
+
+    A run that raised fails the trial. Its cost is what it spent before it raised, read from the
+    partial result ``llm.run`` attaches to the exception (``exc.result``); without one the spend is
+    unknown, so the cost is None and the report's cost figures leave the trial out rather than count $0.
+    """
     tools = case.tools_for(trial)
     started = time.perf_counter()
     try:
         result = llm.run(case.question, tools=tools, max_rounds=case.max_rounds)
     except Exception as exc:  # noqa: BLE001 - a failed run is a failed trial, reported with its cause
-        logger.info("case %s trial %d raised %s", case.name, trial, exc)
-        return Score(case.name, trial, 0.0, 0.0, False, 0.0, 0.0, False, time.perf_counter() - started, 0.0,
-                     "error", (), (f"the run raised {type(exc).__name__}",))
+        partial = _partial(exc)
+        if partial is None:
+            logger.info("case %s trial %d raised %s; its cost is unknown and left out of the cost figures",
+                        case.name, trial, exc)
+        else:
+            logger.info("case %s trial %d raised %s after spending $%.6f", case.name, trial, exc, partial.cost)
+        ran = [] if partial is None else [c for c in partial.tool_calls if not c.is_error and c.blocked is None]
+        return Score(case.name, trial, 0.0, 0.0, False, 0.0, 0.0, False, time.perf_counter() - started,
+                     None if partial is None else partial.cost, "error", _shown(ran),
+                     (f"the run raised {type(exc).__name__}",))
     return score(case, result, trial=trial, tools=tools)
+
+
+def _partial(exc: Exception) -> RunResult | None:
+    """The run so far that ``llm.run`` attached to ``exc`` (its calls and its cost), or None."""
+    from .rounds import RunResult  # imported here: only a run that raised needs it at run time
+
+    partial = getattr(exc, "result", None)
+    return partial if isinstance(partial, RunResult) else None
 
 
 def pass_hat_k(trials: int, passes: int, k: int) -> float:
@@ -351,8 +373,11 @@ def pass_hat_k(trials: int, passes: int, k: int) -> float:
     return math.comb(passes, k) / math.comb(trials, k)
 
 
-def _quantile(values: Sequence[float], q: float) -> float:
+def _quantile(values: Sequence[float], q: float) -> float | None:
+    """The ``q`` quantile of ``values`` (None when there are none)."""
     ordered = sorted(values)
+    if not ordered:
+        return None
     if len(ordered) == 1:
         return ordered[0]
     return statistics.quantiles(ordered, n=100, method="inclusive")[round(q * 100) - 1]
@@ -385,13 +410,21 @@ class Report:
         return self.pass_at(self.k)
 
     def latency(self, q: float) -> float:
-        return _quantile([s.seconds for s in self.scores], q)
+        seconds = _quantile([s.seconds for s in self.scores], q)
+        assert seconds is not None  # a report holds at least one trial (evaluate refuses k < 1 and no cases)
+        return seconds
 
-    def cost(self, q: float) -> float:
-        return _quantile([s.cost for s in self.scores], q)
+    def cost(self, q: float) -> float | None:
+        """The ``q`` quantile of the cost per run, over the trials whose cost is known (None if none is)."""
+        return _quantile([s.cost for s in self.scores if s.cost is not None], q)
+
+    def cost_unknown(self) -> list[Score]:
+        """The trials whose run raised before its cost was known: the cost figures leave them out."""
+        return [s for s in self.scores if s.cost is None]
 
     def mean(self, what: str) -> float:
-        return statistics.fmean(getattr(s, what) for s in self.scores)
+        """The mean of a :class:`Score` field over the trials where it is known."""
+        return statistics.fmean(v for s in self.scores if (v := getattr(s, what)) is not None)
 
     def stops(self) -> Counter[str]:
         return Counter(s.stopped for s in self.scores)
@@ -404,6 +437,7 @@ class Report:
         rows = []
         for case in self.cases:
             mine = self.of(case.name)
+            costs = [s.cost for s in mine if s.cost is not None]
             rows.append({
                 "case": case.name, "kind": case.kind, "passes": self.passes(case.name), "trials": len(mine),
                 "pass_k": pass_hat_k(len(mine), self.passes(case.name), self.k),
@@ -412,7 +446,7 @@ class Report:
                 "arguments": statistics.fmean(s.arguments for s in mine),
                 "facts": statistics.fmean(s.facts for s in mine),
                 "p50_s": statistics.median(s.seconds for s in mine),
-                "cost_usd": statistics.fmean(s.cost for s in mine),
+                "cost_usd": statistics.fmean(costs) if costs else None,  # mean over the trials whose cost is known
             })
         return rows
 
@@ -434,11 +468,19 @@ class Report:
         return "\n".join(lines)
 
     def summary(self, *, timings: bool = True) -> str:
+        """pass^1 and pass^k, the mean scores, the cost per run, the stops (and the latency with ``timings``)."""
         stops = ", ".join(f"{reason} {count}" for reason, count in sorted(self.stops().items()))
+        p50, p95 = self.cost(0.5), self.cost(0.95)
+        cost = "unknown (every run raised before its cost was known)" if p50 is None or p95 is None else \
+            f"p50 ${p50:.6f}, p95 ${p95:.6f}"
         text = (f"{len(self.cases)} cases x {self.k} trials: pass^1 {self.pass_1:.2f}, pass^{self.k} {self.pass_k:.2f}; "
                 f"precision {self.mean('precision'):.2f}, recall {self.mean('recall'):.2f}, "
                 f"arguments {self.mean('arguments'):.2f}\n"
-                f"cost per run p50 ${self.cost(0.5):.6f}, p95 ${self.cost(0.95):.6f}; stops: {stops}")
+                f"cost per run {cost}; stops: {stops}")
+        unknown = len(self.cost_unknown())
+        if unknown and p50 is not None:
+            text += ("\n1 run that raised before its cost was known is left out of the cost figures" if unknown == 1
+                     else f"\n{unknown} runs that raised before their cost was known are left out of the cost figures")
         if timings:
             text += f"\nlatency per run p50 {self.latency(0.5):.3f}s, p95 {self.latency(0.95):.3f}s"
         return text
@@ -449,6 +491,7 @@ class Report:
             "k": self.k, "pass_1": self.pass_1, f"pass_{self.k}": self.pass_k,
             "latency_p50_s": self.latency(0.5), "latency_p95_s": self.latency(0.95),
             "cost_p50_usd": self.cost(0.5), "cost_p95_usd": self.cost(0.95),
+            "cost_unknown_trials": len(self.cost_unknown()),  # runs that raised before their cost was known
             "stops": dict(self.stops()), "cases": self.rows(),
             "failures": [{"case": s.case, "trial": s.trial, "problems": list(s.problems)} for s in self.failures()],
         }, ensure_ascii=False, indent=1)
