@@ -10,7 +10,7 @@ import conductor as cd
 from conductor import evals
 from conductor.__main__ import main
 from conductor.course.eval_cases import CASES
-from conductor.course.scenarios import calculate, get_weather
+from conductor.course.scenarios import calculate, get_weather, suggest_clothing
 from wire import APIS
 
 BY_NAME = {c.name: c for c in CASES}
@@ -99,3 +99,131 @@ def test_bad_k_and_duplicate_names_are_refused():
 def test_a_real_provider_without_a_key_is_a_usage_error_that_names_the_key(capsys):
     assert main(["eval", "--provider", "openai"]) == 2
     assert "OPENAI_API_KEY is not set" in capsys.readouterr().err
+
+
+# -- issue 38, round 5 -------------------------------------------------------------------------------------------
+
+DEFERRED = (cd.tool(get_weather, defer_loading=True), cd.tool(suggest_clothing, defer_loading=True), calculate)
+
+
+def test_conductors_own_tool_search_is_not_an_unexpected_call_so_every_api_gives_the_same_verdict():
+    # Chat Completions searches with conductor's search_tools tool; Responses and Messages search server-side.
+    case = evals.Case("deferred_weather", "北京今天天气怎么样?", DEFERRED, (evals.Expect("get_weather", {"city": "北京"}),),
+                      facts=("5°C",))
+    graded = {}
+    for api in APIS:
+        report = evals.evaluate([case], k=1, llm=cd.connect("offline", api=api, latency_scale=0))
+        graded[api] = report.scores[0]
+    verdicts = {api: (s.passed, s.precision, s.recall, s.arguments, s.problems) for api, s in graded.items()}
+    assert set(verdicts.values()) == {(True, 1.0, 1.0, 1.0, ())}, verdicts
+    # The search still shows where the score lists what the run did.
+    assert graded["chat"].calls[0].startswith("search_tools(query=")
+    # score() on its own, as lesson 08 calls it, reads the case's tools to tell the search from a tool.
+    chat = cd.connect("offline", api="chat", latency_scale=0).run(case.question, tools=case.tools)
+    assert evals.score(case, chat).passed
+
+
+def test_a_tool_of_the_cases_own_named_search_tools_still_counts():
+    def search_tools(query: str) -> str:
+        """Search the hardware shop's catalogue (hammers, drills, saws).
+
+        Args:
+            query: what to look for, e.g. hammer
+        """
+        return "hammer: 12 in stock"
+
+    question = "Search the hardware shop for a hammer"
+    result = cd.connect("offline", api="chat", latency_scale=0).run(question, tools=[search_tools, get_weather])
+    assert [c.name for c in result.tool_calls] == ["search_tools"]
+    expected = evals.Case("shop", question, [search_tools, get_weather], (evals.Expect("search_tools"),))
+    assert evals.score(expected, result).recall == 1.0
+    unexpected = evals.Case("shop", question, [search_tools, get_weather])
+    assert "unexpected calls: search_tools" in evals.score(unexpected, result).problems
+
+
+def test_expected_calls_are_matched_as_an_assignment_not_greedily_in_list_order():
+    case = BY_NAME["parallel_two_cities"]
+    result = cd.connect("offline", latency_scale=0).run(case.question, tools=case.tools, max_rounds=3)
+    assert [c.arguments["city"] for c in result.tool_calls] == ["北京", "上海"]
+    loose, beijing = evals.Expect("get_weather"), evals.Expect("get_weather", {"city": "北京"})
+    for calls in ((loose, beijing), (beijing, loose)):
+        graded = evals.score(evals.Case("c", case.question, case.tools, calls), result)
+        assert graded.arguments == 1.0 and graded.passed, (calls, graded)
+    # Two expected calls cannot share the one call that holds their arguments.
+    twice = evals.score(evals.Case("c", case.question, case.tools, (beijing, beijing)), result)
+    assert twice.arguments == 0.5 and "wrong arguments" in twice.problems
+
+
+def test_match_prefers_the_most_calls_then_the_most_right_arguments():
+    pairs = evals._match(
+        [evals.Expect("a"), evals.Expect("a", {"x": 1}), evals.Expect("b", {"y": 2}), evals.Expect("a", {"x": 3})],
+        [("a", {"x": 1}), ("a", {"x": 2}), ("b", {"y": 5}), ("a", {"x": 3})],
+    )
+    assert sorted((e, c) for e, c, _ in pairs) == [(0, 1), (1, 0), (2, 2), (3, 3)]
+    assert sum(right for _, _, right in pairs) == 3
+
+
+def _breaking_weather(models: dict[int, object]):
+    """get_weather that, once called, makes the stand-in's next request fail (the run raises after spending)."""
+    def tools(trial: int) -> list[object]:
+        def weather(city: str) -> dict[str, object]:
+            """Get today's weather for a city.
+
+            Args:
+                city: The city name, e.g. 北京.
+            """
+            models[trial].inject("server_error", times=1)
+            return get_weather(city)
+
+        return [cd.tool(weather, name="get_weather")]
+
+    return tools
+
+
+def test_a_run_that_raised_is_costed_at_what_it_spent_or_left_out_of_the_cost_percentiles():
+    from conductor.offline import LatencyModel, OfflineModel
+
+    models: dict[int, OfflineModel] = {}
+
+    def breaking_llm(case: evals.Case, trial: int) -> cd.LLM:
+        models[trial] = OfflineModel(seed=trial, latency=LatencyModel(scale=0))
+        return cd.connect("offline", offline_model=models[trial], max_retries=0)
+
+    class Unreachable:
+        def run(self, *args: object, **kwargs: object) -> None:
+            raise ConnectionError("no route to the model")
+
+    spends = evals.Case("spends_then_raises", "北京今天天气怎么样?", _breaking_weather(models),
+                        (evals.Expect("get_weather", {"city": "北京"}),))
+    unknown = evals.Case("raises_unknown", "北京今天天气怎么样?", (get_weather,))
+    fine = BY_NAME["weather_beijing"]
+
+    def pick(case: evals.Case, trial: int) -> object:
+        if case is spends:
+            return breaking_llm(case, trial)
+        return Unreachable() if case is unknown else cd.connect("offline", seed=trial, latency_scale=0)
+
+    report = evals.evaluate([spends, unknown, fine], k=2, llm=pick)
+    raised = report.of("spends_then_raises")
+    assert all(s.stopped == "error" and not s.passed for s in raised)
+    assert all(s.cost is not None and s.cost > 0 for s in raised)  # the first request was billed
+    assert raised[0].calls == ("get_weather(city='北京')",)  # what it did before it raised stays visible
+    assert [s.cost for s in report.of("raises_unknown")] == [None, None]
+    known = sorted(s.cost for s in report.scores if s.cost is not None)
+    assert len(known) == 4 and report.cost(0.5) == pytest.approx((known[1] + known[2]) / 2)
+    assert "2 runs that raised before their cost was known are left out" in report.summary()
+    saved = json.loads(report.to_json())
+    assert saved["cost_unknown_trials"] == 2 and saved["cost_p50_usd"] == pytest.approx(report.cost(0.5))
+    rows = {row["case"]: row for row in report.rows()}
+    assert rows["raises_unknown"]["cost_usd"] is None and rows["spends_then_raises"]["cost_usd"] > 0
+
+
+@pytest.mark.parametrize("option, value", [
+    ("--k", "0"), ("--k", "-3"), ("--latency-scale", "-1"), ("--latency-scale", "nan"), ("--latency-scale", "inf"),
+    ("--min-pass-k", "1.5"), ("--min-pass-k", "-0.1"), ("--min-pass-k", "nan"),
+])
+def test_eval_refuses_a_bad_number_with_a_usage_error_that_names_the_option(capsys, option, value):
+    # Exit 2, as argparse and the other commands give bad input; exit 1 is the --min-pass-k gate failing.
+    assert main(["eval", option, value]) == 2
+    captured = capsys.readouterr()
+    assert captured.err.startswith(f"error: {option} ") and "Traceback" not in captured.err and not captured.out

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import math
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -306,6 +307,7 @@ def _run_eval(args: argparse.Namespace) -> int:
     from .course.eval_cases import CASES
     from .providers import ProviderError, connect
 
+    _check_eval_numbers(args)
     llm = None
     if args.provider != "offline":
         try:
@@ -318,6 +320,26 @@ def _run_eval(args: argparse.Namespace) -> int:
         print(f"FAILED: pass^{report.k} {report.pass_k:.2f} is under --min-pass-k {args.min_pass_k:.2f}", file=sys.stderr)
         return 1
     return 0
+
+
+def _check_eval_numbers(args: argparse.Namespace) -> None:
+    """A CourseError (exit 2, as argparse's own) naming what to pass, before a trial runs.
+
+    Exit 1 is the --min-pass-k gate's failure: a bad number must not read as a failed evaluation,
+    nor fail only after the whole dataset has run.
+    """
+    if args.k < 1:
+        raise CourseError(f"--k is the number of trials per case: pass 1 or more (default 5), not {args.k}")
+    if not math.isfinite(args.latency_scale) or args.latency_scale < 0:
+        raise CourseError(
+            f"--latency-scale multiplies the offline stand-in's latencies: pass a number 0 or more "
+            f"(0: no waiting; default 0.02), not {args.latency_scale}"
+        )
+    if args.min_pass_k is not None and not 0 <= args.min_pass_k <= 1:  # NaN fails both comparisons too
+        raise CourseError(
+            f"--min-pass-k is the lowest pass^k the gate accepts, a share: pass a number from 0 to 1 "
+            f"(e.g. 0.9), not {args.min_pass_k}"
+        )
 
 
 def add_eval(subparsers: argparse._SubParsersAction) -> None:

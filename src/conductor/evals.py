@@ -9,13 +9,21 @@ an argument that the model must ask for).
 :func:`score` grades one run (a :class:`~conductor.rounds.RunResult`) against its case:
 
 * tool-call **precision** (calls made that were expected) and **recall** (expected calls
-  made), counting the calls that ran and succeeded, as a multiset of names; a failed call
-  the model then repeated is not held against it (the retry is how it recovers);
+  made), counting the calls that ran and succeeded; a failed call the model then repeated
+  is not held against it (the retry is how it recovers). Conductor's own tool search
+  (``search_tools``, offered where the search runs client-side, as on Chat Completions) is
+  how the run found its tools, not a call the case is about: it is left out of the counts,
+  as the provider's hosted search on Responses and Messages is, and still listed in
+  :attr:`Score.calls` (:func:`conductor.search.searches` reads a run's searches on any API);
 * **order**, where the case says it matters: the expected names appear in that order;
-* **argument accuracy**: the share of expected calls matched whose arguments hold the
-  expected values (numbers compared as numbers, text without surrounding spaces);
+* **argument accuracy**: the share of expected calls whose arguments the calls made hold
+  (numbers compared as numbers, text without surrounding spaces). Expected and made calls
+  are paired one to one as an assignment, the most pairs and then the most with right
+  arguments, so the order of the ``Expect`` entries never changes the score;
 * **facts**: each must appear in the answer (``"4|four"``: any one of the alternatives);
-* the **stop**, the **cost** and the **latency** of the run.
+* the **stop**, the **cost** and the **latency** of the run. A run that raised is costed at
+  what it spent before it raised (``exc.result``, which ``llm.run`` attaches); where that is
+  not known its cost is None and the report's cost figures leave it out, and say so.
 
 A trial passes when precision, recall, order, arguments and facts are all perfect and the
 run ended as expected. :func:`evaluate` runs every case ``k`` times (the offline stand-in
@@ -49,6 +57,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from . import display
+from .search import SEARCH_TOOL
 
 if TYPE_CHECKING:
     from .providers import LLM
@@ -112,9 +121,9 @@ class Score:
     facts: float  # share of the facts the answer holds (1.0 when none are asked)
     stop_ok: bool
     seconds: float
-    cost: float
+    cost: float | None  # US dollars; None: the run raised before its spend was known (left out of cost figures)
     stopped: str  # how the run ended: the stop reason, or what stopped it
-    calls: tuple[str, ...] = ()  # the calls that ran, as name(arguments)
+    calls: tuple[str, ...] = ()  # the calls that ran, as name(arguments), conductor's tool search included
     problems: tuple[str, ...] = ()
 
     @property
@@ -140,6 +149,65 @@ def _arguments_hold(expect: Expect, arguments: Any) -> bool:
     return all(key in arguments and _same(value, arguments[key]) for key, value in expect.arguments.items())
 
 
+def _match(expected: Sequence[Expect], made: Sequence[tuple[str, Any]]) -> list[tuple[int, int, bool]]:
+    """Pair expected calls with calls made (``(name, arguments)``), one to one: as many pairs as there can be,
+    and among those as many with the expected arguments as there can be.
+
+    Returns ``(expected index, made index, arguments right)`` per pair, by expected index.
+
+    A pair needs the same name, and every same-name pair is allowed, so the calls of one name form a
+    complete bipartite graph: a maximum matching over the right-argument pairs, then the calls still
+    free paired by name, has both the most pairs and the most right arguments (no assignment does
+    better on either). The maximum matching uses Kuhn's augmenting paths, O(V·E): a trajectory has
+    a handful of calls, and scipy's ``linear_sum_assignment``, which would do it, is not a dependency.
+    """
+    holds = [[j for j, (name, arguments) in enumerate(made) if name == e.name and _arguments_hold(e, arguments)]
+             for e in expected]
+    owner: dict[int, int] = {}  # made index -> the expected index it is paired with
+
+    def augment(i: int, seen: set[int]) -> bool:
+        for j in holds[i]:
+            if j in seen:
+                continue
+            seen.add(j)
+            if j not in owner or augment(owner[j], seen):
+                owner[j] = i
+                return True
+        return False
+
+    for i in range(len(expected)):
+        augment(i, set())
+    pairs = {i: (j, True) for j, i in owner.items()}
+    free = [j for j in range(len(made)) if j not in owner]
+    for i, e in enumerate(expected):
+        if i in pairs:
+            continue
+        j = next((j for j in free if made[j][0] == e.name), None)
+        if j is not None:
+            free.remove(j)
+            pairs[i] = (j, False)
+    return [(i, j, right) for i, (j, right) in sorted(pairs.items())]
+
+
+def _tool_name(item: Any) -> str | None:
+    """The name ``llm.run`` gives an item of ``tools=``: a tool's name, a function's, a hosted tool's."""
+    if isinstance(item, Mapping):
+        return item.get("name")
+    return getattr(item, "name", None) or getattr(item, "__name__", None)
+
+
+def _searches_client_side(case: Case, trial: int, tools: Sequence[Any] | None, ran: Sequence[Any]) -> bool:
+    """Are the calls named ``search_tools`` conductor's own tool search, not a tool of the case?
+
+    Conductor refuses to offer its search beside a tool of that name (conductor.search.prepare), so the
+    name is conductor's unless the case's own tools hold it.
+    """
+    if not any(c.name == SEARCH_TOOL for c in ran):
+        return False
+    offered = case.tools_for(trial) if tools is None else tools
+    return all(_tool_name(t) != SEARCH_TOOL for t in offered)
+
+
 def _in_order(expected: Sequence[str], actual: Sequence[str]) -> bool:
     """Do the expected names appear in ``actual`` in this order (others may come between)?"""
     position = iter(actual)
@@ -151,32 +219,33 @@ def _fact_held(fact: str, answer: str) -> bool:
     return any(option.strip().casefold() in text for option in fact.split("|"))
 
 
-def score(case: Case, result: RunResult, *, trial: int = 0) -> Score:
-    """Grade one run of ``case``: what it called, with which arguments, what its answer holds, how it ended."""
-    made = [c for c in result.tool_calls if not c.is_error and c.blocked is None]
+def score(case: Case, result: RunResult, *, trial: int = 0, tools: Sequence[Any] | None = None) -> Score:
+    """Grade one run of ``case``: what it called, with which arguments, what its answer holds, how it ended.
+
+    ``tools``: the tools the run was offered (default: ``case.tools_for(trial)``), read only to tell
+    conductor's tool search from a tool of the case that has its name.
+    """
+    ran = [c for c in result.tool_calls if not c.is_error and c.blocked is None]
+    searching = _searches_client_side(case, trial, tools, ran)
+    made = [c for c in ran if not (searching and c.name == SEARCH_TOOL)]
     names = [c.name for c in made]
-    expected = Counter(e.name for e in case.calls)
-    matched = sum((expected & Counter(names)).values())
+    pairs = _match(case.calls, [(c.name, c.arguments) for c in made])
+    matched = len(pairs)
     precision = matched / len(names) if names else 1.0  # no call made: none was wrong
     recall = matched / len(case.calls) if case.calls else (1.0 if not names else 0.0)
     in_order = _in_order([e.name for e in case.calls], names) if case.ordered else True
-    right, unused = 0, list(made)
-    for expect in case.calls:
-        found = next((c for c in unused if c.name == expect.name and _arguments_hold(expect, c.arguments)), None)
-        if found is None:
-            continue
-        unused.remove(found)
-        right += 1
+    right = sum(ok for _, _, ok in pairs)
     arguments = right / len(case.calls) if case.calls else 1.0
+    paired_expected, paired_made = {i for i, _, _ in pairs}, {j for _, j, _ in pairs}
     held = [f for f in case.facts if _fact_held(f, result.answer)]
     facts = len(held) / len(case.facts) if case.facts else 1.0
     stop_ok = result.stopped_by == case.stopped_by
     problems = []
     if recall < 1:
-        problems.append(f"missing calls: {', '.join(sorted((expected - Counter(names)).elements())) or '-'}")
+        missing = sorted(e.name for i, e in enumerate(case.calls) if i not in paired_expected)
+        problems.append(f"missing calls: {', '.join(missing) or '-'}")
     if precision < 1:
-        extra = Counter(names) - expected
-        problems.append(f"unexpected calls: {', '.join(sorted(extra.elements()))}")
+        problems.append(f"unexpected calls: {', '.join(sorted(n for j, n in enumerate(names) if j not in paired_made))}")
     if not in_order:
         problems.append(f"calls out of order: {' -> '.join(names)}")
     if arguments < 1 and recall == 1:
@@ -186,9 +255,12 @@ def score(case: Case, result: RunResult, *, trial: int = 0) -> Score:
     if not stop_ok:
         problems.append(f"ended by {result.stopped_by or 'the model'}, expected {case.stopped_by or 'the model'}")
     stopped = result.stopped_by or result.stop_reason.value
-    shown = tuple(f"{c.name}({_compact(c.arguments)})" for c in made)
     return Score(case.name, trial, precision, recall, in_order, arguments, facts, stop_ok, result.seconds,
-                 result.cost, stopped, shown, tuple(problems))
+                 result.cost, stopped, _shown(ran), tuple(problems))
+
+
+def _shown(calls: Sequence[Any]) -> tuple[str, ...]:
+    return tuple(f"{c.name}({_compact(c.arguments)})" for c in calls)
 
 
 def _compact(arguments: Any) -> str:
@@ -262,15 +334,36 @@ def _model_for(llm: Any, case: Case, trial: int, api: str, latency_scale: float)
 
 
 def run_trial(llm: LLM, case: Case, trial: int = 0) -> Score:
-    """One run of ``case`` on ``llm``, graded."""
+    """One run of ``case`` on ``llm``, graded.
+
+    A run that raised fails the trial. Its cost is what it spent before it raised, read from the
+    partial result ``llm.run`` attaches to the exception (``exc.result``); without one the spend is
+    unknown, so the cost is None and the report's cost figures leave the trial out rather than count $0.
+    """
+    tools = case.tools_for(trial)
     started = time.perf_counter()
     try:
-        result = llm.run(case.question, tools=case.tools_for(trial), max_rounds=case.max_rounds)
+        result = llm.run(case.question, tools=tools, max_rounds=case.max_rounds)
     except Exception as exc:  # noqa: BLE001 - a failed run is a failed trial, reported with its cause
-        logger.info("case %s trial %d raised %s", case.name, trial, exc)
-        return Score(case.name, trial, 0.0, 0.0, False, 0.0, 0.0, False, time.perf_counter() - started, 0.0,
-                     "error", (), (f"the run raised {type(exc).__name__}",))
-    return score(case, result, trial=trial)
+        partial = _partial(exc)
+        if partial is None:
+            logger.info("case %s trial %d raised %s; its cost is unknown and left out of the cost figures",
+                        case.name, trial, exc)
+        else:
+            logger.info("case %s trial %d raised %s after spending $%.6f", case.name, trial, exc, partial.cost)
+        ran = [] if partial is None else [c for c in partial.tool_calls if not c.is_error and c.blocked is None]
+        return Score(case.name, trial, 0.0, 0.0, False, 0.0, 0.0, False, time.perf_counter() - started,
+                     None if partial is None else partial.cost, "error", _shown(ran),
+                     (f"the run raised {type(exc).__name__}",))
+    return score(case, result, trial=trial, tools=tools)
+
+
+def _partial(exc: Exception) -> RunResult | None:
+    """The run so far that ``llm.run`` attached to ``exc`` (its calls and its cost), or None."""
+    from .rounds import RunResult  # imported here: only a run that raised needs it at run time
+
+    partial = getattr(exc, "result", None)
+    return partial if isinstance(partial, RunResult) else None
 
 
 def pass_hat_k(trials: int, passes: int, k: int) -> float:
@@ -280,8 +373,11 @@ def pass_hat_k(trials: int, passes: int, k: int) -> float:
     return math.comb(passes, k) / math.comb(trials, k)
 
 
-def _quantile(values: Sequence[float], q: float) -> float:
+def _quantile(values: Sequence[float], q: float) -> float | None:
+    """The ``q`` quantile of ``values`` (None when there are none)."""
     ordered = sorted(values)
+    if not ordered:
+        return None
     if len(ordered) == 1:
         return ordered[0]
     return statistics.quantiles(ordered, n=100, method="inclusive")[round(q * 100) - 1]
@@ -314,13 +410,21 @@ class Report:
         return self.pass_at(self.k)
 
     def latency(self, q: float) -> float:
-        return _quantile([s.seconds for s in self.scores], q)
+        seconds = _quantile([s.seconds for s in self.scores], q)
+        assert seconds is not None  # a report holds at least one trial (evaluate refuses k < 1 and no cases)
+        return seconds
 
-    def cost(self, q: float) -> float:
-        return _quantile([s.cost for s in self.scores], q)
+    def cost(self, q: float) -> float | None:
+        """The ``q`` quantile of the cost per run, over the trials whose cost is known (None if none is)."""
+        return _quantile([s.cost for s in self.scores if s.cost is not None], q)
+
+    def cost_unknown(self) -> list[Score]:
+        """The trials whose run raised before its cost was known: the cost figures leave them out."""
+        return [s for s in self.scores if s.cost is None]
 
     def mean(self, what: str) -> float:
-        return statistics.fmean(getattr(s, what) for s in self.scores)
+        """The mean of a :class:`Score` field over the trials where it is known."""
+        return statistics.fmean(v for s in self.scores if (v := getattr(s, what)) is not None)
 
     def stops(self) -> Counter[str]:
         return Counter(s.stopped for s in self.scores)
@@ -333,6 +437,7 @@ class Report:
         rows = []
         for case in self.cases:
             mine = self.of(case.name)
+            costs = [s.cost for s in mine if s.cost is not None]
             rows.append({
                 "case": case.name, "kind": case.kind, "passes": self.passes(case.name), "trials": len(mine),
                 "pass_k": pass_hat_k(len(mine), self.passes(case.name), self.k),
@@ -341,7 +446,7 @@ class Report:
                 "arguments": statistics.fmean(s.arguments for s in mine),
                 "facts": statistics.fmean(s.facts for s in mine),
                 "p50_s": statistics.median(s.seconds for s in mine),
-                "cost_usd": statistics.fmean(s.cost for s in mine),
+                "cost_usd": statistics.fmean(costs) if costs else None,  # mean over the trials whose cost is known
             })
         return rows
 
@@ -363,11 +468,19 @@ class Report:
         return "\n".join(lines)
 
     def summary(self, *, timings: bool = True) -> str:
+        """pass^1 and pass^k, the mean scores, the cost per run, the stops (and the latency with ``timings``)."""
         stops = ", ".join(f"{reason} {count}" for reason, count in sorted(self.stops().items()))
+        p50, p95 = self.cost(0.5), self.cost(0.95)
+        cost = "unknown (every run raised before its cost was known)" if p50 is None or p95 is None else \
+            f"p50 ${p50:.6f}, p95 ${p95:.6f}"
         text = (f"{len(self.cases)} cases x {self.k} trials: pass^1 {self.pass_1:.2f}, pass^{self.k} {self.pass_k:.2f}; "
                 f"precision {self.mean('precision'):.2f}, recall {self.mean('recall'):.2f}, "
                 f"arguments {self.mean('arguments'):.2f}\n"
-                f"cost per run p50 ${self.cost(0.5):.6f}, p95 ${self.cost(0.95):.6f}; stops: {stops}")
+                f"cost per run {cost}; stops: {stops}")
+        unknown = len(self.cost_unknown())
+        if unknown and p50 is not None:
+            text += ("\n1 run that raised before its cost was known is left out of the cost figures" if unknown == 1
+                     else f"\n{unknown} runs that raised before their cost was known are left out of the cost figures")
         if timings:
             text += f"\nlatency per run p50 {self.latency(0.5):.3f}s, p95 {self.latency(0.95):.3f}s"
         return text
@@ -378,6 +491,7 @@ class Report:
             "k": self.k, "pass_1": self.pass_1, f"pass_{self.k}": self.pass_k,
             "latency_p50_s": self.latency(0.5), "latency_p95_s": self.latency(0.95),
             "cost_p50_usd": self.cost(0.5), "cost_p95_usd": self.cost(0.95),
+            "cost_unknown_trials": len(self.cost_unknown()),  # runs that raised before their cost was known
             "stops": dict(self.stops()), "cases": self.rows(),
             "failures": [{"case": s.case, "trial": s.trial, "problems": list(s.problems)} for s in self.failures()],
         }, ensure_ascii=False, indent=1)
