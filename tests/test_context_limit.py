@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import anthropic
 import pytest
 
 import conductor as cd
@@ -113,19 +114,46 @@ def test_messages_server_compaction_goes_through_the_beta_client_with_its_header
         return original(**kwargs)
 
     llm.client.beta.messages.create = spy
-    llm.run(QUESTION, tools=[get_report], context="server", context_limit=5000)
+    llm.run(QUESTION, tools=[get_report], context="server", context_limit=50_000)
     assert seen and all(k["betas"] == ["compact-2026-01-12"] for k in seen)
     assert model.requests[0].body["context_management"] == {
-        "edits": [{"type": "compact_20260112", "trigger": {"type": "input_tokens", "value": 5000}}]
+        "edits": [{"type": "compact_20260112", "trigger": {"type": "input_tokens", "value": 50_000}}]
     }
 
 
-@pytest.mark.parametrize("api", ["responses", "messages"])
-def test_the_stand_in_compacts_past_the_threshold_and_reads_on_from_the_summary(api):
+def test_a_messages_compaction_threshold_under_the_apis_minimum_is_refused_before_sending():
+    llm, model = _llm("messages")
+    with pytest.raises(ValueError, match=r"context_limit=1,200 is below the lowest compaction threshold the "
+                                         r"messages API accepts \(50,000 input tokens"):
+        llm.run(QUESTION, tools=[get_report], context="server", context_limit=1200)
+    assert not model.requests
+
+
+def test_the_stand_in_refuses_a_messages_trigger_under_the_minimum_as_the_api_does():
+    llm, _ = _llm("messages")
+    with pytest.raises(anthropic.BadRequestError, match="greater than or equal to 50000"):
+        llm.client.beta.messages.create(
+            model="claude-sonnet-4-6", max_tokens=100, messages=[{"role": "user", "content": "Hi"}],
+            betas=["compact-2026-01-12"],
+            context_management={"edits": [{"type": "compact_20260112",
+                                           "trigger": {"type": "input_tokens", "value": 1200}}]},
+        )
+
+
+@cd.tool
+def get_station_log(city: str) -> str:
+    """A weather station's whole log for a city: long enough that a few of them pass Messages' 50,000-token
+    minimum compaction threshold."""
+    return f"{city}: 18 C. " + "Station readings, hour by hour, unchanged since the morning. " * 1000
+
+
+@pytest.mark.parametrize(("api", "tool", "limit"), [("responses", get_report, 1200),
+                                                     ("messages", get_station_log, 50_000)])
+def test_the_stand_in_compacts_past_the_threshold_and_reads_on_from_the_summary(api, tool, limit):
     llm, model = _llm(api)
-    plain = llm.run(QUESTION, tools=[get_report], parallel_tool_calls=False, max_rounds=6)
-    compacted = llm.run(QUESTION, tools=[get_report], parallel_tool_calls=False, max_rounds=6, context="server",
-                        context_limit=1200)
+    plain = llm.run(QUESTION, tools=[tool], parallel_tool_calls=False, max_rounds=6)
+    compacted = llm.run(QUESTION, tools=[tool], parallel_tool_calls=False, max_rounds=6, context="server",
+                        context_limit=limit)
     assert [c.arguments for c in compacted.tool_calls] == [c.arguments for c in plain.tool_calls]
     assert all(r.status == 200 for r in model.requests)
     kinds = [b.get("type") for m in compacted.messages for b in (m.get("content") if isinstance(m.get("content"), list)

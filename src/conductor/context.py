@@ -39,6 +39,9 @@ CLEAR_MIN_TOKENS = 50  # a shorter result is left alone: its note would save nex
 COMPACT_BETA = "compact-2026-01-12"  # the anthropic-beta header of compact_20260112
 # compact_20260112's trigger when none is given (anthropic BetaCompact20260112EditParam: "Defaults to 150000 input tokens")
 MESSAGES_DEFAULT_TRIGGER = 150_000
+# The lowest threshold each API's compaction accepts: Anthropic's compaction guide gives 50,000 input tokens for
+# compact_20260112's trigger (a lower one is a 400); OpenAI documents no minimum for compact_threshold.
+SERVER_COMPACTION_MINIMUM = {"messages": 50_000}
 CLEARED_PREFIX = "[cleared to fit the context"
 CLEARED_NOTE = CLEARED_PREFIX + ": this {name} result ({tokens} tokens) was read earlier]"
 
@@ -56,6 +59,13 @@ def check_context(context: Any, context_limit: Any, api: str) -> None:
             f"context='server' uses the API's own compaction, which the responses and messages APIs have; this "
             f"llm speaks {api!r}: connect with api='responses' or api='messages', or pass context_limit=N alone "
             "(conductor then clears old tool results itself, on every API)"
+        )
+    floor = SERVER_COMPACTION_MINIMUM.get(api)
+    if context == "server" and context_limit is not None and floor is not None and context_limit < floor:
+        raise ValueError(
+            f"context_limit={context_limit:,} is below the lowest compaction threshold the {api} API accepts "
+            f"({floor:,} input tokens; a lower one is refused with a 400): pass context_limit={floor:,} or more, or "
+            "leave out context='server' so that conductor clears old tool results itself past context_limit"
         )
     if context == "client" and context_limit is None:
         raise ValueError("context='client' clears old tool results past context_limit: pass context_limit=N too")

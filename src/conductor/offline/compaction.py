@@ -27,12 +27,14 @@ from typing import Any
 
 from ..types import ToolResult, Turn, UserMessage
 from .conversation import Conversation
+from .contract import InvalidRequest
 from .reasoning import seal, unseal
 from .tokens import PER_MESSAGE, estimate_tokens
 
 __all__ = ["Compaction", "Restored", "threshold", "restore", "summarise", "summary_tokens"]
 
 MESSAGES_DEFAULT_TRIGGER = 150_000  # BetaCompact20260112EditParam.trigger: "Defaults to 150000 input tokens."
+MESSAGES_MINIMUM_TRIGGER = 50_000  # Anthropic's compaction guide: the trigger's lowest value
 SUMMARY_RESULT_CHARS = 160  # how much of each tool result the summary keeps
 
 
@@ -44,6 +46,22 @@ class Compaction:
     sealed: str
     input_tokens: int  # the pass that wrote the summary read the whole prompt
     output_tokens: int  # and wrote the summary
+
+
+def check_trigger(body: dict[str, Any]) -> None:
+    """Refuse a Messages compaction trigger under the API's minimum, as the real API does (a 400).
+
+    The wording is the stand-in's own: no public recording quotes the real error; Anthropic's compaction
+    guide gives the minimum.
+    """
+    management = body.get("context_management")
+    for index, edit in enumerate(management.get("edits") or () if isinstance(management, dict) else ()):
+        value = (edit.get("trigger") or {}).get("value") if isinstance(edit, dict) else None
+        if edit.get("type") == "compact_20260112" and isinstance(value, int) and value < MESSAGES_MINIMUM_TRIGGER:
+            raise InvalidRequest(
+                f"context_management.edits.{index}.trigger.value: Input should be greater than or equal to "
+                f"{MESSAGES_MINIMUM_TRIGGER}"
+            )
 
 
 def threshold(api: str, body: dict[str, Any]) -> int | None:

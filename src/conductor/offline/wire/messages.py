@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from ...types import ToolCall, ToolResult, Turn, UserMessage
 from .. import programs
+from ..compaction import check_trigger
 from ..contract import InvalidRequest, anthropic_strict_problem, hosted_tool_refused, offered_tool
 from ..conversation import Conversation, ToolChoice
 from ..faults import FaultContext, retry_headers
@@ -453,6 +454,7 @@ def check(body: dict[str, Any], server: ServerState) -> None:
         raise InvalidRequest("Requests which include `tool_use` or `tool_result` blocks must define tools.")
     _check_tool_pairs(turns)
     programs.check_messages(body)
+    check_trigger(body)
     if server.reasoning:
         _check_thinking(body, turns, server)
 
