@@ -3,12 +3,15 @@ Chinese, and a program cut short by max_rounds ends "incomplete" on both APIs th
 
 from __future__ import annotations
 
+import sqlite3
 from typing import Any
 
 import pytest
 
 import conductor as cd
+from conductor.course.toolbox import TOOLS as CATALOGUE
 from conductor.offline import LatencyModel, OfflineModel
+from conductor.search import SEARCH_TOOL, ToolIndex, search_words
 
 QUESTION = "What should I wear in Beijing today?"
 CACHE_FIELDS = {"cache_control", "prompt_cache_key"}
@@ -90,3 +93,81 @@ def test_mid_run_each_member_sends_its_own_cache_setting(first: tuple[str, Any],
 
 def test_the_fallback_itself_reports_its_primarys_cache() -> None:
     assert cd.fallback(member("messages", cache="1h"), member("chat")).cache == "1h"
+
+
+# -- 15b. the client search reads Chinese -----------------------------------------------------------
+
+
+@cd.tool
+def tianqi_yubao(city: str) -> dict:
+    """查询城市的天气预报"""  # "look up a city's weather forecast"
+    return {"city": city, "forecast": "晴"}
+
+
+@cd.tool
+def huilv_huansuan(amount: float, currency: str) -> dict:
+    """把金额换算成另一种货币"""  # "convert an amount into another currency"
+    return {"amount": amount, "currency": currency}
+
+
+@cd.tool
+def hangban_chaxun(origin: str, destination: str) -> dict:
+    """查询两个城市之间的航班"""  # "look up the flights between two cities"
+    return {"flights": []}
+
+
+CHINESE = [tianqi_yubao, huilv_huansuan, hangban_chaxun]
+
+
+def test_a_chinese_query_finds_a_chinese_description() -> None:
+    index = ToolIndex([*CATALOGUE, *CHINESE])
+    assert index.search("北京的天气预报") == ["tianqi_yubao"]  # "Beijing's weather forecast"
+    assert index.search("明天去上海的航班")[0] == "hangban_chaxun"  # "flights to Shanghai tomorrow"
+    assert index.search("美元换算人民币")[0] == "huilv_huansuan"  # "convert dollars into renminbi"
+    assert index.search("天气") == ["tianqi_yubao"]  # a two-character word: most Chinese words have two
+    assert index.search("汽车") == []  # "car": no tool shares a character pair with it
+
+
+def test_a_query_mixing_english_and_chinese_finds_both() -> None:
+    index = ToolIndex([*CATALOGUE, *CHINESE])
+    found = index.search("天气预报 exchange rate", relevance=0)
+    assert "tianqi_yubao" in found and "get_exchange_rate" in found
+
+
+def _old_ranking(tools: list[Any], query: str, limit: int) -> list[str]:
+    """The ranking before Chinese was read: one FTS5 table, porter + unicode61, columns weighted 3, 1, 1."""
+    from conductor.search import _parameter_names
+
+    db = sqlite3.connect(":memory:")
+    db.execute("CREATE VIRTUAL TABLE tools USING fts5(name UNINDEXED, words, description, parameters, "
+               "tokenize='porter unicode61')")
+    db.executemany("INSERT INTO tools VALUES (?, ?, ?, ?)",
+                   [(t.name, " ".join(search_words(t.name)), t.description, _parameter_names(t)) for t in tools])
+    words = sorted(set(search_words(query)))
+    match = " OR ".join(f'"{w}"' for w in words)
+    rows = db.execute("SELECT name FROM tools WHERE tools MATCH ? ORDER BY bm25(tools, 0, 3.0, 1.0, 1.0), rowid "
+                      "LIMIT ?", (match, limit)).fetchall()
+    return [name for (name,) in rows]
+
+
+ENGLISH_QUERIES = [
+    "hot sydney right now", "flights london paris", "weather forecast for a city", "convert currency",
+    "send an email to the team", "calendar events tomorrow", "translate text", "stock price", "now",
+    "book a hotel room in Rome", "what time is it in Tokyo", "exchange rate dollars euros",
+]
+
+
+@pytest.mark.parametrize("with_chinese", [False, True])
+def test_english_rankings_are_the_same_as_before(with_chinese: bool) -> None:
+    tools = [*CATALOGUE, *(CHINESE if with_chinese else ())]
+    index = ToolIndex(tools)
+    for query in ENGLISH_QUERIES:
+        assert index.search(query, limit=len(tools), relevance=0) == _old_ranking(tools, query, len(tools)), query
+
+
+def test_the_client_search_tool_loads_a_chinese_tool_for_a_chinese_query() -> None:
+    from conductor.search import client_search_registry
+
+    live = client_search_registry([], [*CATALOGUE, *CHINESE])
+    found = live.get(SEARCH_TOOL).func("北京的天气预报")
+    assert found["loaded"] == ["tianqi_yubao"] and "tianqi_yubao" in live
