@@ -9,6 +9,8 @@ from typing import Any
 import pytest
 
 import conductor as cd
+from conductor.course.programmatic import QUESTION as PROGRAM_QUESTION
+from conductor.course.programmatic import get_hourly_forecast
 from conductor.course.toolbox import TOOLS as CATALOGUE
 from conductor.offline import LatencyModel, OfflineModel
 from conductor.search import SEARCH_TOOL, ToolIndex, search_words
@@ -171,3 +173,50 @@ def test_the_client_search_tool_loads_a_chinese_tool_for_a_chinese_query() -> No
     live = client_search_registry([], [*CATALOGUE, *CHINESE])
     found = live.get(SEARCH_TOOL).func("北京的天气预报")
     assert found["loaded"] == ["tianqi_yubao"] and "tianqi_yubao" in live
+
+
+# -- 15c. a program cut short by max_rounds ends "incomplete" -----------------------------------------
+
+
+ran: list[str] = []
+
+
+@cd.tool
+def forecast(city: str) -> dict:
+    """Get today's hour-by-hour weather forecast for a city (24 hours of readings) and its high."""
+    ran.append(city)
+    return get_hourly_forecast.func(city)
+
+
+@pytest.mark.parametrize("api", ["responses", "messages"])
+def test_a_program_cut_short_by_max_rounds_ends_incomplete(api: str) -> None:
+    ran.clear()
+    llm = cd.connect("offline", api=api, offline_model=OfflineModel(latency=LatencyModel.instant()))
+    result = llm.run(PROGRAM_QUESTION, tools=[forecast], max_rounds=2, programmatic=True)
+    assert ran == ["Paris", "Rome"]  # the program planned four calls; two rounds ran two of them
+    assert result.forced_final
+    (program,) = result.programs
+    assert program.status == "incomplete"
+    assert program.output is not None and "Rome" in program.output  # what it had when it was stopped
+
+
+def test_a_messages_program_is_read_by_how_it_ended() -> None:
+    """Messages has only a return code: a signal's (stopped from outside) is incomplete, any other failure
+    an error, as the program's own doing."""
+    from conductor.programs import programs_of
+    from conductor.types import Turn
+
+    def ended(content: dict[str, Any]) -> str:
+        started = {"type": "server_tool_use", "id": "srvtoolu_1", "name": "code_execution", "input": {"code": "1/0"}}
+        result = {"type": "code_execution_tool_result", "tool_use_id": "srvtoolu_1", "content": content}
+        (program,) = programs_of([Turn(items=(started,)), Turn(items=(result,))])
+        return program.status
+
+    def returned(code: int) -> str:
+        return ended({"type": "code_execution_result", "stdout": "", "stderr": "", "return_code": code, "content": []})
+
+    assert returned(0) == "completed"
+    assert returned(1) == "error" and returned(2) == "error"  # an exception, sys.exit(2): its own failure
+    assert returned(143) == "incomplete" and returned(-15) == "incomplete"  # ended by SIGTERM from outside
+    assert ended({"type": "code_execution_tool_result_error", "error_code": "execution_time_exceeded"}) == "incomplete"
+    assert ended({"type": "code_execution_tool_result_error", "error_code": "unavailable"}) == "error"
