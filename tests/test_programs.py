@@ -170,7 +170,7 @@ def test_max_rounds_stops_a_long_program(api: str) -> None:
     runs.clear()
     result = _llm(api).run(QUESTION, tools=[forecast], max_rounds=2, programmatic=True)
     assert runs == ORDER[:2]  # two rounds: two of the program's calls, then tools are forbidden
-    assert result.forced_final and result.programs[0].status in ("incomplete", "error")
+    assert result.forced_final and result.programs[0].status == "incomplete"  # on both APIs
 
 
 @pytest.mark.parametrize("api", PROGRAM_APIS)

@@ -35,7 +35,8 @@ from collections.abc import AsyncGenerator, Callable, Generator, Iterator, Seque
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal
 
-from .apis.base import StreamFailed
+from .apis.base import StreamFailed, system_text
+from .caching import cache_key
 from .providers import LLM, ProviderError, server_of
 from .types import CostSplit, Usage
 
@@ -468,15 +469,20 @@ class _Request:
                     continue
                 self.admitted, self.began = name, False
             conversation = self.conversation
-            if (conversation.adapter.api, conversation.settings.model, conversation.provider) != (
+            settings = conversation.settings
+            if (conversation.adapter.api, settings.model, conversation.provider, settings.cache) != (
                 member.api,
                 member.model,
                 member.provider,
+                member.cache,
             ):
                 conversation.switch(
                     adapter=member.adapter, model=member.model, price=member.cost_split, provider=member.provider,
                     server=server_of(member.client),
                 )
+                # The member's own connect() settings: its prompt cache (cache=False sends no caching field,
+                # "1h" the one-hour form), not the first member's.
+                conversation.settings = replace(conversation.settings, cache=member.cache)
                 rerendered = conversation.next_request()
                 if rerendered is not None and conversation.limits.waiting is not None:
                     # Mid-request there is no waiting for other requests' reservations: it ends as a refusal.
@@ -612,6 +618,7 @@ class FallbackLLM(LLM):
             model=primary.model,
             client=primary.client,
             offline=primary.offline,
+            cache=primary.cache,  # a run's first request is built with these settings, for the primary
         )
         self.is_async = primary.is_async
         self.names = list(names) if names is not None else _names(members)
@@ -646,6 +653,12 @@ class FallbackLLM(LLM):
                 f"this fallback spans the {', '.join(sorted(apis))} APIs, so {', '.join(only_one_api)} would break "
                 f"the request to another one; pass only options all accept ({', '.join(sorted(SHARED_OPTIONS))})"
             )
+        if conversation.settings.cache_key is None:
+            # The primary caches nothing, but a backup may: it needs the run's key. The APIs send the key only
+            # where the request's cache setting is not False (conductor.caching), so the primary still sends none.
+            settings = conversation.settings
+            key = cache_key(system_text(settings.system), settings.tools.names)
+            conversation.settings = replace(settings, cache_key=key)
         # A request may go to any member: a budget must hold the worst case at the dearest one's prices.
         conversation.worst_price = self.worst_price  # type: ignore[attr-defined]
         # Any member may answer: a dollar budget needs every member's price, known before the first request.
@@ -805,7 +818,9 @@ def fallback(
     (see :func:`classify`); raises at once on a quota 429 or another 4xx.
     ``sdk_retries`` (default 0) replaces each client's own retries so that one
     layer owns retrying (``None`` keeps them: waits then multiply). ``breaker``
-    skips a model that keeps failing. ``names`` overrides the members' names.
+    skips a model that keeps failing. ``names`` overrides the members' names. Each request goes out with
+    the settings its member was connected with (``cache=``: a member with ``cache=False`` sends no caching
+    field, one with ``cache="1h"`` the one-hour form).
     """
     return FallbackLLM(llms, breaker=breaker, sdk_retries=sdk_retries, names=names)
 

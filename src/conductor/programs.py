@@ -157,7 +157,10 @@ class Program:
     code: str
     output: str | None  # stdout (Messages) or the program_output result (Responses); None while it runs
     call_ids: tuple[str, ...]  # the tool calls it made, in order
-    status: str = "running"  # "completed", "incomplete", "error" (a non-zero return code) or "running"
+    # "completed"; "incomplete": stopped before it finished (the run's last request forbade the calls it still
+    # had to make, or the sandbox ended it); "error": it failed by itself (Messages: a non-zero return code);
+    # "running": no end came back yet
+    status: str = "running"
 
 
 def programs_of(conversation: Sequence[Message]) -> tuple[Program, ...]:
@@ -188,11 +191,28 @@ def _read_item(item: dict[str, Any], found: dict[str, dict[str, Any]]) -> None:
         content = item.get("content") or {}
         entry = found[item["tool_use_id"]]
         entry["output"] = content.get("stdout", content.get("encrypted_stdout"))
-        entry["status"] = "completed" if content.get("return_code", 1) == 0 else "error"
+        entry["status"] = _messages_status(content)
     elif kind == "program_output" and item.get("call_id") in found:
         entry = found[item["call_id"]]
         entry["output"] = item.get("result")
         entry["status"] = item.get("status", "completed")
+
+
+def _messages_status(content: dict[str, Any]) -> str:
+    """How a Messages program ended, in the words Responses uses for its ``program_output`` (plus "error").
+
+    Messages reports a return code only. A program stopped from outside (cut short when the run forbade
+    its next calls, ended by the sandbox) did not fail: its return code says a signal ended it, 128 + N as
+    a shell reports it or -N as Python's subprocess does; 1 and the like are the program's own failure.
+    """
+    if content.get("error_code") == "execution_time_exceeded":
+        return "incomplete"
+    code = content.get("return_code")
+    if code == 0:
+        return "completed"
+    if isinstance(code, int) and (code > 128 or code < 0):
+        return "incomplete"
+    return "error"
 
 
 def container(conversation: Iterable[Message]) -> str | None:

@@ -19,9 +19,10 @@ Where the search runs depends on the API:
 * Chat Completions, compatible servers, a model without the hosted search (said in one INFO
   line), or anywhere with ``tool_search="client"``: conductor's own ``search_tools(query)``
   tool, a BM25 ranking (SQLite FTS5) over the deferred tools' names, descriptions and
-  parameter names. It loads the best matches, up to 5, leaving out those that score under half
-  the best (a word the question shares with many tools, such as "now", is not a reason to load
-  them: every tool loaded is resent on every later request). The tools it finds are appended
+  parameter names (Chinese, Japanese and Korean text by overlapping character pairs). It
+  loads the best matches, up to 5, leaving out those that score under half the best (a word
+  the question shares with many tools, such as "now", is not a reason to load them: every
+  tool loaded is resent on every later request). The tools it finds are appended
   after those already offered, so the request's prefix (and the provider's prompt cache) holds,
   and they stay for the run.
 
@@ -54,6 +55,7 @@ __all__ = [
     "Search",
     "ToolIndex",
     "check_tool_search",
+    "cjk_pairs",
     "client_search_registry",
     "has_hosted_search",
     "prepare",
@@ -91,11 +93,26 @@ SEARCH_MODELS: dict[str, list[str]] = {
 _WEIGHTS = (3.0, 1.0, 1.0)
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+# Scripts written without spaces between words: Hiragana, Katakana, CJK ideographs (extension A, the
+# unified block, compatibility ideographs, extensions B on) and Hangul syllables.
+_CJK = re.compile(r"[\u3041-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\U00020000-\U0002fa1f]+")
 
 
 def search_words(text: str) -> list[str]:
     """The words of ``text`` as the index reads them: ``get_weather`` and ``getWeather`` are "get weather"."""
     return [w.lower() for w in _WORD.findall(_CAMEL.sub(" ", text))]
+
+
+def cjk_pairs(text: str) -> list[str]:
+    """The runs of Chinese, Japanese or Korean characters in ``text`` as overlapping pairs, in order.
+
+    "天气预报" is "天气 气预 预报"; a run of one character is itself. Most Chinese words have two
+    characters, so two texts about the same thing share pairs though neither has spaces to split on.
+    """
+    pairs: list[str] = []
+    for run in _CJK.findall(text):
+        pairs.extend([run] if len(run) == 1 else [run[i : i + 2] for i in range(len(run) - 1)])
+    return pairs
 
 
 def _parameter_names(tool: Any) -> str:
@@ -116,42 +133,67 @@ class ToolIndex:
     """A BM25 ranking of tools by their names, descriptions and parameter names (SQLite FTS5).
 
     ``ToolIndex(tools).search("weather tomorrow in Paris")`` gives the names of the best
-    matches, best first; words are stemmed (Porter), so "forecasts" finds "forecast". ``tools``
-    are ``@cd.tool`` tools or anything with their ``name``, ``description`` and ``parameters``
-    (the offline stand-in ranks the tool definitions of a request). Thread-safe: a run may
-    search from several tool calls at once.
+    matches, best first; words are stemmed (Porter), so "forecasts" finds "forecast". Chinese,
+    Japanese and Korean text is matched by overlapping character pairs (:func:`cjk_pairs`), so
+    "北京的天气预报" finds "查询城市的天气预报". ``tools`` are ``@cd.tool`` tools or anything with
+    their ``name``, ``description`` and ``parameters`` (the offline stand-in ranks the tool
+    definitions of a request). Thread-safe: a run may search from several tool calls at once.
     """
 
     def __init__(self, tools: Iterable[Any]) -> None:
         self.tools = {t.name: t for t in tools}
         self._lock = threading.Lock()
         self._db = sqlite3.connect(":memory:", check_same_thread=False)
+        # unicode61 makes a whole run of CJK characters one token, so a Chinese query never matched a Chinese
+        # description. FTS5's trigram tokenizer would match them, but it needs terms of 3+ characters (most
+        # Chinese words have two) and scores English differently. So the words table stays as it was and a
+        # second table holds each CJK run as overlapping pairs; a tool's score is the sum of its scores in the
+        # two. Not a column beside the words: FTS5's bm25 normalises by the whole row's length, so the pairs
+        # would move English scores. An English query never matches a pair, and scores exactly as before.
         self._db.execute(
             "CREATE VIRTUAL TABLE tools USING fts5(name UNINDEXED, words, description, parameters, "
             "tokenize='porter unicode61')"
         )
+        self._db.execute("CREATE VIRTUAL TABLE cjk USING fts5(name UNINDEXED, pairs, tokenize='unicode61')")
+        words: list[tuple[int, str, str, str, str]] = []
+        pairs: list[tuple[int, str, str]] = []
+        for rowid, t in enumerate(self.tools.values(), 1):  # one rowid per tool in both: the tie-break order
+            parameters = _parameter_names(t)
+            words.append((rowid, t.name, " ".join(search_words(t.name)), t.description, parameters))
+            pairs.append((rowid, t.name, " ".join(cjk_pairs(f"{t.name}\n{t.description}\n{parameters}"))))
         self._db.executemany(
-            "INSERT INTO tools VALUES (?, ?, ?, ?)",
-            [(t.name, " ".join(search_words(t.name)), t.description, _parameter_names(t)) for t in self.tools.values()],
+            "INSERT INTO tools (rowid, name, words, description, parameters) VALUES (?, ?, ?, ?, ?)", words
         )
+        self._db.executemany("INSERT INTO cjk (rowid, name, pairs) VALUES (?, ?, ?)", pairs)
 
     def search(self, query: str, limit: int = RESULT_LIMIT, relevance: float = RELEVANCE) -> list[str]:
         """The names of the tools that match ``query`` best (at most ``limit``), best first; [] for none.
 
         A match scoring under ``relevance`` times the best one's score is left out (0 keeps the top ``limit``).
         """
-        words = sorted(set(search_words(query[:QUERY_LIMIT])))
-        if not words or limit < 1:
+        query = query[:QUERY_LIMIT]
+        # A CJK run is matched by its pairs only: as a whole it is a word no other text shares.
+        words = sorted(set(search_words(_CJK.sub(" ", query))))
+        pairs = sorted(set(cjk_pairs(query)))
+        if not (words or pairs) or limit < 1:
             return []
-        match = " OR ".join(f'"{w}"' for w in words)
-        with self._lock:
-            rows = self._db.execute(
-                "SELECT name, bm25(tools, 0, ?, ?, ?) AS score FROM tools WHERE tools MATCH ? "
-                "ORDER BY score, rowid LIMIT ?",
-                (*_WEIGHTS, match, limit),
-            ).fetchall()
-        best = rows[0][1] if rows else 0.0  # FTS5's bm25() is negative: lower is better
-        return [name for name, score in rows if score <= best * relevance]
+        queries: list[tuple[str, tuple[Any, ...]]] = []
+        if words:
+            queries.append(("SELECT rowid, name, bm25(tools, 0, ?, ?, ?) FROM tools WHERE tools MATCH ?",
+                            (*_WEIGHTS, " OR ".join(f'"{w}"' for w in words))))
+        if pairs:
+            queries.append(("SELECT rowid, name, bm25(cjk) FROM cjk WHERE cjk MATCH ?",
+                            (" OR ".join(f'"{p}"' for p in pairs),)))
+        names: dict[int, str] = {}
+        totals: dict[int, float] = {}  # a tool's score: the sum of its scores in the two tables
+        with self._lock:  # two queries, not one: FTS5's bm25() cannot be called inside a compound SELECT
+            for sql, parameters in queries:
+                for rowid, name, score in self._db.execute(sql, parameters):
+                    names[rowid], totals[rowid] = name, totals.get(rowid, 0.0) + score
+        # By score, then by rowid (the order the tools were given), as the words table alone would order them.
+        ranked = sorted(totals, key=lambda rowid: (totals[rowid], rowid))[:limit]
+        best = totals[ranked[0]] if ranked else 0.0  # FTS5's bm25() is negative: lower is better
+        return [names[rowid] for rowid in ranked if totals[rowid] <= best * relevance]
 
 
 def check_tool_search(value: Any) -> bool | str | None:

@@ -15,7 +15,8 @@ that output (the policies read each result as the program summed it up).
 What the model's context holds, and so what the usage counts as input, is what the providers
 document: the program's code and its output, not the results its calls returned (they went to the
 program). A program whose run is cut short (tools forbidden on the final request) ends
-``incomplete`` with what it has.
+``incomplete`` with what it has: a ``program_output`` with that status on Responses; on Messages,
+which has only a return code, the code of a process stopped from outside (:data:`STOPPED_RETURN_CODE`).
 """
 
 from __future__ import annotations
@@ -50,6 +51,10 @@ MESSAGES_MODELS = (
 RESPONSES_MODELS = ("gpt-5.4", "gpt-5.5", "gpt-5.6", "conductor-offline")
 CONTAINER_DAYS = 30  # the stand-in's own expiry for a container (conductor reads only its id)
 MIN_CALLS = 2  # a plan of fewer calls gains nothing from a program: the model calls the tool itself
+# The return code of a Messages program the stand-in stops before it finished: 128 + SIGTERM, as a shell
+# reports a process ended from outside; 1 would say the program failed by itself (conductor.programs reads
+# the one as "incomplete", the other as "error", as Responses says "incomplete" in its program_output).
+STOPPED_RETURN_CODE = 128 + 15
 _CLIP = 160  # characters of a text value a summary keeps
 
 
@@ -506,7 +511,7 @@ def result_block(step: Step) -> dict[str, Any]:
         "tool_use_id": step.program.id,
         "content": {"type": "code_execution_result", "stdout": step.output + "\n",
                     "stderr": "" if step.status == "completed" else "stopped: tool use is not allowed any more\n",
-                    "return_code": 0 if step.status == "completed" else 1, "content": []},
+                    "return_code": 0 if step.status == "completed" else STOPPED_RETURN_CODE, "content": []},
     }
 
 
