@@ -37,6 +37,15 @@ def test_chat_completions_has_no_programs() -> None:
         cd.connect("offline", api="chat").run(QUESTION, tools=[forecast], programmatic=True)
 
 
+@pytest.mark.parametrize(("api", "model"), [("messages", "claude-haiku-4-5"), ("responses", "gpt-4.1-mini")])
+def test_a_model_without_programs_is_refused_before_any_request_naming_those_that_have_them(api, model) -> None:
+    stand_in = OfflineModel(latency=LatencyModel.instant())
+    llm = cd.connect("offline", api=api, model=model, offline_model=stand_in)
+    with pytest.raises(ValueError, match=rf"{model} does not offer programmatic tool calling .* Models that do: "):
+        llm.run(QUESTION, tools=[forecast], programmatic=True)
+    assert not stand_in.requests
+
+
 def test_newest_code_execution_version_comes_from_the_sdk() -> None:
     assert code_execution_version() == "code_execution_20260521"
 
@@ -126,11 +135,20 @@ def test_a_program_call_to_a_tool_without_allowed_callers_is_refused() -> None:
 
 
 @pytest.mark.parametrize("api", PROGRAM_APIS)
-def test_a_model_without_programmatic_calling_is_refused(api: str) -> None:
-    llm = cd.connect("offline", api=api, model="claude-haiku-4-5" if api == "messages" else "gpt-4.1-mini")
-    error = anthropic.BadRequestError if api == "messages" else openai.BadRequestError
-    with pytest.raises(error, match="not supported"):
-        llm.run(QUESTION, tools=[forecast], programmatic=True)
+def test_the_stand_in_refuses_a_model_without_programmatic_calling_as_the_api_does(api: str) -> None:
+    llm = _llm(api)  # the request by hand: conductor itself refuses it before sending
+    function = {"name": "forecast", "description": "A forecast.", "allowed_callers": ["direct"],
+                "input_schema" if api == "messages" else "parameters": {"type": "object", "properties": {}}}
+    if api == "messages":
+        with pytest.raises(anthropic.BadRequestError, match="is not supported on model 'claude-haiku-4-5'"):
+            llm.client.messages.create(
+                model="claude-haiku-4-5", max_tokens=200, messages=[{"role": "user", "content": QUESTION}],
+                tools=[{"type": code_execution_version(), "name": "code_execution"}, function],
+            )
+    else:
+        with pytest.raises(openai.BadRequestError, match="not supported"):
+            llm.client.responses.create(model="gpt-4.1-mini", input=QUESTION,
+                                        tools=[{"type": "programmatic_tool_calling"}, {"type": "function", **function}])
 
 
 @pytest.mark.parametrize("api", PROGRAM_APIS)

@@ -42,6 +42,25 @@ logger = logging.getLogger(__name__)
 MODEL = "model"
 PROGRAM = "program"
 PROGRAMMATIC_APIS = ("responses", "messages")
+# Models that have programmatic tool calling, by name prefix: Anthropic lists them in its programmatic tool
+# calling guide ("requires code_execution_20260120 or later"; not Claude Haiku 4.5), OpenAI in its guide for
+# the tool. The offline stand-in's own name has it. A learner may add a newer model here.
+PROGRAMMATIC_MODELS: dict[str, tuple[str, ...]] = {
+    "messages": ("claude-opus-4-5", "claude-sonnet-4-5", "claude-opus-4-6", "claude-sonnet-4-6", "claude-opus-4-7",
+                 "claude-opus-4-8", "claude-fable-5", "claude-mythos-5", "conductor-offline"),
+    "responses": ("gpt-5.4", "gpt-5.5", "gpt-5.6", "conductor-offline"),
+}
+# The providers' own model families: a model of one of them that the table above leaves out is refused before
+# sending (the API would answer a 400); any other name (a compatible server's model) is left to the server.
+_FAMILIES = {"messages": ("claude-",), "responses": ("gpt-", "o1", "o3", "o4", "chatgpt-")}
+
+
+def offers_programmatic(api: str, model: str) -> bool | None:
+    """True when ``model`` has programmatic tool calling on ``api``, False when it is known not to, None when
+    its name is of no family conductor knows."""
+    if model.startswith(PROGRAMMATIC_MODELS.get(api, ())):
+        return True
+    return False if model.startswith(_FAMILIES.get(api, ())) else None
 RESPONSES_TOOL = {"type": "programmatic_tool_calling"}
 RESPONSES_CALLERS = ["direct", "programmatic"]
 
@@ -80,8 +99,9 @@ def messages_callers() -> list[str]:
     return ["direct", code_execution_version()]
 
 
-def check_programmatic(programmatic: Any, api: str) -> bool:
-    """``programmatic=`` as a bool, or a ValueError when the API has no programmatic tool calling."""
+def check_programmatic(programmatic: Any, api: str, model: str = "") -> bool:
+    """``programmatic=`` as a bool, or a ValueError when the API, or ``model`` on it, has no programmatic tool
+    calling (checked before any request, so nothing is billed for a 400)."""
     if not isinstance(programmatic, bool):
         raise TypeError(f"programmatic= takes True or False, got {programmatic!r}")
     if programmatic and api not in PROGRAMMATIC_APIS:
@@ -89,6 +109,14 @@ def check_programmatic(programmatic: Any, api: str) -> bool:
             f"programmatic=True needs an API where the model can write a program that calls your tools: the "
             f"Responses API (cd.connect('openai')) or the Messages API (cd.connect('anthropic')); this llm speaks "
             f"{api!r}, which has none. Connect with api='responses' or api='messages', or leave programmatic out"
+        )
+    if programmatic and offers_programmatic(api, model) is False:
+        offered = ", ".join(m for m in PROGRAMMATIC_MODELS[api] if m != "conductor-offline")
+        raise ValueError(
+            f"programmatic=True: {model} does not offer programmatic tool calling on the {api} API (the API would "
+            f"refuse the request with a 400). Models that do: {offered}. Connect to one of them "
+            f"(cd.connect(..., model=...)), or leave programmatic out; for a newer model, add its name to "
+            f"conductor.programs.PROGRAMMATIC_MODELS[{api!r}]"
         )
     return programmatic
 

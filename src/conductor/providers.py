@@ -181,7 +181,7 @@ class LLM:
             raise ValueError("with server_state=True the server holds the conversation, so conductor cannot clear "
                              "old tool results: pass context='server' (the API's own compaction) or leave server_state out")
         tool_search = options.pop("tool_search", None)
-        programmatic = check_programmatic(options.pop("programmatic", False), self.api)
+        programmatic = check_programmatic(options.pop("programmatic", False), self.api, self.model)
         _check_options(options, self.api, server_state)
         functions, hosted = split_tools(_check_tools(tools), self.api)
         registry = ToolRegistry(functions)

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
+from ..programs import offers_programmatic
 from ..types import Message, ToolCall, ToolResult, Turn, UserMessage
 from .contract import InvalidRequest
 from .conversation import CallTools, Conversation, Decision, PlannedCall, Reply
@@ -41,14 +42,6 @@ CODE_EXECUTION_VERSIONS = ("code_execution_20250825", "code_execution_20260120",
 # response models know (anthropic/types/server_tool_caller_20260120.py); they have none for 20260521.
 RESPONSE_CALLER = "code_execution_20260120"
 RESPONSES_TOOL_TYPE = "programmatic_tool_calling"
-# Models that have programmatic tool calling, by name prefix. Anthropic lists them in its programmatic
-# tool calling guide ("requires code_execution_20260120 or later"); OpenAI in its guide for the tool.
-# The offline stand-in's own names have it.
-MESSAGES_MODELS = (
-    "claude-opus-4-5", "claude-sonnet-4-5", "claude-opus-4-6", "claude-sonnet-4-6", "claude-opus-4-7",
-    "claude-opus-4-8", "claude-fable-5", "claude-mythos-5", "conductor-offline",
-)
-RESPONSES_MODELS = ("gpt-5.4", "gpt-5.5", "gpt-5.6", "conductor-offline")
 CONTAINER_DAYS = 30  # the stand-in's own expiry for a container (conductor reads only its id)
 MIN_CALLS = 2  # a plan of fewer calls gains nothing from a program: the model calls the tool itself
 # The return code of a Messages program the stand-in stops before it finished: 128 + SIGTERM, as a shell
@@ -279,8 +272,8 @@ def eligible(api: str, tool: dict[str, Any]) -> bool:
 
 
 def supports(api: str, model: str) -> bool:
-    """Does ``model`` have programmatic tool calling?"""
-    return model.startswith(MESSAGES_MODELS if api == "messages" else RESPONSES_MODELS)
+    """Does ``model`` have programmatic tool calling? (The library's table: one source for both sides.)"""
+    return offers_programmatic(api, model) is True
 
 
 def _caller_program(block: dict[str, Any]) -> str | None:
