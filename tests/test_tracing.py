@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import os
+import subprocess
+import sys
 import threading
 from typing import Any
 
@@ -238,14 +241,12 @@ def test_bench_tracing_times_the_same_six_spans_a_run():
     assert measured.spans_per_run == 6 and measured.conversations == 2 and not tracing.enabled
 
 
-def test_the_standard_otlp_variables_send_the_tree_to_a_collector(monkeypatch):
-    """What a learner with Jaeger, Phoenix or Langfuse does: set the endpoint, enable, and the spans arrive."""
+@pytest.fixture
+def collector():
+    """An OTLP/HTTP collector on a local port: ``.url`` to send to, ``.received`` the (path, body) of each export."""
     from http.server import BaseHTTPRequestHandler, HTTPServer
+    from types import SimpleNamespace
 
-    from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
-
-    if not tracing._own_provider and tracing._switch is not None:
-        pytest.skip("another tracer provider was set in this process before conductor's")
     received: list[tuple[str, bytes]] = []
 
     class Collector(BaseHTTPRequestHandler):
@@ -257,19 +258,27 @@ def test_the_standard_otlp_variables_send_the_tree_to_a_collector(monkeypatch):
         def log_message(self, *args: Any) -> None:
             pass
 
-    collector = HTTPServer(("127.0.0.1", 0), Collector)
-    thread = threading.Thread(target=collector.serve_forever, daemon=True)
-    thread.start()
-    monkeypatch.setenv("OTEL_EXPORTER_OTLP_ENDPOINT", f"http://127.0.0.1:{collector.server_port}")
+    server = HTTPServer(("127.0.0.1", 0), Collector)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield SimpleNamespace(url=f"http://127.0.0.1:{server.server_port}", received=received)
+    server.shutdown()
+
+
+def test_the_standard_otlp_variables_send_the_tree_to_a_collector(monkeypatch, collector):
+    """What a learner with Jaeger, Phoenix or Langfuse does: set the endpoint, enable, and the spans arrive."""
+    from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
+
+    if not tracing._own_provider and tracing._switch is not None:
+        pytest.skip("another tracer provider was set in this process before conductor's")
+    monkeypatch.setenv("OTEL_EXPORTER_OTLP_ENDPOINT", collector.url)
     try:
         tracing.enable()
         cd.connect("offline", latency_scale=0).run(CHAIN, tools=[get_weather, suggest_clothing])
         tracing.flush()
     finally:
         tracing.disable()
-        collector.shutdown()
     names = []
-    for path, body in received:
+    for path, body in collector.received:
         assert path == "/v1/traces"
         request = ExportTraceServiceRequest.FromString(body)
         names += [span.name for r in request.resource_spans for s in r.scope_spans for span in s.spans]
@@ -291,3 +300,34 @@ def test_a_resumed_run_is_one_span_that_names_the_pause_it_continues(exporter):
     assert tool.parent.span_id == second.context.span_id
     assert sum(s.attributes["gen_ai.usage.input_tokens"] for s in by_name(spans, "chat")) == \
         result.usage.input_tokens == second.attributes["gen_ai.usage.input_tokens"]
+
+
+def test_otlp_from_the_environment_is_not_added_to_a_learners_own_tracer_provider(tmp_path, collector):
+    """A learner's provider exports where its owner set it up; conductor adding OTLP would send every span twice.
+
+    In a fresh process: the tracer provider is the process's, set once, and this one must be the learner's.
+    """
+    script = tmp_path / "learner.py"
+    script.write_text(
+        "from opentelemetry import trace\n"
+        "from opentelemetry.sdk.trace import TracerProvider\n"
+        "from opentelemetry.sdk.trace.export import SimpleSpanProcessor\n"
+        "from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter\n"
+        "import conductor as cd\n"
+        "from conductor.course.scenarios import get_weather\n"
+        "mine = InMemorySpanExporter()\n"
+        "provider = TracerProvider()\n"
+        "provider.add_span_processor(SimpleSpanProcessor(mine))\n"
+        "trace.set_tracer_provider(provider)\n"
+        "cd.tracing.enable()\n"
+        "cd.connect('offline', latency_scale=0).run('北京今天天气怎么样?', tools=[get_weather])\n"
+        "cd.tracing.flush()\n"
+        "provider.shutdown()\n"
+        "print(len([s for s in mine.get_finished_spans() if s.instrumentation_scope.name == 'conductor']))\n",
+        encoding="utf-8",
+    )
+    env = {**os.environ, "OTEL_EXPORTER_OTLP_ENDPOINT": collector.url}
+    done = subprocess.run([sys.executable, str(script)], env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["4"]  # the learner's own exporter has the run's spans (invoke_agent, 2 chat, 1 tool)
+    assert collector.received == []  # and nothing went to the endpoint besides

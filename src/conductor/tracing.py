@@ -120,7 +120,8 @@ def enable(exporter: Any = None, *, capture_content: bool = False) -> None:
     ``BatchSpanProcessor``), or None: OTLP over HTTP when ``OTEL_EXPORTER_OTLP_ENDPOINT`` or
     ``OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`` is set, else only the spans kept in memory. A
     tracer provider set before the first ``enable`` (your own, Logfire's) is used as it is,
-    and exports where it was set up to; with none, ``enable`` sets an SDK provider of its
+    and exports where it was set up to (``exporter=None`` adds no OTLP export to it, whatever the
+    environment says: it would send every span twice); with none, ``enable`` sets an SDK provider of its
     own as the process's (after that, another cannot be set: set yours first).
     ``capture_content=True`` adds each tool call's arguments and result to its span: they
     then reach whoever reads the traces. Calling ``enable`` again replaces the exporter.
@@ -202,7 +203,8 @@ def _processor_for(exporter: Any, *, from_environment: bool) -> Any:
     from opentelemetry.sdk.trace.export import SimpleSpanProcessor, SpanExporter
 
     if exporter is None:
-        if from_environment and os.environ.get("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT") or os.environ.get("OTEL_EXPORTER_OTLP_ENDPOINT"):
+        named = os.environ.get("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT") or os.environ.get("OTEL_EXPORTER_OTLP_ENDPOINT")
+        if from_environment and named:
             # Loaded only here: the OTLP exporter (protobuf, requests) is not needed by anyone else.
             from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
             from opentelemetry.sdk.trace.export import BatchSpanProcessor
