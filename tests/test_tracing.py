@@ -302,6 +302,81 @@ def test_a_resumed_run_is_one_span_that_names_the_pause_it_continues(exporter):
         result.usage.input_tokens == second.attributes["gen_ai.usage.input_tokens"]
 
 
+# -- whose exporter gets the spans: enable, disable, enabled_for, bench tracing ---------------------------------
+
+
+class Recording(InMemorySpanExporter):
+    """An in-memory exporter that says whether it was shut down."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.shut = False
+
+    def shutdown(self) -> None:
+        self.shut = True
+        super().shutdown()
+
+
+def one_run() -> Any:
+    return cd.connect("offline", latency_scale=0).run("北京今天天气怎么样?", tools=[get_weather])
+
+
+def test_the_exporter_in_use_before_enabled_for_gets_the_spans_after_the_block(exporter):
+    inside = InMemorySpanExporter()
+    with tracing.enabled_for(inside, capture_content=True):
+        one_run()
+    assert tracing.enabled and not tracing.capture_content
+    exporter.clear()
+    one_run()
+    assert len(ours(exporter.get_finished_spans())) == 4  # invoke_agent, 2 chat, 1 execute_tool
+    assert len(ours(inside.get_finished_spans())) == 4  # the block's run only
+
+
+def test_enabled_for_with_tracing_disabled_keeps_the_exporter_parked_for_a_later_enable():
+    parked = Recording()
+    tracing.enable(parked)
+    tracing.disable()
+    with tracing.enabled_for(InMemorySpanExporter()):
+        one_run()
+    assert not parked.shut and not tracing.enabled
+    tracing.enable(parked)  # the same exporter again: it was only parked, so it still exports
+    try:
+        one_run()
+        assert len(ours(parked.get_finished_spans())) == 4
+    finally:
+        tracing.disable()
+        tracing.clear()
+
+
+def test_an_exporter_replaced_after_disable_is_shut_down_and_one_enabled_again_is_not():
+    first, second = Recording(), Recording()
+    tracing.enable(first)
+    tracing.disable()
+    tracing.enable(first)  # the same exporter again: kept
+    assert not first.shut
+    tracing.disable()
+    tracing.enable(second)  # another one: the parked one is let go for good
+    try:
+        assert first.shut and not second.shut
+    finally:
+        tracing.disable()
+        tracing.clear()
+
+
+def test_bench_tracing_leaves_the_learners_exporter_and_settings_as_they_were(exporter):
+    from conductor.course import bench
+
+    tracing.enable(exporter, capture_content=True)
+    bench.bench_tracing(conversations=2, rounds_per_block=1)
+    assert tracing.enabled and tracing.capture_content
+    exporter.clear()
+    one_run()
+    spans = ours(exporter.get_finished_spans())
+    assert len(spans) == 4
+    [tool] = by_name(spans, "execute_tool")
+    assert "gen_ai.tool.call.arguments" in tool.attributes
+
+
 def test_otlp_from_the_environment_is_not_added_to_a_learners_own_tracer_provider(tmp_path, collector):
     """A learner's provider exports where its owner set it up; conductor adding OTLP would send every span twice.
 

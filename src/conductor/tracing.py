@@ -124,7 +124,8 @@ def enable(exporter: Any = None, *, capture_content: bool = False) -> None:
     environment says: it would send every span twice); with none, ``enable`` sets an SDK provider of its
     own as the process's (after that, another cannot be set: set yours first).
     ``capture_content=True`` adds each tool call's arguments and result to its span: they
-    then reach whoever reads the traces. Calling ``enable`` again replaces the exporter.
+    then reach whoever reads the traces. Calling ``enable`` again replaces the exporter (the one
+    before is flushed and shut down, unless it is the same exporter again).
     """
     global enabled, _tracer, _switch, _api, _own_provider
     globals()["capture_content"] = bool(capture_content)
@@ -143,28 +144,37 @@ def enable(exporter: Any = None, *, capture_content: bool = False) -> None:
 
 
 def disable() -> None:
-    """Stop emitting spans (the ones already made stay in :func:`spans`); the exporter is flushed and let go."""
+    """Stop emitting spans (the ones already made stay in :func:`spans`). The exporter is flushed and parked:
+    ``enable`` with the same exporter goes on with it, ``enable`` with another shuts it down."""
     global enabled
     with _lock:
         enabled = False
         if _switch is not None:
-            _switch.use(None)
+            _switch.park()
 
 
 @contextmanager
 def enabled_for(exporter: Any = None, *, capture_content: bool = False) -> Iterator[None]:
-    """``with cd.tracing.enabled_for(...):`` tracing on inside the block, as it was after it."""
-    was, captured, previous = enabled, globals()["capture_content"], _switch.inner if _switch is not None else None
-    enable(exporter, capture_content=capture_content)
+    """``with cd.tracing.enabled_for(...):`` tracing on inside the block; after it, tracing is as it was before.
+
+    On or off, the same ``capture_content``, and the exporter in use (or parked) before the block
+    sends the spans again, untouched: the block only borrows its place, whatever the block enables
+    or disables inside. The block's own exporter is flushed at its end and shut down, unless tracing
+    was off with nothing parked: then it stays parked, as after :func:`disable`.
+    """
+    global enabled
+    with _lock:
+        was, captured = enabled, globals()["capture_content"]
+        aside = _switch.set_aside() if _switch is not None else (None, None)
     try:
+        enable(exporter, capture_content=capture_content)
         yield
     finally:
-        if was:
+        with _lock:
+            enabled = was
             globals()["capture_content"] = captured
-            _switch.use(previous)
-        else:
-            disable()
-            globals()["capture_content"] = captured
+            if _switch is not None:
+                _switch.restore(aside, park=not was)
 
 
 def _version() -> str:
@@ -225,30 +235,60 @@ def _make_switch() -> Any:
     from opentelemetry.sdk.trace import SpanProcessor
 
     class Switch(SpanProcessor):
-        """Keeps the newest finished spans and hands every span to the processor in use (none when off)."""
+        """Keeps the newest finished spans and hands every span to the processor in use (none when off).
+
+        A processor it stops using is flushed and shut down (its exporter with it: a BatchSpanProcessor's
+        thread, an OTLP session), except while another one it keeps sends to the same exporter, since
+        shutting it down would stop that one too (a test's in-memory exporter, enabled again).
+        """
 
         def __init__(self) -> None:
             self.inner: Any = None
-            self.parked: Any = None  # the processor in use when tracing was disabled, shut down when replaced
+            self.parked: Any = None  # the processor in use when tracing was disabled, until an enable decides
             self.kept: deque[ReadableSpan] = deque(maxlen=KEPT)
 
         def use(self, processor: Any) -> None:
-            """Send spans to ``processor`` (None: nowhere); the one before is flushed, and shut down unless the
-            new one sends to the same exporter (a test's in-memory exporter, enabled again)."""
-            old, self.inner = self.inner, processor
-            if old is None or old is processor:
+            """Send spans to ``processor`` (None: nowhere but :func:`spans`); the ones in use or parked before go."""
+            self._let_go((self.inner, self.parked), keeping=(processor,))
+            self.inner, self.parked = processor, None
+
+        def park(self) -> None:
+            """Tracing off: the processor in use is flushed and parked for :meth:`use` to take back or let go."""
+            if self.inner is None:
                 return
-            same = processor is not None and getattr(old, "span_exporter", None) is getattr(
-                processor, "span_exporter", object())
-            if same or processor is None:
-                old.force_flush()
-                self.parked = None if same else old
-            else:
-                old.shutdown()
-            if processor is not None and self.parked is not None:
-                if getattr(self.parked, "span_exporter", None) is not getattr(processor, "span_exporter", object()):
-                    self.parked.shutdown()
-                self.parked = None
+            self.inner.force_flush()
+            self._let_go((self.parked,), keeping=(self.inner,))
+            self.inner, self.parked = None, self.inner
+
+        def set_aside(self) -> tuple[Any, Any]:
+            """Take the processors in use and parked out, untouched, for :meth:`restore` to put back."""
+            aside, self.inner, self.parked = (self.inner, self.parked), None, None
+            return aside
+
+        def restore(self, aside: tuple[Any, Any], *, park: bool) -> None:
+            """Put back what :meth:`set_aside` took. The processors used since go, unless ``park`` (tracing
+            was off) and nothing was parked: then the last one is parked, as :func:`disable` would."""
+            inner, parked = aside
+            since = [p for p in (self.inner, self.parked) if p is not None and p is not inner and p is not parked]
+            if park and since and inner is None and parked is None:
+                since[0].force_flush()
+                parked = since.pop(0)  # the one in use (or, after a disable in the block, the parked one)
+            self._let_go(since, keeping=(inner, parked))
+            self.inner, self.parked = inner, parked
+
+        @staticmethod
+        def _let_go(processors: Sequence[Any], *, keeping: Sequence[Any]) -> None:
+            kept = [p for p in keeping if p is not None]
+            shared = {id(getattr(p, "span_exporter", None)) for p in kept} - {id(None)}
+            gone: list[Any] = []
+            for old in processors:
+                if old is None or any(old is p for p in kept) or any(old is p for p in gone):
+                    continue
+                gone.append(old)
+                if id(getattr(old, "span_exporter", None)) in shared:
+                    old.force_flush()  # its exporter goes on under a processor kept
+                else:
+                    old.shutdown()  # flushes what it still holds first
 
         def on_start(self, span: Any, parent_context: Any = None) -> None:
             inner = self.inner
@@ -263,8 +303,7 @@ def _make_switch() -> Any:
                 inner.on_end(span)
 
         def shutdown(self) -> None:
-            if self.inner is not None:
-                self.inner.shutdown()
+            self._let_go((self.inner, self.parked), keeping=())
 
         def force_flush(self, timeout_millis: int = 30000) -> bool:
             return self.inner.force_flush(timeout_millis) if self.inner is not None else True
