@@ -406,3 +406,65 @@ def test_otlp_from_the_environment_is_not_added_to_a_learners_own_tracer_provide
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["4"]  # the learner's own exporter has the run's spans (invoke_agent, 2 chat, 1 tool)
     assert collector.received == []  # and nothing went to the endpoint besides
+
+
+# -- one chat span per request: the Anthropic SDK's own span ---------------------------------------------------
+
+
+def chat_spans(spans):
+    """Every span of a model request, whoever made it (conductor's ``chat``, an SDK's own)."""
+    return [s for s in spans if s.attributes.get("gen_ai.operation.name") == "chat"]
+
+
+async def last_event(events: Any) -> Any:
+    return [event async for event in events][-1]
+
+
+@pytest.mark.parametrize("driver", ["run", "stream", "arun", "astream"])
+@pytest.mark.parametrize("api", APIS)
+def test_one_request_is_one_chat_span_whoever_emits_spans(exporter, api, driver):
+    llm = cd.connect("offline", api=api, latency_scale=0, asynchronous=driver.startswith("a"))
+    tools = [get_weather, suggest_clothing]
+    if driver == "run":
+        result = llm.run(CHAIN, tools=tools, max_rounds=2)
+    elif driver == "stream":
+        result = list(llm.stream(CHAIN, tools=tools, max_rounds=2))[-1].result
+    elif driver == "arun":
+        result = asyncio.run(llm.arun(CHAIN, tools=tools, max_rounds=2))
+    else:
+        result = asyncio.run(last_event(llm.astream(CHAIN, tools=tools, max_rounds=2))).result
+    spans = exporter.get_finished_spans()
+    assert [s.instrumentation_scope.name for s in chat_spans(spans)] == ["conductor"] * result.api_calls
+    assert sum(s.attributes["gen_ai.usage.output_tokens"] for s in chat_spans(spans)) == result.usage.output_tokens
+
+
+def learners_anthropic_client(offline: Any) -> Any:
+    """``anthropic.Anthropic`` built by hand, answered by the offline stand-in (its HTTP transport)."""
+    import anthropic
+    import httpx2
+
+    from conductor.offline.model import ANTHROPIC_BASE_URL
+
+    return anthropic.Anthropic(api_key="offline", base_url=ANTHROPIC_BASE_URL,
+                               http_client=httpx2.Client(transport=offline.transport()))
+
+
+def test_a_learners_own_anthropic_client_gives_one_chat_span_and_keeps_its_own_spans(exporter):
+    client = learners_anthropic_client(cd.OfflineModel(latency=None))
+    llm = cd.connect(client, model="claude-haiku-4-5")
+    result = llm.run(CHAIN, tools=[get_weather, suggest_clothing], max_rounds=2)
+    assert llm.client is client and client.open_telemetry["traces"]["enabled"]  # the learner's client is untouched
+    spans = exporter.get_finished_spans()
+    assert [s.instrumentation_scope.name for s in chat_spans(spans)] == ["conductor"] * result.api_calls == \
+        ["conductor"] * 3
+    # A request the learner sends by hand, which conductor does not trace, keeps the SDK's own span.
+    exporter.clear()
+    client.messages.create(model="claude-haiku-4-5", max_tokens=200,
+                           messages=[{"role": "user", "content": "北京今天天气怎么样?"}])
+    assert [s.name for s in chat_spans(exporter.get_finished_spans())] == ["anthropic.messages.create"]
+
+
+def test_bench_tracing_on_messages_counts_conductors_six_spans():
+    from conductor.course import bench
+
+    assert bench.bench_tracing(conversations=1, rounds_per_block=1, api="messages").spans_per_run == 6

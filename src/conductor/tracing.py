@@ -24,9 +24,10 @@ the version followed is pinned here and written into every span's instrumentatio
   ``gen_ai.usage.cache_creation.input_tokens`` and ``gen_ai.usage.reasoning.output_tokens``),
   ``gen_ai.conversation.id``, the request's price as ``conductor.cost.usd`` and conductor's
   stop reason (``conductor.stop_reason``; the API's own is in the finish reasons). The span is
-  current while the request is sent (the SDK's own spans nest under it; each try of a model
-  fallback has its own), and a request that raises ends it with ``error.type``. A streamed
-  request or a provider batch's line gets its span when its response is read.
+  current while the request is sent (spans made while sending it, an HTTP client's, nest under
+  it; each try of a model fallback has its own), and a request that raises ends it with
+  ``error.type``. A streamed request or a provider batch's line gets its span when its response
+  is read. It is the request's only ``chat`` span: see :func:`client_for` for the SDK's own.
 * ``execute_tool {name}`` (INTERNAL): one per tool call that runs: ``gen_ai.tool.name``,
   ``gen_ai.tool.call.id``, ``gen_ai.tool.type``, and ``error.type`` with an error status when
   the call failed. The arguments (``gen_ai.tool.call.arguments``) and the result
@@ -34,9 +35,12 @@ the version followed is pinned here and written into every span's instrumentatio
   ``capture_content=True``, since they hold whatever the user and the tools said.
 * MCP calls: the MCP SDK emits its own ``tools/call {tool}`` and ``tools/list`` CLIENT spans
   (``mcp.method.name``, ``jsonrpc.request.id``); they nest under the ``execute_tool`` span of the
-  call that made them, since the call's context goes with it to the connection's loop. The
-  Anthropic SDK likewise emits an ``anthropic.messages.create`` span per request, under
-  conductor's ``chat`` span (sum usage over the ``chat`` spans, not over every span).
+  call that made them, since the call's context goes with it to the connection's loop.
+* The Anthropic SDK emits a span of its own for each request (``anthropic.messages.create``, a
+  ``chat`` operation with the request's usage), which would count every Messages request twice
+  beside conductor's ``chat`` span: while tracing is on, conductor sends its requests through a
+  copy of the client with the SDK's spans off (:func:`client_for`). A request sent by hand with
+  ``llm.client`` keeps the SDK's span, its only one.
 * ``batch {id}``: a batched run (``orch.run_many(..., via="batch")``), the parent of its
   conversations' ``invoke_agent`` spans and of one ``batch_round {n}`` span per provider batch;
   ``orch.run_many`` directly: one ``run_many`` span over its conversations' runs.
@@ -61,6 +65,7 @@ import os
 import threading
 import time
 import uuid
+import weakref
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -96,6 +101,8 @@ _switch: Any = None  # our SpanProcessor on the provider: forwards to the export
 _OFFSET_NS = time.time_ns() - time.perf_counter_ns()  # perf_counter -> epoch nanoseconds
 _api: Any = None  # the OpenTelemetry API's pieces the hooks use, imported once by enable()
 _own_provider = False  # enable() set the global tracer provider (no one had): OTLP from the environment is ours to add
+_untraced: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()  # client -> its copy without SDK spans
+_untraced_lock = threading.Lock()
 
 
 def _load_api() -> Any:
@@ -439,8 +446,8 @@ def chat(conversation: Conversation, call: ModelCall, turn: Turn) -> None:
     """The ``chat`` span of one model request, completed when its response is read (``Conversation.receive``).
 
     A request sent through :func:`traced_request` already has its span, live while it was sent (the
-    SDK's own spans nest under it); any other (a stream, a provider batch's line) gets one now, from
-    the request's measured start to its end.
+    spans made while sending it nest under it); any other (a stream, a provider batch's line) gets one
+    now, from the request's measured start to its end.
     """
     run = _agent(conversation)
     usage = turn.usage
@@ -482,6 +489,36 @@ def _request_attributes(conversation: Conversation, run: _RunSpan, model: str, p
         "gen_ai.request.model": model,
         "gen_ai.conversation.id": run.conversation_id,
     }
+
+
+def client_for(client: Any) -> Any:
+    """The client conductor sends a request with: while tracing is on, a copy of ``client`` without the SDK's
+    own span per request, if its SDK emits one; else ``client`` itself.
+
+    The Anthropic SDK (2.12 and later) emits an ``anthropic.messages.create`` span for each request, a
+    ``chat`` operation with the request's usage. Under conductor's ``chat`` span of the same request, a
+    backend that sums ``gen_ai.usage.*`` over the ``chat`` spans would count the request's tokens twice.
+    The SDK reads neither a per-request option nor OpenTelemetry's ``suppress_instrumentation`` context
+    key, only its client's ``open_telemetry`` option, set when the client is built or copied: so the
+    copy (one per client, sharing its connection pool) has the SDK's spans off, and the client as
+    built is left alone (a request sent with it by hand keeps the SDK's span, the only one it has).
+    The OpenAI SDK emits no spans of its own.
+    """
+    if not enabled:
+        return client
+    quiet = _untraced.get(client)
+    if quiet is not None:
+        return quiet
+    options = getattr(client, "open_telemetry", None)
+    if not isinstance(options, dict) or not options.get("traces", {}).get("enabled"):
+        return client  # an OpenAI client, or an Anthropic one built with open_telemetry=False
+    with _untraced_lock:
+        quiet = _untraced.get(client)
+        if quiet is None:
+            # Only the span is switched off: the learner's other choices (propagation, content mode) stay.
+            quiet = _untraced[client] = client.with_options(
+                open_telemetry={**options, "traces": {**options["traces"], "enabled": False}})
+    return quiet
 
 
 def traced_request(function: F) -> F:
