@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import os
+import subprocess
+import sys
 import threading
 from typing import Any
 
@@ -238,14 +241,12 @@ def test_bench_tracing_times_the_same_six_spans_a_run():
     assert measured.spans_per_run == 6 and measured.conversations == 2 and not tracing.enabled
 
 
-def test_the_standard_otlp_variables_send_the_tree_to_a_collector(monkeypatch):
-    """What a learner with Jaeger, Phoenix or Langfuse does: set the endpoint, enable, and the spans arrive."""
+@pytest.fixture
+def collector():
+    """An OTLP/HTTP collector on a local port: ``.url`` to send to, ``.received`` the (path, body) of each export."""
     from http.server import BaseHTTPRequestHandler, HTTPServer
+    from types import SimpleNamespace
 
-    from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
-
-    if not tracing._own_provider and tracing._switch is not None:
-        pytest.skip("another tracer provider was set in this process before conductor's")
     received: list[tuple[str, bytes]] = []
 
     class Collector(BaseHTTPRequestHandler):
@@ -257,19 +258,27 @@ def test_the_standard_otlp_variables_send_the_tree_to_a_collector(monkeypatch):
         def log_message(self, *args: Any) -> None:
             pass
 
-    collector = HTTPServer(("127.0.0.1", 0), Collector)
-    thread = threading.Thread(target=collector.serve_forever, daemon=True)
-    thread.start()
-    monkeypatch.setenv("OTEL_EXPORTER_OTLP_ENDPOINT", f"http://127.0.0.1:{collector.server_port}")
+    server = HTTPServer(("127.0.0.1", 0), Collector)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield SimpleNamespace(url=f"http://127.0.0.1:{server.server_port}", received=received)
+    server.shutdown()
+
+
+def test_the_standard_otlp_variables_send_the_tree_to_a_collector(monkeypatch, collector):
+    """What a learner with Jaeger, Phoenix or Langfuse does: set the endpoint, enable, and the spans arrive."""
+    from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
+
+    if not tracing._own_provider and tracing._switch is not None:
+        pytest.skip("another tracer provider was set in this process before conductor's")
+    monkeypatch.setenv("OTEL_EXPORTER_OTLP_ENDPOINT", collector.url)
     try:
         tracing.enable()
         cd.connect("offline", latency_scale=0).run(CHAIN, tools=[get_weather, suggest_clothing])
         tracing.flush()
     finally:
         tracing.disable()
-        collector.shutdown()
     names = []
-    for path, body in received:
+    for path, body in collector.received:
         assert path == "/v1/traces"
         request = ExportTraceServiceRequest.FromString(body)
         names += [span.name for r in request.resource_spans for s in r.scope_spans for span in s.spans]
@@ -291,3 +300,171 @@ def test_a_resumed_run_is_one_span_that_names_the_pause_it_continues(exporter):
     assert tool.parent.span_id == second.context.span_id
     assert sum(s.attributes["gen_ai.usage.input_tokens"] for s in by_name(spans, "chat")) == \
         result.usage.input_tokens == second.attributes["gen_ai.usage.input_tokens"]
+
+
+# -- whose exporter gets the spans: enable, disable, enabled_for, bench tracing ---------------------------------
+
+
+class Recording(InMemorySpanExporter):
+    """An in-memory exporter that says whether it was shut down."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.shut = False
+
+    def shutdown(self) -> None:
+        self.shut = True
+        super().shutdown()
+
+
+def one_run() -> Any:
+    return cd.connect("offline", latency_scale=0).run("北京今天天气怎么样?", tools=[get_weather])
+
+
+def test_the_exporter_in_use_before_enabled_for_gets_the_spans_after_the_block(exporter):
+    inside = InMemorySpanExporter()
+    with tracing.enabled_for(inside, capture_content=True):
+        one_run()
+    assert tracing.enabled and not tracing.capture_content
+    exporter.clear()
+    one_run()
+    assert len(ours(exporter.get_finished_spans())) == 4  # invoke_agent, 2 chat, 1 execute_tool
+    assert len(ours(inside.get_finished_spans())) == 4  # the block's run only
+
+
+def test_enabled_for_with_tracing_disabled_keeps_the_exporter_parked_for_a_later_enable():
+    parked = Recording()
+    tracing.enable(parked)
+    tracing.disable()
+    with tracing.enabled_for(InMemorySpanExporter()):
+        one_run()
+    assert not parked.shut and not tracing.enabled
+    tracing.enable(parked)  # the same exporter again: it was only parked, so it still exports
+    try:
+        one_run()
+        assert len(ours(parked.get_finished_spans())) == 4
+    finally:
+        tracing.disable()
+        tracing.clear()
+
+
+def test_an_exporter_replaced_after_disable_is_shut_down_and_one_enabled_again_is_not():
+    first, second = Recording(), Recording()
+    tracing.enable(first)
+    tracing.disable()
+    tracing.enable(first)  # the same exporter again: kept
+    assert not first.shut
+    tracing.disable()
+    tracing.enable(second)  # another one: the parked one is let go for good
+    try:
+        assert first.shut and not second.shut
+    finally:
+        tracing.disable()
+        tracing.clear()
+
+
+def test_bench_tracing_leaves_the_learners_exporter_and_settings_as_they_were(exporter):
+    from conductor.course import bench
+
+    tracing.enable(exporter, capture_content=True)
+    bench.bench_tracing(conversations=2, rounds_per_block=1)
+    assert tracing.enabled and tracing.capture_content
+    exporter.clear()
+    one_run()
+    spans = ours(exporter.get_finished_spans())
+    assert len(spans) == 4
+    [tool] = by_name(spans, "execute_tool")
+    assert "gen_ai.tool.call.arguments" in tool.attributes
+
+
+def test_otlp_from_the_environment_is_not_added_to_a_learners_own_tracer_provider(tmp_path, collector):
+    """A learner's provider exports where its owner set it up; conductor adding OTLP would send every span twice.
+
+    In a fresh process: the tracer provider is the process's, set once, and this one must be the learner's.
+    """
+    script = tmp_path / "learner.py"
+    script.write_text(
+        "from opentelemetry import trace\n"
+        "from opentelemetry.sdk.trace import TracerProvider\n"
+        "from opentelemetry.sdk.trace.export import SimpleSpanProcessor\n"
+        "from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter\n"
+        "import conductor as cd\n"
+        "from conductor.course.scenarios import get_weather\n"
+        "mine = InMemorySpanExporter()\n"
+        "provider = TracerProvider()\n"
+        "provider.add_span_processor(SimpleSpanProcessor(mine))\n"
+        "trace.set_tracer_provider(provider)\n"
+        "cd.tracing.enable()\n"
+        "cd.connect('offline', latency_scale=0).run('北京今天天气怎么样?', tools=[get_weather])\n"
+        "cd.tracing.flush()\n"
+        "provider.shutdown()\n"
+        "print(len([s for s in mine.get_finished_spans() if s.instrumentation_scope.name == 'conductor']))\n",
+        encoding="utf-8",
+    )
+    env = {**os.environ, "OTEL_EXPORTER_OTLP_ENDPOINT": collector.url}
+    done = subprocess.run([sys.executable, str(script)], env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["4"]  # the learner's own exporter has the run's spans (invoke_agent, 2 chat, 1 tool)
+    assert collector.received == []  # and nothing went to the endpoint besides
+
+
+# -- one chat span per request: the Anthropic SDK's own span ---------------------------------------------------
+
+
+def chat_spans(spans):
+    """Every span of a model request, whoever made it (conductor's ``chat``, an SDK's own)."""
+    return [s for s in spans if s.attributes.get("gen_ai.operation.name") == "chat"]
+
+
+async def last_event(events: Any) -> Any:
+    return [event async for event in events][-1]
+
+
+@pytest.mark.parametrize("driver", ["run", "stream", "arun", "astream"])
+@pytest.mark.parametrize("api", APIS)
+def test_one_request_is_one_chat_span_whoever_emits_spans(exporter, api, driver):
+    llm = cd.connect("offline", api=api, latency_scale=0, asynchronous=driver.startswith("a"))
+    tools = [get_weather, suggest_clothing]
+    if driver == "run":
+        result = llm.run(CHAIN, tools=tools, max_rounds=2)
+    elif driver == "stream":
+        result = list(llm.stream(CHAIN, tools=tools, max_rounds=2))[-1].result
+    elif driver == "arun":
+        result = asyncio.run(llm.arun(CHAIN, tools=tools, max_rounds=2))
+    else:
+        result = asyncio.run(last_event(llm.astream(CHAIN, tools=tools, max_rounds=2))).result
+    spans = exporter.get_finished_spans()
+    assert [s.instrumentation_scope.name for s in chat_spans(spans)] == ["conductor"] * result.api_calls
+    assert sum(s.attributes["gen_ai.usage.output_tokens"] for s in chat_spans(spans)) == result.usage.output_tokens
+
+
+def learners_anthropic_client(offline: Any) -> Any:
+    """``anthropic.Anthropic`` built by hand, answered by the offline stand-in (its HTTP transport)."""
+    import anthropic
+    import httpx2
+
+    from conductor.offline.model import ANTHROPIC_BASE_URL
+
+    return anthropic.Anthropic(api_key="offline", base_url=ANTHROPIC_BASE_URL,
+                               http_client=httpx2.Client(transport=offline.transport()))
+
+
+def test_a_learners_own_anthropic_client_gives_one_chat_span_and_keeps_its_own_spans(exporter):
+    client = learners_anthropic_client(cd.OfflineModel(latency=None))
+    llm = cd.connect(client, model="claude-haiku-4-5")
+    result = llm.run(CHAIN, tools=[get_weather, suggest_clothing], max_rounds=2)
+    assert llm.client is client and client.open_telemetry["traces"]["enabled"]  # the learner's client is untouched
+    spans = exporter.get_finished_spans()
+    assert [s.instrumentation_scope.name for s in chat_spans(spans)] == ["conductor"] * result.api_calls == \
+        ["conductor"] * 3
+    # A request the learner sends by hand, which conductor does not trace, keeps the SDK's own span.
+    exporter.clear()
+    client.messages.create(model="claude-haiku-4-5", max_tokens=200,
+                           messages=[{"role": "user", "content": "北京今天天气怎么样?"}])
+    assert [s.name for s in chat_spans(exporter.get_finished_spans())] == ["anthropic.messages.create"]
+
+
+def test_bench_tracing_on_messages_counts_conductors_six_spans():
+    from conductor.course import bench
+
+    assert bench.bench_tracing(conversations=1, rounds_per_block=1, api="messages").spans_per_run == 6

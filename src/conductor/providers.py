@@ -451,29 +451,33 @@ class LLM:
     @tracing.traced_request
     def _create(self, conversation: Conversation, request: dict[str, Any]) -> Any:
         """Send one request (the run's limits make the SDK's retries); a model fallback overrides this."""
+        client = tracing.client_for(self.client)  # with tracing on: a copy without the SDK's own span per request
         with readable_responses(self.adapter.api, server_of(self.client)):
-            return conversation.limits.send(conversation, self.client, self.adapter.create, request)
+            return conversation.limits.send(conversation, client, self.adapter.create, request)
 
     @tracing.traced_request
     async def _acreate(self, conversation: Conversation, request: dict[str, Any]) -> Any:
         limits = conversation.limits
+        client = tracing.client_for(self.client)
         with readable_responses(self.adapter.api, server_of(self.client)):
             if self.is_async:
-                return await limits.asend(conversation, self.client, self.adapter.acreate, request)
-            return await asyncio.to_thread(limits.send, conversation, self.client, self.adapter.create, request)
+                return await limits.asend(conversation, client, self.adapter.acreate, request)
+            return await asyncio.to_thread(limits.send, conversation, client, self.adapter.create, request)
 
     def _stream_request(self, conversation: Conversation, request: dict[str, Any], index: int) -> Iterator[Any]:
         """Send one request streamed (text deltas, then the whole message); a model fallback may override it."""
         from .streaming import stream_request
 
-        return stream_request(self.client, conversation.adapter, request, index, conversation=conversation)
+        client = tracing.client_for(self.client)
+        return stream_request(client, conversation.adapter, request, index, conversation=conversation)
 
     def _astream_request(self, conversation: Conversation, request: dict[str, Any], index: int) -> AsyncIterator[Any]:
         from .streaming import astream_request, in_thread, stream_request
 
+        client = tracing.client_for(self.client)
         if self.is_async:
-            return astream_request(self.client, conversation.adapter, request, index, conversation=conversation)
-        return in_thread(stream_request(self.client, conversation.adapter, request, index, conversation=conversation))
+            return astream_request(client, conversation.adapter, request, index, conversation=conversation)
+        return in_thread(stream_request(client, conversation.adapter, request, index, conversation=conversation))
 
     @tracing.traced_run(owns=False)
     def _execute(

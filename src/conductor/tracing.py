@@ -24,9 +24,10 @@ the version followed is pinned here and written into every span's instrumentatio
   ``gen_ai.usage.cache_creation.input_tokens`` and ``gen_ai.usage.reasoning.output_tokens``),
   ``gen_ai.conversation.id``, the request's price as ``conductor.cost.usd`` and conductor's
   stop reason (``conductor.stop_reason``; the API's own is in the finish reasons). The span is
-  current while the request is sent (the SDK's own spans nest under it; each try of a model
-  fallback has its own), and a request that raises ends it with ``error.type``. A streamed
-  request or a provider batch's line gets its span when its response is read.
+  current while the request is sent (spans made while sending it, an HTTP client's, nest under
+  it; each try of a model fallback has its own), and a request that raises ends it with
+  ``error.type``. A streamed request or a provider batch's line gets its span when its response
+  is read. It is the request's only ``chat`` span: see :func:`client_for` for the SDK's own.
 * ``execute_tool {name}`` (INTERNAL): one per tool call that runs: ``gen_ai.tool.name``,
   ``gen_ai.tool.call.id``, ``gen_ai.tool.type``, and ``error.type`` with an error status when
   the call failed. The arguments (``gen_ai.tool.call.arguments``) and the result
@@ -34,9 +35,12 @@ the version followed is pinned here and written into every span's instrumentatio
   ``capture_content=True``, since they hold whatever the user and the tools said.
 * MCP calls: the MCP SDK emits its own ``tools/call {tool}`` and ``tools/list`` CLIENT spans
   (``mcp.method.name``, ``jsonrpc.request.id``); they nest under the ``execute_tool`` span of the
-  call that made them, since the call's context goes with it to the connection's loop. The
-  Anthropic SDK likewise emits an ``anthropic.messages.create`` span per request, under
-  conductor's ``chat`` span (sum usage over the ``chat`` spans, not over every span).
+  call that made them, since the call's context goes with it to the connection's loop.
+* The Anthropic SDK emits a span of its own for each request (``anthropic.messages.create``, a
+  ``chat`` operation with the request's usage), which would count every Messages request twice
+  beside conductor's ``chat`` span: while tracing is on, conductor sends its requests through a
+  copy of the client with the SDK's spans off (:func:`client_for`). A request sent by hand with
+  ``llm.client`` keeps the SDK's span, its only one.
 * ``batch {id}``: a batched run (``orch.run_many(..., via="batch")``), the parent of its
   conversations' ``invoke_agent`` spans and of one ``batch_round {n}`` span per provider batch;
   ``orch.run_many`` directly: one ``run_many`` span over its conversations' runs.
@@ -61,6 +65,7 @@ import os
 import threading
 import time
 import uuid
+import weakref
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -96,6 +101,8 @@ _switch: Any = None  # our SpanProcessor on the provider: forwards to the export
 _OFFSET_NS = time.time_ns() - time.perf_counter_ns()  # perf_counter -> epoch nanoseconds
 _api: Any = None  # the OpenTelemetry API's pieces the hooks use, imported once by enable()
 _own_provider = False  # enable() set the global tracer provider (no one had): OTLP from the environment is ours to add
+_untraced: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()  # client -> its copy without SDK spans
+_untraced_lock = threading.Lock()
 
 
 def _load_api() -> Any:
@@ -120,10 +127,12 @@ def enable(exporter: Any = None, *, capture_content: bool = False) -> None:
     ``BatchSpanProcessor``), or None: OTLP over HTTP when ``OTEL_EXPORTER_OTLP_ENDPOINT`` or
     ``OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`` is set, else only the spans kept in memory. A
     tracer provider set before the first ``enable`` (your own, Logfire's) is used as it is,
-    and exports where it was set up to; with none, ``enable`` sets an SDK provider of its
+    and exports where it was set up to (``exporter=None`` adds no OTLP export to it, whatever the
+    environment says: it would send every span twice); with none, ``enable`` sets an SDK provider of its
     own as the process's (after that, another cannot be set: set yours first).
     ``capture_content=True`` adds each tool call's arguments and result to its span: they
-    then reach whoever reads the traces. Calling ``enable`` again replaces the exporter.
+    then reach whoever reads the traces. Calling ``enable`` again replaces the exporter (the one
+    before is flushed and shut down, unless it is the same exporter again).
     """
     global enabled, _tracer, _switch, _api, _own_provider
     globals()["capture_content"] = bool(capture_content)
@@ -142,28 +151,37 @@ def enable(exporter: Any = None, *, capture_content: bool = False) -> None:
 
 
 def disable() -> None:
-    """Stop emitting spans (the ones already made stay in :func:`spans`); the exporter is flushed and let go."""
+    """Stop emitting spans (the ones already made stay in :func:`spans`). The exporter is flushed and parked:
+    ``enable`` with the same exporter goes on with it, ``enable`` with another shuts it down."""
     global enabled
     with _lock:
         enabled = False
         if _switch is not None:
-            _switch.use(None)
+            _switch.park()
 
 
 @contextmanager
 def enabled_for(exporter: Any = None, *, capture_content: bool = False) -> Iterator[None]:
-    """``with cd.tracing.enabled_for(...):`` tracing on inside the block, as it was after it."""
-    was, captured, previous = enabled, globals()["capture_content"], _switch.inner if _switch is not None else None
-    enable(exporter, capture_content=capture_content)
+    """``with cd.tracing.enabled_for(...):`` tracing on inside the block; after it, tracing is as it was before.
+
+    On or off, the same ``capture_content``, and the exporter in use (or parked) before the block
+    sends the spans again, untouched: the block only borrows its place, whatever the block enables
+    or disables inside. The block's own exporter is flushed at its end and shut down, unless tracing
+    was off with nothing parked: then it stays parked, as after :func:`disable`.
+    """
+    global enabled
+    with _lock:
+        was, captured = enabled, globals()["capture_content"]
+        aside = _switch.set_aside() if _switch is not None else (None, None)
     try:
+        enable(exporter, capture_content=capture_content)
         yield
     finally:
-        if was:
+        with _lock:
+            enabled = was
             globals()["capture_content"] = captured
-            _switch.use(previous)
-        else:
-            disable()
-            globals()["capture_content"] = captured
+            if _switch is not None:
+                _switch.restore(aside, park=not was)
 
 
 def _version() -> str:
@@ -202,7 +220,8 @@ def _processor_for(exporter: Any, *, from_environment: bool) -> Any:
     from opentelemetry.sdk.trace.export import SimpleSpanProcessor, SpanExporter
 
     if exporter is None:
-        if from_environment and os.environ.get("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT") or os.environ.get("OTEL_EXPORTER_OTLP_ENDPOINT"):
+        named = os.environ.get("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT") or os.environ.get("OTEL_EXPORTER_OTLP_ENDPOINT")
+        if from_environment and named:
             # Loaded only here: the OTLP exporter (protobuf, requests) is not needed by anyone else.
             from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
             from opentelemetry.sdk.trace.export import BatchSpanProcessor
@@ -223,30 +242,60 @@ def _make_switch() -> Any:
     from opentelemetry.sdk.trace import SpanProcessor
 
     class Switch(SpanProcessor):
-        """Keeps the newest finished spans and hands every span to the processor in use (none when off)."""
+        """Keeps the newest finished spans and hands every span to the processor in use (none when off).
+
+        A processor it stops using is flushed and shut down (its exporter with it: a BatchSpanProcessor's
+        thread, an OTLP session), except while another one it keeps sends to the same exporter, since
+        shutting it down would stop that one too (a test's in-memory exporter, enabled again).
+        """
 
         def __init__(self) -> None:
             self.inner: Any = None
-            self.parked: Any = None  # the processor in use when tracing was disabled, shut down when replaced
+            self.parked: Any = None  # the processor in use when tracing was disabled, until an enable decides
             self.kept: deque[ReadableSpan] = deque(maxlen=KEPT)
 
         def use(self, processor: Any) -> None:
-            """Send spans to ``processor`` (None: nowhere); the one before is flushed, and shut down unless the
-            new one sends to the same exporter (a test's in-memory exporter, enabled again)."""
-            old, self.inner = self.inner, processor
-            if old is None or old is processor:
+            """Send spans to ``processor`` (None: nowhere but :func:`spans`); the ones in use or parked before go."""
+            self._let_go((self.inner, self.parked), keeping=(processor,))
+            self.inner, self.parked = processor, None
+
+        def park(self) -> None:
+            """Tracing off: the processor in use is flushed and parked for :meth:`use` to take back or let go."""
+            if self.inner is None:
                 return
-            same = processor is not None and getattr(old, "span_exporter", None) is getattr(
-                processor, "span_exporter", object())
-            if same or processor is None:
-                old.force_flush()
-                self.parked = None if same else old
-            else:
-                old.shutdown()
-            if processor is not None and self.parked is not None:
-                if getattr(self.parked, "span_exporter", None) is not getattr(processor, "span_exporter", object()):
-                    self.parked.shutdown()
-                self.parked = None
+            self.inner.force_flush()
+            self._let_go((self.parked,), keeping=(self.inner,))
+            self.inner, self.parked = None, self.inner
+
+        def set_aside(self) -> tuple[Any, Any]:
+            """Take the processors in use and parked out, untouched, for :meth:`restore` to put back."""
+            aside, self.inner, self.parked = (self.inner, self.parked), None, None
+            return aside
+
+        def restore(self, aside: tuple[Any, Any], *, park: bool) -> None:
+            """Put back what :meth:`set_aside` took. The processors used since go, unless ``park`` (tracing
+            was off) and nothing was parked: then the last one is parked, as :func:`disable` would."""
+            inner, parked = aside
+            since = [p for p in (self.inner, self.parked) if p is not None and p is not inner and p is not parked]
+            if park and since and inner is None and parked is None:
+                since[0].force_flush()
+                parked = since.pop(0)  # the one in use (or, after a disable in the block, the parked one)
+            self._let_go(since, keeping=(inner, parked))
+            self.inner, self.parked = inner, parked
+
+        @staticmethod
+        def _let_go(processors: Sequence[Any], *, keeping: Sequence[Any]) -> None:
+            kept = [p for p in keeping if p is not None]
+            shared = {id(getattr(p, "span_exporter", None)) for p in kept} - {id(None)}
+            gone: list[Any] = []
+            for old in processors:
+                if old is None or any(old is p for p in kept) or any(old is p for p in gone):
+                    continue
+                gone.append(old)
+                if id(getattr(old, "span_exporter", None)) in shared:
+                    old.force_flush()  # its exporter goes on under a processor kept
+                else:
+                    old.shutdown()  # flushes what it still holds first
 
         def on_start(self, span: Any, parent_context: Any = None) -> None:
             inner = self.inner
@@ -261,8 +310,7 @@ def _make_switch() -> Any:
                 inner.on_end(span)
 
         def shutdown(self) -> None:
-            if self.inner is not None:
-                self.inner.shutdown()
+            self._let_go((self.inner, self.parked), keeping=())
 
         def force_flush(self, timeout_millis: int = 30000) -> bool:
             return self.inner.force_flush(timeout_millis) if self.inner is not None else True
@@ -398,8 +446,8 @@ def chat(conversation: Conversation, call: ModelCall, turn: Turn) -> None:
     """The ``chat`` span of one model request, completed when its response is read (``Conversation.receive``).
 
     A request sent through :func:`traced_request` already has its span, live while it was sent (the
-    SDK's own spans nest under it); any other (a stream, a provider batch's line) gets one now, from
-    the request's measured start to its end.
+    spans made while sending it nest under it); any other (a stream, a provider batch's line) gets one
+    now, from the request's measured start to its end.
     """
     run = _agent(conversation)
     usage = turn.usage
@@ -441,6 +489,36 @@ def _request_attributes(conversation: Conversation, run: _RunSpan, model: str, p
         "gen_ai.request.model": model,
         "gen_ai.conversation.id": run.conversation_id,
     }
+
+
+def client_for(client: Any) -> Any:
+    """The client conductor sends a request with: while tracing is on, a copy of ``client`` without the SDK's
+    own span per request, if its SDK emits one; else ``client`` itself.
+
+    The Anthropic SDK (2.12 and later) emits an ``anthropic.messages.create`` span for each request, a
+    ``chat`` operation with the request's usage. Under conductor's ``chat`` span of the same request, a
+    backend that sums ``gen_ai.usage.*`` over the ``chat`` spans would count the request's tokens twice.
+    The SDK reads neither a per-request option nor OpenTelemetry's ``suppress_instrumentation`` context
+    key, only its client's ``open_telemetry`` option, set when the client is built or copied: so the
+    copy (one per client, sharing its connection pool) has the SDK's spans off, and the client as
+    built is left alone (a request sent with it by hand keeps the SDK's span, the only one it has).
+    The OpenAI SDK emits no spans of its own.
+    """
+    if not enabled:
+        return client
+    quiet = _untraced.get(client)
+    if quiet is not None:
+        return quiet
+    options = getattr(client, "open_telemetry", None)
+    if not isinstance(options, dict) or not options.get("traces", {}).get("enabled"):
+        return client  # an OpenAI client, or an Anthropic one built with open_telemetry=False
+    with _untraced_lock:
+        quiet = _untraced.get(client)
+        if quiet is None:
+            # Only the span is switched off: the learner's other choices (propagation, content mode) stay.
+            quiet = _untraced[client] = client.with_options(
+                open_telemetry={**options, "traces": {**options["traces"], "enabled": False}})
+    return quiet
 
 
 def traced_request(function: F) -> F:

@@ -1058,19 +1058,16 @@ def bench_tracing(conversations: int = 200, rounds_per_block: int = 20, api: str
     llm = connect("offline", api=api, latency_scale=0)
     tools = [get_weather, suggest_clothing]
     exporter = InMemorySpanExporter()
-    was = tracing.enabled
-
-    def traced() -> Any:
-        with tracing.enabled_for(exporter):
-            return llm.run(CHAIN_QUESTION, tools=tools, max_rounds=2)
-
-    traced()
-    spans_per_run = len(exporter.get_finished_spans())
-    if spans_per_run != 6:  # invoke_agent, 3 chat, 2 execute_tool: otherwise it measures other work
-        raise RuntimeError(f"a traced run made {spans_per_run} spans, not 6; the benchmark would compare other work")
     off: list[float] = []
     on: list[float] = []
-    try:
+    # Inside enabled_for, tracing is switched on and off at will; after it, the learner's tracing is back as it
+    # was (on or off, capture_content, the exporter in use), which enable()/disable() alone would not restore.
+    with tracing.enabled_for(exporter):
+        llm.run(CHAIN_QUESTION, tools=tools, max_rounds=2)
+        spans_per_run = len(exporter.get_finished_spans())
+        if spans_per_run != 6:  # invoke_agent, 3 chat, 2 execute_tool: otherwise it measures other work
+            raise RuntimeError(f"a traced run made {spans_per_run} spans, not 6; the benchmark would compare other "
+                               "work")
         for _ in range(max(1, conversations // rounds_per_block)):
             tracing.disable()
             off += _time_per_call(lambda: llm.run(CHAIN_QUESTION, tools=tools, max_rounds=2), rounds_per_block)
@@ -1078,10 +1075,6 @@ def bench_tracing(conversations: int = 200, rounds_per_block: int = 20, api: str
             on += _time_per_call(lambda: llm.run(CHAIN_QUESTION, tools=tools, max_rounds=2), rounds_per_block)
             exporter.clear()
             tracing.clear()
-    finally:
-        tracing.disable()
-        if was:
-            tracing.enable()
     return TracingBench(len(off), statistics.median(off) * 1000, statistics.median(on) * 1000, spans_per_run, llm.api)
 
 
