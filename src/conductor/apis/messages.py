@@ -325,11 +325,16 @@ class MessagesApi:
     def _usage(usage: Any) -> Usage:
         if usage is None:  # real responses always carry usage; a compatible server may not
             return Usage()
+        # Part of output_tokens spent thinking (anthropic 2.12's usage.output_tokens_details.thinking_tokens).
+        details = getattr(usage, "output_tokens_details", None)
+        thinking = (getattr(details, "thinking_tokens", None) or 0) if details else 0
         iterations = getattr(usage, "iterations", None)
         if iterations:  # compaction ran first: the top-level counts are the answer's alone, every pass is billed
             total = sum((MessagesApi._usage(i) for i in iterations), Usage())
             server = getattr(usage, "server_tool_use", None)
-            return replace(total, web_search_requests=(getattr(server, "web_search_requests", None) or 0) if server else 0)
+            # The passes carry no thinking count of their own: the top-level one is the answer's.
+            searches = (getattr(server, "web_search_requests", None) or 0) if server else 0
+            return replace(total, web_search_requests=searches, reasoning_tokens=thinking)
         # Anthropic's input_tokens leaves the cached tokens out; the neutral count holds them.
         written = getattr(usage, "cache_creation_input_tokens", None) or 0
         read = getattr(usage, "cache_read_input_tokens", None) or 0
@@ -340,6 +345,7 @@ class MessagesApi:
             output_tokens=usage.output_tokens or 0,
             cache_read_tokens=read,
             cache_write_tokens=written,
+            reasoning_tokens=thinking,
             web_search_requests=(getattr(server, "web_search_requests", None) or 0) if server else 0,
             web_fetch_requests=(getattr(server, "web_fetch_requests", None) or 0) if server else 0,
             cache_write_1h_tokens=(getattr(creation, "ephemeral_1h_input_tokens", None) or 0) if creation else 0,

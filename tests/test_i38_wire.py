@@ -1,0 +1,73 @@
+"""What production code hits, round 5 (issue 38), on the wire: hosted tools under allowed_tools, server items
+and blocks kept across a continued conversation, Anthropic's thinking tokens, and compatible servers.
+
+The continuation tests replay what real recorded exchanges show (pydantic/pydantic-ai VCR cassettes:
+``tests/cassettes/test_tool_search/test_openai_hosted_tool_search_stateless_continuation*.yaml``, a hosted
+tool search continued over runs; ``tests/models/cassettes/test_anthropic/test_anthropic_compaction_end_to_end.yaml``,
+a compaction block sent back on the next run): the items and blocks the server added go back as received.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import anthropic
+import openai
+import pytest
+
+import conductor as cd
+from conductor.offline import LatencyModel, OfflineModel
+from conductor.types import Turn
+from scripted import RawServer, anthropic_response, openai_response, responses_response
+from test_context_limit import QUESTION as REPORTS, get_report
+from test_tool_search import FORECAST, TOOLS
+from wire import entries
+
+SEARCH_ITEMS = ("tool_search_call", "tool_search_output")
+SEARCH_BLOCKS = ("server_tool_use", "tool_search_tool_result")
+# Loads both weather tools with one search and calls only get_weather: get_forecast stays deferred, loaded
+# by that search alone.
+BOTH = "What's the weather now and the forecast for the next days in Lisbon?"
+
+
+def offline(api: str, **options: Any) -> tuple[cd.LLM, OfflineModel]:
+    model = OfflineModel(latency=LatencyModel.instant(), **options)
+    return cd.connect("offline", api=api, offline_model=model), model
+
+
+def server_entries(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The server's own items (Responses) and assistant blocks (Messages) of a conversation, in order."""
+    found = []
+    for entry in messages:
+        if entry.get("type") in (*SEARCH_ITEMS, "compaction"):
+            found.append(entry)
+        content = entry.get("content")
+        if entry.get("role") == "assistant" and isinstance(content, list):
+            found += [b for b in content if b.get("type") in (*SEARCH_BLOCKS, "compaction")]
+    return found
+
+
+# -- 15a. Anthropic's thinking tokens --------------------------------------------------------------
+
+
+def test_messages_reads_thinking_tokens_into_reasoning_tokens():
+    body = anthropic_response("5°C.", usage={"input_tokens": 100, "output_tokens": 80,
+                                             "output_tokens_details": {"thinking_tokens": 60}})
+    llm = cd.connect(RawServer("messages", [body]).client(), model="claude-haiku-4-5")
+    assert llm.run("Weather?").usage.reasoning_tokens == 60
+
+
+@pytest.mark.parametrize("driver", ["run", "stream"])
+def test_the_stand_ins_thinking_answers_report_their_thinking_tokens(driver):
+    llm, _ = offline("messages", reasoning=True)
+    if driver == "stream":
+        events = list(llm.stream(FORECAST, tools=TOOLS))
+        result = events[-1].result
+    else:
+        result = llm.run(FORECAST, tools=TOOLS)
+    calls = result.trace.model_calls
+    assert len(calls) == 2 and all(0 < c.usage.reasoning_tokens < c.usage.output_tokens for c in calls)
+    turn = next(m for m in result.conversation if isinstance(m, Turn))
+    assert turn.raw.usage.output_tokens_details.thinking_tokens == turn.usage.reasoning_tokens
