@@ -49,6 +49,42 @@ def server_entries(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return found
 
 
+# -- 4. allowed_tools keeps the hosted tools conductor adds ---------------------------------------
+
+
+def test_allowed_tools_on_responses_lists_the_hosted_search_and_the_deferred_tool_loads():
+    llm, model = offline("responses")
+    result = llm.run(FORECAST, tools=TOOLS, tool_search=True, allowed_tools=["get_forecast"], max_rounds=3)
+    choice = model.requests[0].body["tool_choice"]
+    assert choice == {"type": "allowed_tools", "mode": "auto",
+                      "tools": [{"type": "function", "name": "get_forecast"}, {"type": "tool_search"}]}
+    assert [c.name for c in result.tool_calls] == ["get_forecast"]  # searched, loaded, called
+    assert all(r.status == 200 for r in model.requests)
+
+
+def test_allowed_tools_on_responses_lists_programmatic_tool_calling():
+    llm, model = offline("responses")
+    llm.run(FORECAST, tools=TOOLS, programmatic=True, allowed_tools=["get_forecast"])
+    tools = model.requests[0].body["tool_choice"]["tools"]
+    assert {"type": "programmatic_tool_calling"} in tools and {"type": "function", "name": "get_forecast"} in tools
+
+
+@pytest.mark.parametrize("listed", [False, True])
+def test_the_stand_in_runs_the_hosted_search_only_when_allowed_tools_lists_it(listed):
+    """A request whose allowed_tools leaves the hosted search out cannot search; listed, it searches."""
+    _, model = offline("responses")
+    client = model.openai_client(max_retries=0)
+    tools = [cd.apis.ResponsesApi.tool(t, t.name != "get_weather") for t in TOOLS] + [{"type": "tool_search"}]
+    allowed = [{"type": "function", "name": "get_forecast"}] + ([{"type": "tool_search"}] if listed else [])
+    response = client.responses.create(model="conductor-offline", input=FORECAST, tools=tools, store=False,
+                                       tool_choice={"type": "allowed_tools", "mode": "auto", "tools": allowed})
+    kinds = [item.type for item in response.output]
+    if listed:
+        assert kinds[:2] == list(SEARCH_ITEMS) and kinds[-1] == "function_call"
+    else:
+        assert not set(SEARCH_ITEMS) & set(kinds) and "function_call" not in kinds
+
+
 # -- 15a. Anthropic's thinking tokens --------------------------------------------------------------
 
 

@@ -77,6 +77,9 @@ HOSTED_ITEMS = frozenset({
     "mcp_approval_request", "mcp_approval_response",
 })
 WEB_SEARCH_ITEM = "web_search_call"  # one per search, billed per call
+# The hosted tools conductor adds by itself: the hosted tool search (tool_search=True, conductor.search) and
+# programmatic tool calling (programmatic=True, conductor.programs).
+OWN_HOSTED_TOOLS = ("tool_search", "programmatic_tool_calling")
 _HISTORY_ITEMS = (*_ASSISTANT_ITEMS, "function_call_output", *sorted(HOSTED_ITEMS))
 
 
@@ -234,6 +237,9 @@ class ResponsesApi:
                 # Every tool stays in the request (the cached prefix holds); tool_choice restricts the calls.
                 allowed = set(settings.allowed_tools)  # those sent now: a search may have loaded more since the start
                 names = [{"type": "function", "name": t.name} for t in settings.tools if t.name in allowed]
+                # The hosted tools conductor adds stay callable, listed by type as the SDK's ToolChoiceAllowedParam
+                # lists hosted tools: left out, the search could not run and an allowed deferred tool never loads.
+                names += [{"type": t["type"]} for t in kwargs["tools"] if t.get("type") in OWN_HOSTED_TOOLS]
                 kwargs["tool_choice"] = {"type": "allowed_tools", "mode": choice.mode, "tools": names}
             elif choice.mode != "auto":  # auto is the API's default beside tools (and costs the SDK ~18 us to send)
                 kwargs["tool_choice"] = self._tool_choice(choice)
