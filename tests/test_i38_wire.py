@@ -107,3 +107,66 @@ def test_the_stand_ins_thinking_answers_report_their_thinking_tokens(driver):
     assert len(calls) == 2 and all(0 < c.usage.reasoning_tokens < c.usage.output_tokens for c in calls)
     turn = next(m for m in result.conversation if isinstance(m, Turn))
     assert turn.raw.usage.output_tokens_details.thinking_tokens == turn.usage.reasoning_tokens
+
+
+# -- 15d. OpenAI-compatible servers ------------------------------------------------------------------
+
+
+@cd.tool
+def get_weather(city: str) -> str:
+    """Current weather in a city."""
+    return f"{city}: 6°C"
+
+
+@cd.tool
+def get_time(city: str) -> str:
+    """Local time in a city."""
+    return f"{city}: 14:00"
+
+
+def _openai_client(server: RawServer, base_url: str) -> openai.OpenAI:
+    import httpx2
+
+    return openai.OpenAI(api_key="k", base_url=base_url, max_retries=0,
+                         http_client=httpx2.Client(transport=httpx2.MockTransport(server._handle)))
+
+
+def _reply(api: str) -> dict[str, Any]:
+    return openai_response("Fine.") if api == "chat" else responses_response("Fine.")
+
+
+@pytest.mark.parametrize("api", ["chat", "responses"])
+def test_a_compatible_server_gets_no_prompt_cache_key_and_only_the_allowed_tools(api):
+    server = RawServer(api, [_reply(api)])
+    llm = cd.connect(_openai_client(server, "http://localhost:11434/v1"), model="llama3.2", api=api)
+    llm.run("Weather in Paris?", tools=[get_weather, get_time], allowed_tools=["get_weather"])
+    body = server.bodies[0]
+    assert "prompt_cache_key" not in body and "tool_choice" not in body
+    names = [t.get("name") or t["function"]["name"] for t in body["tools"]]
+    assert names == ["get_weather"]
+
+
+@pytest.mark.parametrize("api", ["chat", "responses"])
+def test_openais_own_server_gets_prompt_cache_key_and_allowed_tools(api):
+    server = RawServer(api, [_reply(api)])
+    llm = cd.connect(_openai_client(server, "https://api.openai.com/v1"), model="gpt-5.4-mini", api=api)
+    llm.run("Weather in Paris?", tools=[get_weather, get_time], allowed_tools=["get_weather"])
+    body = server.bodies[0]
+    assert body["prompt_cache_key"].startswith("conductor-")
+    assert body["tool_choice"]["type"] == "allowed_tools" and len(body["tools"]) == 2
+
+
+def test_connect_with_a_base_url_builds_a_compatible_adapter(monkeypatch):
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    local = cd.connect("openai", base_url="http://localhost:8000/v1", model="m")
+    assert local.adapter.openai_fields is False
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    assert cd.connect("openai").adapter.openai_fields is True
+    assert cd.connect("offline", api="chat").adapter.openai_fields is True
+
+
+def test_a_compatible_servers_caller_key_still_goes():
+    server = RawServer("chat", [_reply("chat")])
+    llm = cd.connect(_openai_client(server, "http://localhost:11434/v1"), model="llama3.2", api="chat")
+    llm.run("Hi", prompt_cache_key="mine")
+    assert server.bodies[0]["prompt_cache_key"] == "mine"

@@ -42,8 +42,10 @@ from .base import (
     hosted_approval_name,
     hosted_tools_for,
     is_hosted_approval,
+    only_allowed,
     plain_text,
     system_text,
+    takes_openai_fields,
 )
 
 logger = logging.getLogger(__name__)
@@ -151,6 +153,10 @@ class ResponsesApi:
 
     api: ApiName = "responses"
 
+    def __init__(self, base_url: Any = None) -> None:
+        """``base_url``: the server the requests go to (None: OpenAI's own); see :func:`.base.takes_openai_fields`."""
+        self.openai_fields = takes_openai_fields(base_url)
+
     # -- requests ------------------------------------------------------------------------
 
     def render(self, messages: Sequence[Message], into: list[dict[str, Any]], *, model: str) -> None:
@@ -221,11 +227,14 @@ class ResponsesApi:
         if settings.max_tokens is not None:
             kwargs["max_output_tokens"] = settings.max_tokens
         hosted = hosted_tools_for(settings, self.api)
-        if len(settings.tools) or hosted:
+        # A compatible server may reject tool_choice allowed_tools: it gets only the allowed tools instead.
+        restricted = settings.allowed_tools is not None and not self.openai_fields
+        tools = only_allowed(settings) if restricted else settings.tools
+        if len(tools) or hosted:
             # Hosted tools (web_search, ...) go beside the function tools unchanged, as the caller wrote them.
             deferred = deferred_for(settings, self.api)
             kwargs["tools"] = [
-                *(self.tool(t, t.name in deferred, programmatic=settings.programmatic) for t in settings.tools),
+                *(self.tool(t, t.name in deferred, programmatic=settings.programmatic) for t in tools),
                 *hosted,
             ]
             if settings.programmatic:
@@ -233,7 +242,7 @@ class ResponsesApi:
 
                 kwargs["tools"].append(dict(RESPONSES_TOOL))
             choice = settings.tool_choice if tools_allowed else ToolChoice("none")
-            if settings.allowed_tools is not None and choice.mode in ("auto", "required"):
+            if settings.allowed_tools is not None and not restricted and choice.mode in ("auto", "required"):
                 # Every tool stays in the request (the cached prefix holds); tool_choice restricts the calls.
                 allowed = set(settings.allowed_tools)  # those sent now: a search may have loaded more since the start
                 names = [{"type": "function", "name": t.name} for t in settings.tools if t.name in allowed]
@@ -245,7 +254,7 @@ class ResponsesApi:
                 kwargs["tool_choice"] = self._tool_choice(choice)
             if settings.parallel_tool_calls is not None:
                 kwargs["parallel_tool_calls"] = settings.parallel_tool_calls
-        if settings.cache is not False and settings.cache_key:
+        if settings.cache is not False and settings.cache_key and self.openai_fields:
             kwargs.setdefault("prompt_cache_key", settings.cache_key)
         if settings.context == "server" and settings.context_limit:
             kwargs.setdefault("context_management", [{"type": "compaction", "compact_threshold": settings.context_limit}])
