@@ -28,6 +28,11 @@ API_NAMES: tuple[ApiName, ...] = ("responses", "chat", "messages")
 API_ALIASES: dict[str, ApiName] = {"openai": "chat", "anthropic": "messages"}
 
 
+# The model of a turn read from history= (Turn.origin is (its API, HISTORY_MODEL)): its format names the API whose
+# items it holds, never the model that wrote it.
+HISTORY_MODEL = ""
+
+
 @dataclass(frozen=True)
 class ToolChoice:
     """Which tool use the model is asked for while rounds remain, in neutral terms.
