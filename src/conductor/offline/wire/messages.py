@@ -227,7 +227,7 @@ def _usage(completion: Completion, output_tokens: int) -> dict[str, Any]:
 
 def _pass_usage(completion: Completion, output_tokens: int) -> dict[str, Any]:
     return {
-        **_thinking_tokens(completion),
+        **(_thinking_tokens(completion) if output_tokens else {}),  # message_start's usage: nothing generated yet
         # Anthropic's input_tokens are the ones after the last cache breakpoint: neither read nor written.
         "input_tokens": completion.input_tokens - completion.cache.read - completion.cache.written,
         "output_tokens": output_tokens,
