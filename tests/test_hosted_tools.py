@@ -258,15 +258,17 @@ def test_result_messages_with_server_blocks_and_items_are_accepted_as_history():
     )
     llm = connect(server, "messages")
     first = llm.run("What is the capital of France?", tools=[WEB_SEARCH_MESSAGES])
-    again = llm.run("Are you sure?", history=first.messages)
+    again = llm.run("Are you sure?", tools=[WEB_SEARCH_MESSAGES], history=first.messages)
     assert again.answer == "Yes."
-    replayed = server.bodies[1]["messages"][1]  # a history turn: its text, the server tool's blocks left out
-    assert "server_tool_use" not in json.dumps(replayed) and "Paris is the capital" in json.dumps(replayed)
+    replayed = server.bodies[1]["messages"][1]  # a history turn: its blocks as received, the server tool's too
+    assert replayed == first.messages[1] and "server_tool_use" in [b["type"] for b in replayed["content"]]
 
     server = RawServer("responses", [responses_search_response(), raw_response("responses", "Yes.")])
     llm = connect(server, "responses")
     first = llm.run("What is the capital of France?", tools=[WEB_SEARCH_RESPONSES])
-    assert llm.run("Are you sure?", history=first.messages).answer == "Yes."
+    assert llm.run("Are you sure?", tools=[WEB_SEARCH_RESPONSES], history=first.messages).answer == "Yes."
+    searched = [item for item in first.messages if item.get("type") == "web_search_call"]
+    assert searched and [i for i in server.bodies[1]["input"] if i.get("type") == "web_search_call"] == searched
 
 
 # -- pause_turn ------------------------------------------------------------------------------------

@@ -129,7 +129,8 @@ class LLM:
         self.model = model
         self.client = client
         self.offline = offline
-        self.adapter = api_for(api)
+        # The server the requests go to: OpenAI's own takes fields that compatible servers may not (apis.base).
+        self.adapter = api_for(api, base_url=None if provider == "offline" else server_of(client))
         self.api: ApiName = self.adapter.api
         kind = client_kind(client)
         self.is_async = kind[1] if kind else type(client).__name__.startswith("Async")

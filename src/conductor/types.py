@@ -172,12 +172,14 @@ class Turn:
     """One assistant reply: its text blocks and tool calls, in the order sent.
 
     ``items`` keeps the reply as the API sent it, to go back unchanged to the same API and
-    model (``origin``); any other model gets the neutral turn (text and calls) instead.
-    Responses: every output item, ids included (reasoning, ``web_search_call`` and other hosted
-    tools' items, messages, function calls). Messages: every content block, kept when the turn
-    holds a server tool's blocks (``server_tool_use``, ``web_search_tool_result``, ...) or was
-    paused (``pause_turn``, continued by sending it back as it came); empty otherwise.
-    Hosted tools' calls are never run here: the provider ran them inside the response.
+    model (``origin``). Another model of the same API gets the server's items and blocks as
+    received but not the reasoning; another API gets the neutral turn (text and calls).
+    Responses: every output item, ids included (reasoning, ``web_search_call``, ``tool_search_output``
+    and other hosted tools' items, ``compaction``, messages, function calls). Messages: every content
+    block, kept when the turn holds a server's blocks (``server_tool_use``, ``tool_search_tool_result``,
+    ``compaction``, ...) or was paused (``pause_turn``, continued by sending it back as it came); empty
+    otherwise. A turn read from ``history=`` keeps them too, its ``origin`` ``(API, "")``: the API its
+    format names, the model unknown. Hosted tools' calls are never run here: the provider ran them.
     """
 
     text_blocks: tuple[str, ...] = ()
@@ -190,7 +192,8 @@ class Turn:
     reasoning: tuple[Reasoning, ...] = ()  # thinking blocks, sent first when rendered for Anthropic
     items: tuple[dict[str, Any], ...] = ()  # the output items / content blocks as received (see above)
     response_id: str | None = None  # Responses API: the response's id (for previous_response_id)
-    origin: tuple[str, str] | None = None  # (API, model asked) that wrote the turn; None for history
+    # (API, model asked) that wrote the turn; (API, "") for history= items of that API; None for a neutral turn
+    origin: tuple[str, str] | None = None
     container: str | None = None  # Messages: the code execution container a program ran in (conductor.programs)
     raw: Any = field(default=None, compare=False, repr=False)  # the SDK object, for inspection
     role: Literal["assistant"] = "assistant"

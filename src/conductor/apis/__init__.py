@@ -9,6 +9,8 @@ one interface of :class:`~.base.WireApi`, the same for every API.
 
 from __future__ import annotations
 
+from typing import Any
+
 from .base import API_ALIASES, API_NAMES, ApiName, Finished, RequestSettings, ToolChoice, WireApi, tool_choice_from
 from .chat import ChatApi
 from .history import history_to_neutral
@@ -43,6 +45,10 @@ def api_name(api: str) -> ApiName:
     return name  # type: ignore[return-value]
 
 
-def api_for(api: str) -> WireApi:
-    """The interface of the API named ``api``."""
-    return _APIS[api_name(api)]()
+def api_for(api: str, base_url: Any = None) -> WireApi:
+    """The interface of the API named ``api``, for requests to ``base_url`` (None: the provider's own server).
+
+    Only the OpenAI APIs look at it: OpenAI-compatible servers take fewer fields than OpenAI's own.
+    """
+    name = api_name(api)
+    return _APIS[name]() if name == "messages" else _APIS[name](base_url)

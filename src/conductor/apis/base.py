@@ -28,6 +28,11 @@ API_NAMES: tuple[ApiName, ...] = ("responses", "chat", "messages")
 API_ALIASES: dict[str, ApiName] = {"openai": "chat", "anthropic": "messages"}
 
 
+# The model of a turn read from history= (Turn.origin is (its API, HISTORY_MODEL)): its format names the API whose
+# items it holds, never the model that wrote it.
+HISTORY_MODEL = ""
+
+
 @dataclass(frozen=True)
 class ToolChoice:
     """Which tool use the model is asked for while rounds remain, in neutral terms.
@@ -70,6 +75,46 @@ class RequestSettings:
     context: str | None = None
     context_limit: int | None = None
     programmatic: bool = False  # the model may write a program that calls the tools (conductor.programs)
+
+
+# Servers known to take OpenAI's own request fields that compatible servers may not: "prompt_cache_key" and
+# tool_choice {"type": "allowed_tools", ...}. An OpenAI client on any other base URL talks to an OpenAI-compatible
+# server (Ollama, vLLM, llama.cpp, a gateway), which gets what they all take instead: no prompt_cache_key, and the
+# tools allowed_tools= leaves out not sent. By host name; "offline.invalid" is the offline stand-in, which takes
+# them as OpenAI does. Add a server of yours that takes them: cd.apis.base.OPENAI_FIELD_HOSTS.append("host").
+OPENAI_FIELD_HOSTS: list[str] = ["api.openai.com", "offline.invalid"]
+_compatible_said: set[str] = set()  # said once per process and server
+
+
+def takes_openai_fields(base_url: Any = None) -> bool:
+    """Does the server at ``base_url`` take OpenAI's own request fields (see :data:`OPENAI_FIELD_HOSTS`)?
+
+    ``None`` is the SDK's default, OpenAI's own server.
+    """
+    if base_url is None:
+        return True
+    from urllib.parse import urlsplit
+
+    # A string, or the SDK client's own URL object: its text is the same URL.
+    if urlsplit(str(base_url)).hostname in OPENAI_FIELD_HOSTS:
+        return True
+    if str(base_url) not in _compatible_said:
+        _compatible_said.add(str(base_url))
+        logger.info(
+            "%s is not OpenAI's own server: requests to it carry no prompt_cache_key, and allowed_tools= sends only "
+            "the allowed tools rather than tool_choice allowed_tools (compatible servers may reject both); if it "
+            "takes them, add its host to cd.apis.base.OPENAI_FIELD_HOSTS", base_url,
+        )
+    return False
+
+
+def only_allowed(settings: RequestSettings) -> list[Any]:
+    """The tools a server without tool_choice allowed_tools gets under ``allowed_tools=``: the allowed ones, and
+    the one tool_choice forces (a forced tool that is not sent is a 400). The guards still refuse any other call."""
+    allowed = set(settings.allowed_tools or ())
+    if settings.tool_choice.mode == "tool" and settings.tool_choice.name:
+        allowed.add(settings.tool_choice.name)
+    return [tool for tool in settings.tools if tool.name in allowed]
 
 
 _hosted_dropped: set[tuple[str, str | None, tuple[str, ...]]] = set()  # said once per process

@@ -23,7 +23,9 @@ from .base import (
     ToolChoice,
     hosted_tools_for,
     map_stop,
+    only_allowed,
     plain_text,
+    takes_openai_fields,
 )
 
 OPENAI_STOP = {
@@ -40,6 +42,10 @@ class ChatApi:
     """OpenAI Chat Completions <-> neutral conversation."""
 
     api: ApiName = "chat"
+
+    def __init__(self, base_url: Any = None) -> None:
+        """``base_url``: the server the requests go to (None: OpenAI's own); see :func:`.base.takes_openai_fields`."""
+        self.openai_fields = takes_openai_fields(base_url)
 
     # -- requests ------------------------------------------------------------------------
 
@@ -84,11 +90,14 @@ class ChatApi:
         if settings.max_tokens is not None:
             kwargs["max_completion_tokens"] = settings.max_tokens
         hosted_tools_for(settings, self.api)  # Chat Completions has no hosted tools: a fallback's run goes without
-        if len(settings.tools):
+        # A compatible server may reject tool_choice allowed_tools: it gets only the allowed tools instead.
+        restricted = settings.allowed_tools is not None and not self.openai_fields
+        tools = only_allowed(settings) if restricted else settings.tools
+        if len(tools):
             # OpenAI allows tool_choice and parallel_tool_calls only beside tools.
-            kwargs["tools"] = [t.openai_schema() for t in settings.tools]
+            kwargs["tools"] = [t.openai_schema() for t in tools]
             choice = settings.tool_choice if tools_allowed else ToolChoice("none")
-            if settings.allowed_tools is not None and choice.mode in ("auto", "required"):
+            if settings.allowed_tools is not None and not restricted and choice.mode in ("auto", "required"):
                 # Every tool stays in the request (the cached prefix holds); tool_choice restricts the calls.
                 allowed = set(settings.allowed_tools)  # those sent now: a search may have loaded more since the start
                 names = [{"type": "function", "function": {"name": t.name}} for t in settings.tools if t.name in allowed]
@@ -97,7 +106,7 @@ class ChatApi:
                 kwargs["tool_choice"] = self._tool_choice(choice)
             if settings.parallel_tool_calls is not None:
                 kwargs["parallel_tool_calls"] = settings.parallel_tool_calls
-        if settings.cache is not False and settings.cache_key:
+        if settings.cache is not False and settings.cache_key and self.openai_fields:
             kwargs.setdefault("prompt_cache_key", settings.cache_key)
         return kwargs
 

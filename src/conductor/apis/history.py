@@ -15,7 +15,7 @@ from typing import Any
 from ..types import Message, SystemMessage, ToolResult, Turn, UserMessage
 from .chat import ChatApi
 from .messages import MessagesApi
-from .responses import HOSTED_ITEMS, ResponsesApi
+from .responses import SERVER_ITEMS, ResponsesApi
 
 # The more specific formats first: Chat Completions reads every role-based message left.
 _READERS = (ResponsesApi(), MessagesApi(), ChatApi())
@@ -23,9 +23,10 @@ _READERS = (ResponsesApi(), MessagesApi(), ChatApi())
 NEUTRAL_TYPES = (SystemMessage, UserMessage, Turn, ToolResult)
 _HISTORY_HELP = (
     "history= takes the messages of an earlier result (result.messages or result.conversation), "
-    "Responses input items (messages, function_call, function_call_output), Chat Completions dicts "
-    "(roles system, user, assistant with tool_calls, tool) or Anthropic Messages dicts (content "
-    "blocks text, tool_use, tool_result)"
+    "Responses input items (messages, function_call, function_call_output, and the server's items such as "
+    "tool_search_output or compaction, as received), Chat Completions dicts (roles system, user, assistant "
+    "with tool_calls, tool) or Anthropic Messages dicts (content blocks text, tool_use, tool_result, thinking, "
+    "and the server's blocks such as server_tool_use or compaction, as received)"
 )
 
 
@@ -48,8 +49,10 @@ class _History:
         if joins and isinstance(message, Turn) and self.messages and isinstance(self.messages[-1], Turn):
             self._open(index, message)
             last = self.messages[-1]
+            # The items keep the turn's order (a search, then the call of what it loaded) to go back as they came.
             self.messages[-1] = replace(
-                last, text_blocks=last.text_blocks + message.text_blocks, tool_calls=last.tool_calls + message.tool_calls
+                last, text_blocks=last.text_blocks + message.text_blocks, tool_calls=last.tool_calls + message.tool_calls,
+                items=last.items + message.items, origin=last.origin or message.origin,
             )
             return
         self._check_all_answered(index)
@@ -133,7 +136,7 @@ def _entry_messages(index: int, entry: Any) -> tuple[list[Message], bool]:
         messages = _READERS[0].read_history(index, entry)
         if messages is not None:
             output_item = (
-                entry["type"] in ("function_call", "reasoning", *HOSTED_ITEMS) or entry.get("role") == "assistant"
+                entry["type"] in ("function_call", "reasoning", *SERVER_ITEMS) or entry.get("role") == "assistant"
             )
             return messages, output_item
     role = entry.get("role") if isinstance(entry, dict) else None

@@ -27,6 +27,7 @@ from ..types import Message, Reasoning, StopReason, SystemMessage, ToolCall, Too
 from ..caching import anthropic_cache_control
 from ..context import COMPACT_BETA, compaction_edits
 from .base import (
+    HISTORY_MODEL,
     OPENED,
     ApiName,
     Finished,
@@ -153,6 +154,11 @@ class MessagesApi:
             if isinstance(message, Turn):
                 if _replays(message, model):  # server-tool blocks: sent back as received, a list as received
                     into.append({"role": "assistant", "content": _replayed(message)})
+                    continue
+                if message.items and message.origin is not None and message.origin[0] == "messages":
+                    # Another model of this API: the server's blocks as received, the thinking left out (it goes
+                    # back only to the model that wrote it).
+                    into.append({"role": "assistant", "content": _replayed(message, thinking=False)})
                     continue
                 blocks = self._assistant_blocks(message, model)
                 if len(blocks) == 1 and blocks[0]["type"] == "text":
@@ -325,11 +331,16 @@ class MessagesApi:
     def _usage(usage: Any) -> Usage:
         if usage is None:  # real responses always carry usage; a compatible server may not
             return Usage()
+        # Part of output_tokens spent thinking (anthropic 2.12's usage.output_tokens_details.thinking_tokens).
+        details = getattr(usage, "output_tokens_details", None)
+        thinking = (getattr(details, "thinking_tokens", None) or 0) if details else 0
         iterations = getattr(usage, "iterations", None)
         if iterations:  # compaction ran first: the top-level counts are the answer's alone, every pass is billed
             total = sum((MessagesApi._usage(i) for i in iterations), Usage())
             server = getattr(usage, "server_tool_use", None)
-            return replace(total, web_search_requests=(getattr(server, "web_search_requests", None) or 0) if server else 0)
+            # The passes carry no thinking count of their own: the top-level one is the answer's.
+            searches = (getattr(server, "web_search_requests", None) or 0) if server else 0
+            return replace(total, web_search_requests=searches, reasoning_tokens=thinking)
         # Anthropic's input_tokens leaves the cached tokens out; the neutral count holds them.
         written = getattr(usage, "cache_creation_input_tokens", None) or 0
         read = getattr(usage, "cache_read_input_tokens", None) or 0
@@ -340,6 +351,7 @@ class MessagesApi:
             output_tokens=usage.output_tokens or 0,
             cache_read_tokens=read,
             cache_write_tokens=written,
+            reasoning_tokens=thinking,
             web_search_requests=(getattr(server, "web_search_requests", None) or 0) if server else 0,
             web_fetch_requests=(getattr(server, "web_fetch_requests", None) or 0) if server else 0,
             cache_write_1h_tokens=(getattr(creation, "ephemeral_1h_input_tokens", None) or 0) if creation else 0,
@@ -348,7 +360,11 @@ class MessagesApi:
     # -- history -------------------------------------------------------------------------
 
     def read_history(self, index: int, entry: dict[str, Any]) -> list[Message] | None:
-        """A message with Anthropic content blocks (tool_use, tool_result, thinking), or ``None``."""
+        """A message with Anthropic content blocks (tool_use, tool_result, thinking, a server's), or ``None``.
+
+        An assistant message holding a server's blocks (``server_tool_use``, ``tool_search_tool_result``,
+        ``compaction``, ...) keeps its content as given, to go back unchanged to this API.
+        """
         role, content = entry.get("role"), entry.get("content")
         if not isinstance(content, list):
             return None
@@ -361,12 +377,21 @@ class MessagesApi:
 
 
 def _endpoint(client: Any, kwargs: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
-    """Where to send a request: ``client.messages``, or, for compaction (``context_management``), the SDK's
-    beta client with the compaction header (the non-beta Message model cannot read a compaction block)."""
-    if "context_management" not in kwargs:
+    """Where to send a request: ``client.messages``, or, for compaction (``context_management``, or a compaction
+    block sent back, from history= of a run that compacted), the SDK's beta client with the compaction header
+    (the non-beta Message model cannot read a compaction block)."""
+    if "context_management" not in kwargs and not _carries_compaction(kwargs.get("messages") or ()):
         return client.messages, kwargs
     betas = list(kwargs.get("betas") or ())
     return client.beta.messages, {**kwargs, "betas": betas if COMPACT_BETA in betas else [*betas, COMPACT_BETA]}
+
+
+def _carries_compaction(messages: Sequence[dict[str, Any]]) -> bool:
+    return any(
+        isinstance(block, dict) and block.get("type") == "compaction"
+        for message in messages if message.get("role") == "assistant" and isinstance(message.get("content"), list)
+        for block in message["content"]
+    )
 
 
 def _programmatic_tools(tools: list[dict[str, Any]], settings: RequestSettings) -> list[dict[str, Any]]:
@@ -388,8 +413,9 @@ def _program_caller(block: Any) -> bool:
 
 
 def _server_history_block(kind: Any) -> bool:
-    """A server tool's block in history=: its call (``server_tool_use``) or its result (``*_tool_result``)."""
-    return isinstance(kind, str) and (kind == "server_tool_use" or kind.endswith("_tool_result"))
+    """A block the server wrote, in history=: a server tool's call or result, a compaction, ... (any typed block
+    that is not text, thinking or a tool_use; a ``refusal`` part is Chat Completions')."""
+    return is_server_block(kind) and kind != "refusal"
 
 
 def _user_messages(index: int, content: list[Any]) -> list[Message]:
@@ -412,6 +438,7 @@ def _assistant_turn(index: int, content: list[Any]) -> Turn:
     texts: list[str] = []
     calls: list[ToolCall] = []
     reasoning: list[Reasoning] = []
+    server = False
     for block in content:
         kind = block.get("type") if isinstance(block, dict) else None
         if kind == "text":
@@ -424,14 +451,16 @@ def _assistant_turn(index: int, content: list[Any]) -> Turn:
         elif kind == "redacted_thinking":
             reasoning.append(Reasoning(redacted=True, data=block.get("data", "")))
         elif _server_history_block(kind):
-            # What a server tool did reaches the model through the text that follows it.
-            logger.info("history[%d] holds a %s block (a server tool's); it is left out", index, kind)
+            server = True  # the API needs it back as it came: the whole content goes back as given
         else:
             raise ValueError(
-                f"history[{index}] has an assistant block of type {kind!r}; history carries text, "
-                "thinking and tool_use blocks: leave the block out"
+                f"history[{index}] has an assistant block {block!r:.80}; history carries content blocks as the "
+                "Messages API returns them (dicts with a 'type'): write the block as a dict, or leave it out"
             )
-    return Turn(text_blocks=tuple(t for t in texts if t), tool_calls=tuple(calls), reasoning=tuple(reasoning))
+    return Turn(
+        text_blocks=tuple(t for t in texts if t), tool_calls=tuple(calls), reasoning=tuple(reasoning),
+        items=tuple(content) if server else (), origin=("messages", HISTORY_MODEL) if server else None,
+    )
 
 
 def _as_received(block: Any) -> dict[str, Any]:
@@ -442,20 +471,23 @@ def _as_received(block: Any) -> dict[str, Any]:
 
 
 def _replays(turn: Turn, model: str) -> bool:
-    """Does ``turn`` go back as its blocks were received? Only to the model (and API) that wrote them."""
-    return bool(turn.items) and turn.origin == ("messages", model)
+    """Does ``turn`` go back as its blocks were received? To the model (and API) that wrote them, and from
+    history= (which model wrote it is not known there: its thinking is kept, as the caller kept it)."""
+    return bool(turn.items) and turn.origin in (("messages", model), ("messages", HISTORY_MODEL))
 
 
-def _replayed(turn: Turn) -> list[dict[str, Any]]:
+def _replayed(turn: Turn, thinking: bool = True) -> list[dict[str, Any]]:
     """The turn's content blocks as received, with its tool calls as the run knows them.
 
     The loop may have renamed a call id (a repeated one) or left calls out (tools no longer
     allowed): their tool_use blocks follow, everything else (server tool blocks, text with its
-    citations, thinking with its signature) goes back unchanged.
+    citations, thinking with its signature unless ``thinking`` is False) goes back unchanged.
     """
     calls = iter(turn.tool_calls)
     blocks = []
     for block in turn.items:
+        if not thinking and block.get("type") in ("thinking", "redacted_thinking"):
+            continue
         if block.get("type") == "tool_use":
             call = next(calls, None)
             if call is None:  # a call the run did not make: nothing answers it

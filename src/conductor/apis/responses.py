@@ -30,6 +30,7 @@ from typing import Any
 
 from ..types import Message, StopReason, SystemMessage, ToolCall, ToolResult, Turn, Usage, UserMessage
 from .base import (
+    HISTORY_MODEL,
     OPENED,
     ApiName,
     Finished,
@@ -42,8 +43,10 @@ from .base import (
     hosted_approval_name,
     hosted_tools_for,
     is_hosted_approval,
+    only_allowed,
     plain_text,
     system_text,
+    takes_openai_fields,
 )
 
 logger = logging.getLogger(__name__)
@@ -70,14 +73,23 @@ HOSTED_TOOLS = frozenset({
 })
 # Typed tools whose calls come back for the caller's code to carry out (computer_call, local_shell_call, ...).
 CLIENT_RUN_TOOLS = frozenset({"computer", "computer_use_preview", "local_shell", "apply_patch", "custom", "namespace"})
-# The output items of hosted tools: kept in the turn as received; in history= they are left out.
+# The output items of hosted tools (and the approvals of hosted MCP calls).
 HOSTED_ITEMS = frozenset({
     "web_search_call", "file_search_call", "code_interpreter_call", "image_generation_call", "mcp_call",
     "mcp_list_tools", "tool_search_call", "tool_search_output", "shell_call", "shell_call_output",
     "mcp_approval_request", "mcp_approval_response",
 })
 WEB_SEARCH_ITEM = "web_search_call"  # one per search, billed per call
-_HISTORY_ITEMS = (*_ASSISTANT_ITEMS, "function_call_output", *sorted(HOSTED_ITEMS))
+# The hosted tools conductor adds by itself: the hosted tool search (tool_search=True, conductor.search) and
+# programmatic tool calling (programmatic=True, conductor.programs).
+OWN_HOSTED_TOOLS = ("tool_search", "programmatic_tool_calling")
+# Items the server adds to a turn: hosted tools' calls and results, a compaction (context_management), a program
+# and its output (programmatic tool calling). Kept as received and sent back unchanged, within a run and from
+# history=, to any model of this API: the API needs them back (a tool a search loaded is gone without its
+# tool_search_output; a compaction stands for everything before it).
+SERVER_ITEMS = HOSTED_ITEMS | {"compaction", "program", "program_output"}
+_HISTORY_ITEMS = (*_ASSISTANT_ITEMS, "function_call_output", *sorted(SERVER_ITEMS))
+HISTORY_ORIGIN = ("responses", HISTORY_MODEL)  # a turn read from history=: this API's items, the model unknown
 
 
 def hosted_kind(tool: dict[str, Any]) -> str | None:
@@ -138,7 +150,7 @@ def _without_unsealed_reasoning(items: Sequence[dict[str, Any]]) -> list[dict[st
             text = "".join(p.get("text", "") for p in item.get("content") or () if p.get("type") == "output_text")
             kept.append({"role": "assistant", "content": text})
         else:
-            unpaired = unpaired and kind in HOSTED_ITEMS
+            unpaired = unpaired and kind in SERVER_ITEMS
             kept.append(item)
     return kept
 
@@ -147,6 +159,10 @@ class ResponsesApi:
     """OpenAI Responses <-> neutral conversation."""
 
     api: ApiName = "responses"
+
+    def __init__(self, base_url: Any = None) -> None:
+        """``base_url``: the server the requests go to (None: OpenAI's own); see :func:`.base.takes_openai_fields`."""
+        self.openai_fields = takes_openai_fields(base_url)
 
     # -- requests ------------------------------------------------------------------------
 
@@ -172,6 +188,9 @@ class ResponsesApi:
     def _assistant_items(turn: Turn, model: str) -> list[dict[str, Any]]:
         if turn.items and turn.origin == ("responses", model):
             return _replayed(turn)
+        if turn.items and turn.origin is not None and turn.origin[0] == "responses":
+            # Another model of this API, or history=: the server's items still go back as received.
+            return _replayed(turn, own=False)
         items: list[dict[str, Any]] = []
         if turn.text:
             items.append({"role": "assistant", "content": turn.text})
@@ -218,11 +237,14 @@ class ResponsesApi:
         if settings.max_tokens is not None:
             kwargs["max_output_tokens"] = settings.max_tokens
         hosted = hosted_tools_for(settings, self.api)
-        if len(settings.tools) or hosted:
+        # A compatible server may reject tool_choice allowed_tools: it gets only the allowed tools instead.
+        restricted = settings.allowed_tools is not None and not self.openai_fields
+        tools = only_allowed(settings) if restricted else settings.tools
+        if len(tools) or hosted:
             # Hosted tools (web_search, ...) go beside the function tools unchanged, as the caller wrote them.
             deferred = deferred_for(settings, self.api)
             kwargs["tools"] = [
-                *(self.tool(t, t.name in deferred, programmatic=settings.programmatic) for t in settings.tools),
+                *(self.tool(t, t.name in deferred, programmatic=settings.programmatic) for t in tools),
                 *hosted,
             ]
             if settings.programmatic:
@@ -230,16 +252,19 @@ class ResponsesApi:
 
                 kwargs["tools"].append(dict(RESPONSES_TOOL))
             choice = settings.tool_choice if tools_allowed else ToolChoice("none")
-            if settings.allowed_tools is not None and choice.mode in ("auto", "required"):
+            if settings.allowed_tools is not None and not restricted and choice.mode in ("auto", "required"):
                 # Every tool stays in the request (the cached prefix holds); tool_choice restricts the calls.
                 allowed = set(settings.allowed_tools)  # those sent now: a search may have loaded more since the start
                 names = [{"type": "function", "name": t.name} for t in settings.tools if t.name in allowed]
+                # The hosted tools conductor adds stay callable, listed by type as the SDK's ToolChoiceAllowedParam
+                # lists hosted tools: left out, the search could not run and an allowed deferred tool never loads.
+                names += [{"type": t["type"]} for t in kwargs["tools"] if t.get("type") in OWN_HOSTED_TOOLS]
                 kwargs["tool_choice"] = {"type": "allowed_tools", "mode": choice.mode, "tools": names}
             elif choice.mode != "auto":  # auto is the API's default beside tools (and costs the SDK ~18 us to send)
                 kwargs["tool_choice"] = self._tool_choice(choice)
             if settings.parallel_tool_calls is not None:
                 kwargs["parallel_tool_calls"] = settings.parallel_tool_calls
-        if settings.cache is not False and settings.cache_key:
+        if settings.cache is not False and settings.cache_key and self.openai_fields:
             kwargs.setdefault("prompt_cache_key", settings.cache_key)
         if settings.context == "server" and settings.context_limit:
             kwargs.setdefault("context_management", [{"type": "compaction", "compact_threshold": settings.context_limit}])
@@ -421,7 +446,9 @@ class ResponsesApi:
 
         Reasoning items are dropped with a log line: which model made one cannot be told from
         the item, and reasoning is never sent to another model (the API also ignores reasoning
-        from before the latest user message).
+        from before the latest user message). The server's items (:data:`SERVER_ITEMS`: a tool
+        search, a compaction, ...) are kept as given, to go back unchanged to this API; an
+        assistant turn's messages and calls keep their place among them (a Turn's ``items``).
         """
         kind = entry.get("type")
         if kind not in _HISTORY_ITEMS and not (kind is None and _has_response_parts(entry)):
@@ -429,12 +456,8 @@ class ResponsesApi:
         if kind == "reasoning":
             logger.info("history[%d] is a reasoning item; it is left out (reasoning is kept within a run)", index)
             return []
-        if kind in HOSTED_ITEMS:
-            logger.info(
-                "history[%d] is a %s item (a hosted tool's call); it is left out: what it found reaches the "
-                "model through the answer that follows it", index, kind,
-            )
-            return []
+        if kind in SERVER_ITEMS:
+            return [Turn(items=(entry,), origin=HISTORY_ORIGIN)]
         if kind == "function_call_output":
             if not entry.get("call_id"):
                 raise ValueError(f"history[{index}] is a function_call_output without 'call_id'; add the call's id")
@@ -448,13 +471,14 @@ class ResponsesApi:
                     f"history[{index}] is a function_call without 'name' or 'call_id'; write it as "
                     "{'type': 'function_call', 'call_id': ..., 'name': ..., 'arguments': '{...}'}"
                 )
-            return [Turn(tool_calls=(ToolCall(entry["call_id"], entry["name"], entry.get("arguments") or "{}"),))]
+            call = ToolCall(entry["call_id"], entry["name"], entry.get("arguments") or "{}")
+            return [Turn(tool_calls=(call,), items=(entry,), origin=HISTORY_ORIGIN)]
         role = entry.get("role")
         text = plain_text(index, _as_text_parts(entry.get("content")))
         if role in ("system", "developer"):
             return [SystemMessage(text)]
         if role == "assistant":
-            return [Turn(text_blocks=(text,) if text else ())]
+            return [Turn(text_blocks=(text,) if text else (), items=(entry,), origin=HISTORY_ORIGIN)]
         if role == "user":
             return [UserMessage(text)]
         raise ValueError(f"history[{index}] is a message with role {role!r}; use 'user', 'assistant' or 'system'")
@@ -486,23 +510,47 @@ def _as_text_parts(content: Any) -> Any:
     ]
 
 
-def _replayed(turn: Turn) -> list[dict[str, Any]]:
+def _replayed(turn: Turn, own: bool = True) -> list[dict[str, Any]]:
     """The turn's output items as received, with its calls as the run knows them.
 
     The loop may have renamed a call id (a repeated one), or left calls out; the items keep
     their own ids and everything else, so the API can pair each call with the reasoning item
-    before it.
+    before it. Not ``own`` (another model's turn, or one from history=): reasoning is left out,
+    and the messages and calls go without the ids that pair them with it (a call paired with a
+    reasoning item that is not sent is a 400); the server's items still go as received.
     """
     calls = iter(c for c in turn.tool_calls if not is_hosted_approval(c.name))  # approvals keep their own items
     items = []
     for item in turn.items:
-        if item.get("type") == "function_call":
+        kind = item.get("type")
+        if kind == "function_call":
             call = next(calls, None)
             if call is None:  # a call the run did not make (tools were no longer allowed): nothing answers it
                 continue
             item = {**item, "call_id": call.id, "name": call.name, "arguments": call.arguments}
+            if not own:
+                item = {key: value for key, value in item.items() if key not in ("id", "status")}
+        elif not own and kind == "reasoning":
+            continue
+        elif not own and item.get("role") == "assistant" and kind in (None, "message"):
+            text = _message_text(item)
+            if not text:
+                continue
+            item = {"role": "assistant", "content": text}
         items.append(_request_item(item))
     return items
+
+
+def _message_text(item: dict[str, Any]) -> str:
+    """The text of an assistant message item: its content string, or its text and refusal parts."""
+    content = item.get("content")
+    if isinstance(content, str):
+        return content
+    kinds = ("output_text", "input_text", "text", "refusal")
+    return "".join(
+        part.get("text") or part.get("refusal") or ""
+        for part in content or () if isinstance(part, dict) and part.get("type") in kinds
+    )
 
 
 def _approval_response(result: ToolResult) -> dict[str, Any]:

@@ -44,7 +44,10 @@ from typing import Any
 from .conversation import Conversation
 from .tokens import prompt_parts
 
-__all__ = ["CacheUse", "PromptCache", "allowed_only", "minimum_prefix", "openai_hit", "prefix_view", "second_pass"]
+__all__ = [
+    "CacheUse", "PromptCache", "allowed_only", "hosted_allowed", "minimum_prefix", "openai_hit", "prefix_view",
+    "second_pass",
+]
 
 OPENAI_MINIMUM = 1024
 OPENAI_STEP = 128
@@ -227,6 +230,16 @@ def allowed_only(conversation: Conversation, body: dict[str, Any]) -> Conversati
         if isinstance(entry, dict)
     }
     return replace(conversation, tools=tuple(t for t in conversation.tools if t.name in names))
+
+
+def hosted_allowed(body: dict[str, Any], kind: str) -> bool:
+    """May the model use the hosted tool of type ``kind`` (the Responses ``tool_search``, ...)? Yes unless the
+    request's ``tool_choice: {"type": "allowed_tools", ...}`` leaves it out: that list names hosted tools by
+    their type (``{"type": "tool_search"}``), beside the functions."""
+    choice = body.get("tool_choice")
+    if not isinstance(choice, dict) or choice.get("type") != "allowed_tools" or "tools" not in choice:
+        return True  # no allowlist, or Chat Completions' shape (Chat has no hosted tools)
+    return any(isinstance(entry, dict) and entry.get("type") == kind for entry in choice.get("tools") or ())
 
 
 def prefix_view(api: str, body: dict[str, Any], conversation: Conversation) -> Conversation:

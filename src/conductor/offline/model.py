@@ -43,7 +43,7 @@ from .wire import WIRES
 from .wire import chat as chat_wire
 from .wire import messages as messages_wire
 from .batches import DEFAULT_BATCH_DELAY, BatchServer
-from .caching import CacheUse, PromptCache, allowed_only, prefix_view, second_pass
+from .caching import CacheUse, PromptCache, allowed_only, hosted_allowed, prefix_view, second_pass
 from .compaction import Compaction, restore, summarise, threshold
 from .batches import serves as serves_batches
 from .contract import InvalidRequest
@@ -527,7 +527,10 @@ class OfflineModel:
             return self._decide(allowed_only(conversation, body), fault)
 
         step, searched = None, None
-        if programs.programmatic(wire.API, body):
+        # A program runs only when the request's allowed_tools, if any, lets the model use the program tool.
+        if programs.programmatic(wire.API, body) and (
+            wire.API != "responses" or hosted_allowed(body, programs.RESPONSES_TOOL_TYPE)
+        ):
             # The model's own program (see .programs): it plans over the tools it was given.
             conversation = known
             runs = programs.runs_of(wire.API, body, wire._context(body, self._server) if wire.API == "responses"

@@ -37,6 +37,7 @@ from ..types import ToolResult, ToolSpec, Turn
 from .contract import InvalidRequest, offered_tool
 from .conversation import CallTools, Conversation, Decision, PlannedCall
 from .arguments import chinese_concepts_in
+from .caching import hosted_allowed
 from .language import words
 from .policies import _MATCH_THRESHOLD as MATCH_THRESHOLD
 from .policies import match_score
@@ -307,7 +308,9 @@ def decide_with_search(
     if api in ("responses", "messages"):
         deferral = _deferral(api, body, items)
         if deferral.deferred and deferral.searchable:
-            return _hosted(api, deferral, conversation, decide)
+            # An allowed_tools list without the hosted search: the model cannot search, as on the real API.
+            may_search = api != "responses" or hosted_allowed(body, "tool_search")
+            return _hosted(api, deferral, conversation, decide, may_search)
     client = _client_search_tool(conversation)
     if client is not None:
         return _client(conversation, client, decide)
@@ -315,11 +318,12 @@ def decide_with_search(
 
 
 def _hosted(api: str, deferral: _Deferral, conversation: Conversation,
-            decide: Callable[[Conversation], Decision]) -> Outcome:
+            decide: Callable[[Conversation], Decision], may_search: bool = True) -> Outcome:
     hidden = {name for name in deferral.deferred if name not in deferral.loaded}
     visible = _among(conversation, [t for t in conversation.tools if t.name not in hidden])
     extra = _listed(api, conversation, hidden)
-    searching = hidden and conversation.tools_allowed and not deferral.searched  # one search per question
+    # one search per question, and none when the request's allowed_tools leaves the search out
+    searching = may_search and hidden and conversation.tools_allowed and not deferral.searched
     if not searching or not _calls_hidden(decide(conversation), hidden):
         return Outcome(decide(visible), visible, extra_tokens=extra)
     # The tool it needs is deferred: search with the question's words, then decide among what is loaded.

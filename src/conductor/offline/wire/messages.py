@@ -209,6 +209,10 @@ def _search_blocks(completion: Completion) -> list[dict[str, Any]]:
     ]
 
 
+# Usage fields a pass of usage.iterations has no place for (BetaMessageIterationUsage): the top-level ones hold them.
+_NOT_PER_PASS = ("service_tier", "output_tokens_details")
+
+
 def _usage(completion: Completion, output_tokens: int) -> dict[str, Any]:
     usage = _pass_usage(completion, output_tokens)
     compaction = completion.compaction
@@ -217,13 +221,14 @@ def _usage(completion: Completion, output_tokens: int) -> dict[str, Any]:
             {"type": "compaction", "input_tokens": compaction.input_tokens, "output_tokens": compaction.output_tokens,
              "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0,
              "cache_creation": {"ephemeral_5m_input_tokens": 0, "ephemeral_1h_input_tokens": 0}},
-            {"type": "message", **{k: v for k, v in usage.items() if k != "service_tier"}},
+            {"type": "message", **{k: v for k, v in usage.items() if k not in _NOT_PER_PASS}},
         ]
     return usage
 
 
 def _pass_usage(completion: Completion, output_tokens: int) -> dict[str, Any]:
     return {
+        **(_thinking_tokens(completion) if output_tokens else {}),  # message_start's usage: nothing generated yet
         # Anthropic's input_tokens are the ones after the last cache breakpoint: neither read nor written.
         "input_tokens": completion.input_tokens - completion.cache.read - completion.cache.written,
         "output_tokens": output_tokens,
@@ -235,6 +240,14 @@ def _pass_usage(completion: Completion, output_tokens: int) -> dict[str, Any]:
         },
         "service_tier": "standard",
     }
+
+
+def _thinking_tokens(completion: Completion) -> dict[str, Any]:
+    """A thinking answer's ``output_tokens_details`` (the part of output_tokens spent thinking), as anthropic 2.12's
+    ``Usage`` and ``MessageDeltaUsage`` carry it; nothing for an answer without thinking."""
+    if not completion.reasoning:
+        return {}
+    return {"output_tokens_details": {"thinking_tokens": completion.reasoning_tokens}}
 
 
 def _message(
@@ -312,7 +325,7 @@ def stream_events(completion: Completion, body: dict[str, Any], server: ServerSt
     delta = {
         "type": "message_delta",
         "delta": {"stop_reason": completion.finish, "stop_sequence": None},
-        "usage": {"output_tokens": completion.output_tokens},
+        "usage": {"output_tokens": completion.output_tokens, **_thinking_tokens(completion)},
     }
     events.append((0.0, _sse(delta)))
     events.append((0.0, _sse({"type": "message_stop"})))
