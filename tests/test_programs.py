@@ -341,3 +341,13 @@ def test_a_program_runs_a_chain_it_can_plan(api: str) -> None:
     assert json.loads(program.output)[1]["result"]["orders"] == {
         "count": 2, "total": {"min": 12.5, "max": 30.0, "mean": 21.2}}
     assert "u_42" in result.answer
+
+
+@pytest.mark.parametrize("api", PROGRAM_APIS)
+def test_a_continued_run_lists_only_its_own_programs(api: str) -> None:
+    llm = _llm(api)
+    first = llm.run(QUESTION, tools=[forecast], max_rounds=6, programmatic=True)
+    assert len(first.programs) == 1
+    second = llm.run("Thanks. Which city is coolest?", tools=[forecast], max_rounds=6, programmatic=True,
+                     history=first.messages)
+    assert all(p not in second.programs for p in first.programs)

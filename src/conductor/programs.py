@@ -192,10 +192,10 @@ class Program:
 
 
 def programs_of(conversation: Sequence[Message]) -> tuple[Program, ...]:
-    """Every program of a run's neutral conversation, in the order written."""
+    """Every program of a run's neutral conversation, in the order written (a history's are an earlier run's)."""
     found: dict[str, dict[str, Any]] = {}
     for message in conversation:
-        if not isinstance(message, Turn):
+        if not isinstance(message, Turn) or (message.origin is not None and not message.origin[1]):
             continue
         for item in message.items:
             _read_item(item, found)

@@ -18,7 +18,6 @@ from __future__ import annotations
 import hashlib
 from dataclasses import replace
 import json
-import logging
 import re
 from collections.abc import AsyncIterator, Iterator, Sequence
 from typing import Any
@@ -42,7 +41,6 @@ from .base import (
     plain_text,
 )
 
-logger = logging.getLogger(__name__)
 
 ANTHROPIC_MAX_TOKENS = 4096  # required by the Messages API; 1024 cuts real answers short
 ANTHROPIC_STOP = {
