@@ -21,7 +21,7 @@ import conductor as cd
 from conductor.offline import LatencyModel, OfflineModel
 from conductor.types import Turn
 from scripted import RawServer, anthropic_response, openai_response, responses_response
-from test_context_limit import QUESTION as REPORTS, get_report
+from test_context_limit import QUESTION as REPORTS, get_report, get_station_log
 from test_tool_search import FORECAST, TOOLS
 from wire import entries
 
@@ -190,12 +190,14 @@ def test_the_recorded_search_continuation_is_sent_as_the_real_api_accepted_it():
 @pytest.mark.parametrize("server_context", [True, False])
 def test_a_compaction_goes_back_as_received_on_the_next_run(api, server_context):
     llm, model = offline(api)
-    context = {"context": "server", "context_limit": 1200}
-    first = llm.run(REPORTS, tools=[get_report], parallel_tool_calls=False, max_rounds=6, **context)
+    # Messages compacts from 50,000 tokens at the least: long station logs get there
+    report, limit = (get_report, 1200) if api == "responses" else (get_station_log, 50_000)
+    context = {"context": "server", "context_limit": limit}
+    first = llm.run(REPORTS, tools=[report], parallel_tool_calls=False, max_rounds=6, **context)
     compactions = server_entries(first.messages)
     assert compactions and all(c["type"] == "compaction" for c in compactions)
     start = len(model.requests)
-    again = llm.run("Which city was it about?", tools=[get_report], history=first.messages,
+    again = llm.run("Which city was it about?", tools=[report], history=first.messages,
                     **(context if server_context else {}))
     assert server_entries(entries(model.requests[start].body)) == compactions
     assert model.requests[start].status == 200 and again.answer
@@ -204,8 +206,8 @@ def test_a_compaction_goes_back_as_received_on_the_next_run(api, server_context)
 def test_a_messages_compaction_in_history_goes_through_the_beta_client_without_context_management():
     """A compaction block needs the compaction beta, as the request that made it did."""
     llm, _ = offline("messages")
-    first = llm.run(REPORTS, tools=[get_report], parallel_tool_calls=False, max_rounds=6, context="server",
-                    context_limit=1200)
+    first = llm.run(REPORTS, tools=[get_station_log], parallel_tool_calls=False, max_rounds=6, context="server",
+                    context_limit=50_000)
     seen = []
     original = llm.client.beta.messages.create
 
@@ -214,7 +216,7 @@ def test_a_messages_compaction_in_history_goes_through_the_beta_client_without_c
         return original(**kwargs)
 
     llm.client.beta.messages.create = spy
-    llm.run("Which city was it about?", tools=[get_report], history=first.messages)
+    llm.run("Which city was it about?", tools=[get_station_log], history=first.messages)
     assert seen and all(k["betas"] == ["compact-2026-01-12"] and "context_management" not in k for k in seen)
 
 
