@@ -298,24 +298,22 @@ def _reply(api: str) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("api", ["chat", "responses"])
-def test_a_compatible_server_gets_no_prompt_cache_key_and_only_the_allowed_tools(api):
+@pytest.mark.parametrize(("base_url", "model", "openais_own"), [
+    ("http://localhost:11434/v1", "llama3.2", False),  # a compatible server (Ollama)
+    ("https://api.openai.com/v1", "gpt-5.4-mini", True),
+])
+def test_only_openais_own_server_gets_prompt_cache_key_and_allowed_tools(api, base_url, model, openais_own):
     server = RawServer(api, [_reply(api)])
-    llm = cd.connect(_openai_client(server, "http://localhost:11434/v1"), model="llama3.2", api=api)
+    llm = cd.connect(_openai_client(server, base_url), model=model, api=api)
     llm.run("Weather in Paris?", tools=[get_weather, get_time], allowed_tools=["get_weather"])
     body = server.bodies[0]
-    assert "prompt_cache_key" not in body and "tool_choice" not in body
     names = [t.get("name") or t["function"]["name"] for t in body["tools"]]
-    assert names == ["get_weather"]
-
-
-@pytest.mark.parametrize("api", ["chat", "responses"])
-def test_openais_own_server_gets_prompt_cache_key_and_allowed_tools(api):
-    server = RawServer(api, [_reply(api)])
-    llm = cd.connect(_openai_client(server, "https://api.openai.com/v1"), model="gpt-5.4-mini", api=api)
-    llm.run("Weather in Paris?", tools=[get_weather, get_time], allowed_tools=["get_weather"])
-    body = server.bodies[0]
-    assert body["prompt_cache_key"].startswith("conductor-")
-    assert body["tool_choice"]["type"] == "allowed_tools" and len(body["tools"]) == 2
+    if openais_own:
+        assert body["prompt_cache_key"].startswith("conductor-")
+        assert body["tool_choice"]["type"] == "allowed_tools" and names == ["get_weather", "get_time"]
+    else:  # compatible servers reject both: no key, and only the allowed tools sent
+        assert "prompt_cache_key" not in body and "tool_choice" not in body
+        assert names == ["get_weather"]
 
 
 def test_connect_with_a_base_url_builds_a_compatible_adapter(monkeypatch):
