@@ -557,7 +557,8 @@ class PausedRun:
                 f"llm.resume(result, tools=[{', '.join(offered)}])"
             )
         if search_at is not None:
-            before = searchable(self.live_tools.get(SEARCH_TOOL)) if self.live_tools and SEARCH_TOOL in self.live_tools else []
+            live = self.live_tools
+            before = searchable(live.get(SEARCH_TOOL)) if live is not None and SEARCH_TOOL in live else []
             offered_now = {t.name for t in found}
             deferred = {t.name: t for t in before if t.name not in offered_now}
             deferred.update((n, named[n]) for n in unknown)  # a tool given to resume wins over the run's own

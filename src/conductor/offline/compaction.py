@@ -25,6 +25,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from ..context import MESSAGES_DEFAULT_TRIGGER, SERVER_COMPACTION_MINIMUM
 from ..types import ToolResult, Turn, UserMessage
 from .conversation import Conversation
 from .contract import InvalidRequest
@@ -33,8 +34,7 @@ from .tokens import PER_MESSAGE, estimate_tokens
 
 __all__ = ["Compaction", "Restored", "threshold", "restore", "summarise", "summary_tokens"]
 
-MESSAGES_DEFAULT_TRIGGER = 150_000  # BetaCompact20260112EditParam.trigger: "Defaults to 150000 input tokens."
-MESSAGES_MINIMUM_TRIGGER = 50_000  # Anthropic's compaction guide: the trigger's lowest value
+MESSAGES_MINIMUM_TRIGGER = SERVER_COMPACTION_MINIMUM["messages"]
 SUMMARY_RESULT_CHARS = 160  # how much of each tool result the summary keeps
 
 
