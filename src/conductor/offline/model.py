@@ -49,6 +49,7 @@ from .batches import serves as serves_batches
 from .contract import InvalidRequest
 from .conversation import ApiName, CallTools, Conversation, Decision, Policy, Reply
 from ..strict import drop_default_nulls, fill_nulls
+from ..tokens import hidden_prompt_tokens
 from ..types import ToolCall, ToolSpec, Turn, UserMessage
 from .faults import Fault, FaultContext, FaultSchedule, call_unknown_tool, malform_arguments
 from .injection import gullible_policy
@@ -466,6 +467,9 @@ class OfflineModel:
         body_seed = body.get("seed")
         seed = self.seed if not isinstance(body_seed, int) else self.seed * 1_000_003 + body_seed
         conversation = _unstrict(wire.parse(body, seed, self._server))
+        # What the API adds by itself (tool-use system prompt, server tools' prompts) is read and billed too.
+        items = wire.context_items(body, self._server) if hasattr(wire, "context_items") else None
+        conversation = replace(conversation, hidden=hidden_prompt_tokens(wire.API, body, items))
         if self.one_call_per_turn:
             conversation = replace(conversation, parallel_tool_calls=False)
         return conversation
