@@ -18,7 +18,10 @@ all three APIs (``test_tool_choice_matrix``), Anthropic's tool search tool and O
 ``tool_search`` (searching responses and the requests after them), Anthropic's code execution tool,
 server-side compaction on Messages and Responses, prompt caching (Anthropic breakpoints, OpenAI
 ``prompt_cache_key`` with a digit-heavy catalogue), thinking, and models from Claude Haiku 4.5 to Opus 4.6
-and from gpt-4o to gpt-5.6. No recording in those cassettes holds Chinese text. Exchanges whose bodies carry
+and from gpt-4o to gpt-5.6. No recording in those cassettes holds Chinese text. Messages exchanges recorded in
+2025 were left out: they bill the tool-use system prompt of the time (the 2025 table's 346 tokens with
+tool_choice auto, e.g. ``test_anthropic/test_multiple_parallel_tool_calls.yaml``), not the current one, which
+those recorded in 2026 show. Exchanges whose bodies carry
 what the stand-in cannot read were left out: images, PDFs and audio; encrypted reasoning items produced by
 OpenAI (the stand-in cannot decrypt another server's, as the real API cannot); requests that continue a
 ``previous_response_id`` the stand-in never stored; and hosted tools it does not run (web search, file
@@ -202,90 +205,86 @@ RECORDED: tuple[Recorded, ...] = (
                     'name': 'final_result'}]},
     ),
     Recorded(
-        'tests/models/cassettes/test_anthropic/test_multiple_parallel_tool_calls.yaml',
-        0, 'messages', 'claude-haiku-4-5', input_tokens=423, cached_tokens=0,
+        'tests/models/cassettes/test_anthropic/test_anthropic_deferred_capability_without_tool_search_across_models[claude-haiku-4-5].yaml',
+        0, 'messages', 'claude-haiku-4-5', input_tokens=657, cached_tokens=0,
         body=
         {'max_tokens': 4096,
-         'messages': [{'content': [{'text': 'Alice, Bob, Charlie and Daisy are a family. Who is the youngest?',
+         'messages': [{'content': [{'text': 'First load the refunds capability. Then call lookup_refund_policy for '
+                                            'order-123. Return only the tool result.',
                                     'type': 'text'}],
                        'role': 'user'}],
          'model': 'claude-haiku-4-5',
          'stream': False,
-         'system': '\n'
-                   '    Use the `retrieve_entity_info` tool to get information about a specific person.\n'
-                   '    If you need to use `retrieve_entity_info` to get information about multiple people, try\n'
-                   '    to call them in parallel as much as possible.\n'
-                   '    Think step by step and then provide a single most probable concise answer.\n'
-                   '    ',
+         'system': [{'text': 'The following capabilities are deferred and can be loaded using the `load_capability` '
+                             'tool:\n'
+                             '- refunds: Refund policy tools. Load this capability before looking up refund policy.',
+                     'type': 'text'}],
          'tool_choice': {'type': 'auto'},
-         'tools': [{'description': 'Get the knowledge about the given entity.',
-                    'input_schema': {'additionalProperties': False,
-                                     'properties': {'name': {'type': 'string'}},
-                                     'required': ['name'],
+         'tools': [{'description': 'Load a capability to access its full instructions and tools.',
+                    'input_schema': {'description': 'Typed arguments for a `load_capability` tool call.',
+                                     'properties': {'id': {'description': 'The id of the capability to load.',
+                                                           'type': 'string'}},
+                                     'required': ['id'],
                                      'type': 'object'},
-                    'name': 'retrieve_entity_info'}]},
+                    'name': 'load_capability'},
+                   {'defer_loading': True,
+                    'description': '',
+                    'input_schema': {'additionalProperties': False,
+                                     'properties': {'order_id': {'type': 'string'}},
+                                     'required': ['order_id'],
+                                     'type': 'object'},
+                    'name': 'lookup_refund_policy'}]},
     ),
     Recorded(
-        'tests/models/cassettes/test_anthropic/test_multiple_parallel_tool_calls.yaml',
-        1, 'messages', 'claude-haiku-4-5', input_tokens=771, cached_tokens=0,
+        'tests/models/cassettes/test_anthropic/test_anthropic_deferred_capability_without_tool_search_across_models[claude-haiku-4-5].yaml',
+        1, 'messages', 'claude-haiku-4-5', input_tokens=858, cached_tokens=0,
         body=
         {'max_tokens': 4096,
-         'messages': [{'content': [{'text': 'Alice, Bob, Charlie and Daisy are a family. Who is the youngest?',
+         'messages': [{'content': [{'text': 'First load the refunds capability. Then call lookup_refund_policy for '
+                                            'order-123. Return only the tool result.',
                                     'type': 'text'}],
                        'role': 'user'},
-                      {'content': [{'text': "I'll help you find out who is the youngest by retrieving information "
-                                            "about each family member. I'll retrieve their entity information to "
-                                            'compare their ages.',
-                                    'type': 'text'},
-                                   {'id': 'toolu_0167cfEnoQaPviGdVXA95zcu',
-                                    'input': {'name': 'Alice'},
-                                    'name': 'retrieve_entity_info',
-                                    'type': 'tool_use'},
-                                   {'id': 'toolu_01EEe2V5HD1Ac4rKiUR4HD2T',
-                                    'input': {'name': 'Bob'},
-                                    'name': 'retrieve_entity_info',
-                                    'type': 'tool_use'},
-                                   {'id': 'toolu_01XFyAjstT3966qvRynZyVPo',
-                                    'input': {'name': 'Charlie'},
-                                    'name': 'retrieve_entity_info',
-                                    'type': 'tool_use'},
-                                   {'id': 'toolu_013mnQZbgtK2oe3Mo3XKJsx3',
-                                    'input': {'name': 'Daisy'},
-                                    'name': 'retrieve_entity_info',
+                      {'content': [{'id': 'toolu_01QQd3Sjue14gb3ghacSd33V',
+                                    'input': {'id': 'refunds'},
+                                    'name': 'load_capability',
                                     'type': 'tool_use'}],
                        'role': 'assistant'},
-                      {'content': [{'content': "alice is bob's wife",
+                      {'content': [{'content': [{'text': '{}', 'type': 'text'}],
                                     'is_error': False,
-                                    'tool_use_id': 'toolu_0167cfEnoQaPviGdVXA95zcu',
-                                    'type': 'tool_result'},
-                                   {'content': "bob is alice's husband",
+                                    'tool_use_id': 'toolu_01QQd3Sjue14gb3ghacSd33V',
+                                    'type': 'tool_result'}],
+                       'role': 'user'},
+                      {'content': [{'id': 'auto_load_0f10f8b659c3c105',
+                                    'input': {'queries': ['refunds']},
+                                    'name': 'search_tools',
+                                    'type': 'tool_use'}],
+                       'role': 'assistant'},
+                      {'content': [{'content': [{'tool_name': 'lookup_refund_policy', 'type': 'tool_reference'}],
                                     'is_error': False,
-                                    'tool_use_id': 'toolu_01EEe2V5HD1Ac4rKiUR4HD2T',
-                                    'type': 'tool_result'},
-                                   {'content': "charlie is alice's son",
-                                    'is_error': False,
-                                    'tool_use_id': 'toolu_01XFyAjstT3966qvRynZyVPo',
-                                    'type': 'tool_result'},
-                                   {'content': "daisy is bob's daughter and charlie's younger sister",
-                                    'is_error': False,
-                                    'tool_use_id': 'toolu_013mnQZbgtK2oe3Mo3XKJsx3',
+                                    'tool_use_id': 'auto_load_0f10f8b659c3c105',
                                     'type': 'tool_result'}],
                        'role': 'user'}],
          'model': 'claude-haiku-4-5',
          'stream': False,
-         'system': '\n'
-                   '    Use the `retrieve_entity_info` tool to get information about a specific person.\n'
-                   '    If you need to use `retrieve_entity_info` to get information about multiple people, try\n'
-                   '    to call them in parallel as much as possible.\n'
-                   '    Think step by step and then provide a single most probable concise answer.\n'
-                   '    ',
+         'system': [{'text': 'The following capabilities are deferred and can be loaded using the `load_capability` '
+                             'tool:\n'
+                             '- refunds: Refund policy tools. Load this capability before looking up refund policy.',
+                     'type': 'text'}],
          'tool_choice': {'type': 'auto'},
-         'tools': [{'description': 'Get the knowledge about the given entity.',
-                    'input_schema': {'additionalProperties': False,
-                                     'properties': {'name': {'type': 'string'}},
-                                     'required': ['name'],
+         'tools': [{'description': 'Load a capability to access its full instructions and tools.',
+                    'input_schema': {'description': 'Typed arguments for a `load_capability` tool call.',
+                                     'properties': {'id': {'description': 'The id of the capability to load.',
+                                                           'type': 'string'}},
+                                     'required': ['id'],
                                      'type': 'object'},
-                    'name': 'retrieve_entity_info'}]},
+                    'name': 'load_capability'},
+                   {'defer_loading': True,
+                    'description': '',
+                    'input_schema': {'additionalProperties': False,
+                                     'properties': {'order_id': {'type': 'string'}},
+                                     'required': ['order_id'],
+                                     'type': 'object'},
+                    'name': 'lookup_refund_policy'}]},
     ),
     Recorded(
         'tests/models/cassettes/test_anthropic/test_anthropic_deferred_capability_without_tool_search_across_models[claude-haiku-4-5].yaml',
