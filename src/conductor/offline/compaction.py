@@ -13,11 +13,12 @@ providers return for it, to be sent back with the rest of the turn:
   before the others; ``usage`` counts both passes.
 
 A later request that carries the block or item is read from it on: what came before it is dropped,
-as the real APIs do; so is one the real API compacted (its summary read as the block holds it, or, for a sealed
-Responses item, billed as its length shows). The summary lists the question and, one line each, the tool calls made and what
-they returned; the opaque ``encrypted_content`` (round-tripped verbatim on the real APIs too) holds the
-conversation it summarises, sealed with the stand-in's key, so that the rule-based model can still tell
-which calls it made. Streamed requests are not compacted.
+as the real APIs do; so is one the real API compacted (its summary read as the block holds it, or, for a
+sealed Responses item, billed as its length shows). The summary lists the question (its first 400
+characters) and, one line each, the tool calls made and what they returned; the opaque
+``encrypted_content`` (round-tripped verbatim on the real APIs too) holds the conversation it summarises,
+sealed with the stand-in's key, so that the rule-based model can still tell which calls it made.
+Streamed requests are not compacted.
 """
 
 from __future__ import annotations
