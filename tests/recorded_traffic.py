@@ -17,7 +17,7 @@ auto / none / any (required) / a named tool and OpenAI's ``allowed_tools``, the 
 all three APIs (``test_tool_choice_matrix``), Anthropic's tool search tool and OpenAI's hosted
 ``tool_search`` (searching responses and the requests after them), Anthropic's code execution tool,
 server-side compaction on Messages and Responses, prompt caching (Anthropic breakpoints, OpenAI
-``prompt_cache_key`` with a digit-heavy catalogue), thinking, and models from Claude Haiku 4.5 to Opus 4.6
+``prompt_cache_key`` with a digit-heavy catalogue), thinking, and models from Claude Sonnet 4.0 and Haiku 4.5 to Opus 4.8
 and from gpt-4o to gpt-5.6. No recording in those cassettes holds Chinese text. Messages exchanges recorded in
 2025 were left out: they bill the tool-use system prompt of the time (the 2025 table's 346 tokens with
 tool_choice auto, e.g. ``test_anthropic/test_multiple_parallel_tool_calls.yaml``), not the current one, which
