@@ -23,7 +23,7 @@ import conductor as cd
 from conductor.apis.base import HiddenPrompt
 from conductor.budget import INPUT_MARGIN, Budget, Ledger, UnpricedModelError, estimate_input_tokens
 from conductor.offline import LatencyModel, OfflineModel
-from conductor.offline.tokens import estimate_tokens
+from conductor.tokens import estimate_tokens
 from conductor.course.scenarios import weather_tools
 from scripted import scripted
 from wire import APIS
@@ -281,9 +281,9 @@ def first_request(llm: cd.LLM, tools: list[Any], tool_choice: Any = None) -> tup
 @pytest.mark.parametrize(
     ("model", "tool_choice", "hidden"),
     [
-        (None, None, 346),  # auto, on a current model
-        (None, "required", 313),  # any
-        (None, {"type": "tool", "name": "get_weather"}, 313),
+        (None, None, 496),  # auto, on a current model (priced as Claude Haiku 4.5: Anthropic's 2026 tool use page)
+        (None, "required", 588),  # any
+        (None, {"type": "tool", "name": "get_weather"}, 588),
         ("claude-3-haiku-20240307", None, 264),  # the pricing page lists the Claude 3 models apart
         ("claude-3-opus-20240229", "required", 281),
     ],
@@ -303,7 +303,7 @@ def test_no_hidden_prompt_without_tools_or_outside_the_messages_api(api: str) ->
     llm = cd.connect("offline", api=api, offline_model=stand_in())
     for tools in ([], weather_tools()):
         conversation, request = first_request(llm, tools)
-        hidden = 346 if api == "messages" and tools else 0
+        hidden = 496 if api == "messages" and tools else 0
         assert estimate_input_tokens(conversation, request) == text_estimate(conversation, request) + hidden
 
 

@@ -349,13 +349,14 @@ def test_the_search_costs_fewer_input_tokens_than_every_definition(api):
     naive = offline(api).run(question, tools=toolbox.TOOLS)
     searched = offline(api).run(question, tools=toolbox.TOOLS, tool_search=True)
     assert searched.answer == naive.answer
-    # What is billed at the full input price: on Responses a search response reads its prompt twice (the second
-    # time from the cache) and every deferred name and description stays in the prompt, so the totals are closer.
+    # What is billed at the full input price: a search response reads its prompt twice (the second time from the
+    # cache), with the search tool's own instructions each time, and on Responses every deferred name and
+    # description stays in the prompt; over a two-request run of 40 tools the search still costs less.
     def uncached(result):
         return result.usage.input_tokens - result.usage.cache_read_tokens
 
-    assert uncached(searched) < uncached(naive) / 2 and searched.cost < naive.cost
-    if api == "messages":  # nothing deferred is in the prompt there, and nothing was cached: the totals too
+    assert uncached(searched) < uncached(naive) and searched.cost < naive.cost
+    if api == "messages":  # nothing deferred is in the prompt there: the totals fall by more than half
         assert searched.usage.input_tokens < naive.usage.input_tokens / 2
 
 

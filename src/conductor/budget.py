@@ -42,6 +42,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from .apis.base import HiddenPrompt
+from .tokens import estimate_tokens
 from .apis.hosted import search_ceiling
 from .apis.responses import is_reasoning_model
 from .caching import cache_write_ttl
@@ -234,8 +235,6 @@ def estimate_input_tokens(conversation: Conversation, request: dict[str, Any]) -
     Input the API adds by itself, known as a token count (:class:`~conductor.apis.base.HiddenPrompt`,
     e.g. Anthropic's tool-use system prompt), is added as it is.
     """
-    from .offline.tokens import estimate_tokens  # here: importing conductor.offline loads httpx2
-
     extras = conversation.adapter.prompt_extras(request)
     hidden = sum(value.tokens for value in extras.values() if isinstance(value, HiddenPrompt))
     parts = {"conversation": conversation.messages}

@@ -25,6 +25,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from . import programs
+from .tokens import estimate_tokens
 from .types import ToolResult, Turn
 
 if TYPE_CHECKING:
@@ -86,7 +87,6 @@ def request_tokens(conversation: Conversation, request: dict[str, Any]) -> int:
     """The input tokens of ``request``, estimated over the conversation, system text and tools it sends
     (4 characters a token, 1 per CJK character), plus input the API adds by itself."""
     from .apis.base import HiddenPrompt
-    from .offline.tokens import estimate_tokens  # here: importing conductor.offline loads httpx2
 
     extras = conversation.adapter.prompt_extras(request)
     hidden = sum(value.tokens for value in extras.values() if isinstance(value, HiddenPrompt))
@@ -120,8 +120,6 @@ def fit(conversation: Conversation) -> None:
     size = _size(conversation)
     if size <= limit:
         return
-    from .offline.tokens import estimate_tokens
-
     # Only what a request has carried (a result the model has not read yet is never cleared), and never a
     # program's: the program holds it, and clearing it would free nothing the API bills.
     held = {id(r) for r in _program_results(conversation)}

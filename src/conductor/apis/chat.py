@@ -13,6 +13,8 @@ from collections.abc import AsyncIterator, Iterator, Sequence
 from typing import Any
 
 from ..types import Message, StopReason, SystemMessage, ToolCall, ToolResult, Turn, Usage, UserMessage
+from ..tokens import hidden_prompt_tokens
+from .base import HiddenPrompt
 from .base import (
     OPENED,
     ApiName,
@@ -117,7 +119,10 @@ class ChatApi:
         return choice.mode
 
     def prompt_extras(self, request: dict[str, Any]) -> dict[str, Any]:
-        return {"tools": request["tools"]} if "tools" in request else {}  # system text is a message here
+        extras: dict[str, Any] = {"tools": request["tools"]} if "tools" in request else {}  # system text is a message
+        if hidden := hidden_prompt_tokens("chat", request):  # a reasoning model's tool instructions (conductor.tokens)
+            extras["hidden_prompts"] = HiddenPrompt(hidden)
+        return extras
 
     def output_limit(self, request: dict[str, Any], default: int) -> int:
         for key in ("max_completion_tokens", "max_tokens"):  # max_tokens: the older name, still accepted

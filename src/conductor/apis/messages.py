@@ -24,6 +24,7 @@ from typing import Any
 
 from ..types import Message, Reasoning, StopReason, SystemMessage, ToolCall, ToolResult, Turn, Usage, UserMessage, loads_json
 from ..caching import anthropic_cache_control
+from ..tokens import anthropic_tool_use_prompt, hidden_prompt_tokens
 from ..context import COMPACT_BETA, compaction_edits
 from .base import (
     HISTORY_MODEL,
@@ -51,14 +52,6 @@ ANTHROPIC_STOP = {
     "model_context_window_exceeded": StopReason.MAX_TOKENS,
     "refusal": StopReason.REFUSAL,
     "pause_turn": StopReason.PAUSE_TURN,
-}
-# Anthropic adds a system prompt of its own to every request with tools, billed as input; its size in tokens
-# per model and tool_choice is on the "tool use" pricing page: (auto or none, any or tool).
-TOOL_PROMPT_TOKENS = (346, 313)  # current models (Claude 3.7 onwards)
-TOOL_PROMPT_TOKENS_BY_MODEL: dict[str, tuple[int, int]] = {  # models the page lists apart, by name
-    "claude-3-opus": (530, 281),
-    "claude-3-sonnet": (159, 235),
-    "claude-3-haiku": (264, 340),
 }
 _ASSISTANT_BLOCKS = ("tool_use", "thinking", "redacted_thinking")  # blocks only this API's history has
 _OWN_BLOCKS = ("text", *_ASSISTANT_BLOCKS)  # the blocks a turn is rebuilt from; any other is a server tool's
@@ -111,11 +104,9 @@ def is_server_block(kind: Any) -> bool:
 
 
 def tool_prompt_tokens(model: str, tool_choice: dict[str, Any] | None) -> int:
-    """The tokens of the tool-use system prompt Anthropic adds to a request to ``model`` with tools."""
-    auto, forced = next(
-        (tokens for name, tokens in TOOL_PROMPT_TOKENS_BY_MODEL.items() if name in model), TOOL_PROMPT_TOKENS
-    )
-    return forced if (tool_choice or {}).get("type") in ("any", "tool") else auto
+    """The tokens of the tool-use system prompt Anthropic adds to a request to ``model`` with tools
+    (:data:`conductor.tokens.HIDDEN_PROMPTS` holds the numbers)."""
+    return anthropic_tool_use_prompt(model, tool_choice)
 
 
 def _tool_input(call: ToolCall) -> dict[str, Any]:
@@ -250,9 +241,8 @@ class MessagesApi:
 
     def prompt_extras(self, request: dict[str, Any]) -> dict[str, Any]:
         extras: dict[str, Any] = {key: request[key] for key in ("system", "tools") if key in request}
-        if request.get("tools"):
-            tokens = tool_prompt_tokens(request["model"], request.get("tool_choice"))
-            extras["tool_use_system_prompt"] = HiddenPrompt(tokens)
+        if request.get("tools"):  # the tool-use system prompt and the server tools' own (conductor.tokens)
+            extras["tool_use_system_prompt"] = HiddenPrompt(hidden_prompt_tokens("messages", request))
         return extras
 
     def output_limit(self, request: dict[str, Any], default: int) -> int:

@@ -29,6 +29,8 @@ from collections.abc import AsyncIterator, Iterator, Sequence
 from typing import Any
 
 from ..types import Message, StopReason, SystemMessage, ToolCall, ToolResult, Turn, Usage, UserMessage
+from ..tokens import hidden_prompt_tokens
+from .base import HiddenPrompt
 from .base import (
     HISTORY_MODEL,
     OPENED,
@@ -298,7 +300,10 @@ class ResponsesApi:
         return choice.mode
 
     def prompt_extras(self, request: dict[str, Any]) -> dict[str, Any]:
-        return {key: request[key] for key in ("instructions", "tools") if key in request}
+        extras: dict[str, Any] = {key: request[key] for key in ("instructions", "tools") if key in request}
+        if hidden := hidden_prompt_tokens("responses", request):  # tool_search's instructions (conductor.tokens)
+            extras["hidden_prompts"] = HiddenPrompt(hidden)
+        return extras
 
     def output_limit(self, request: dict[str, Any], default: int) -> int:
         if request.get("max_output_tokens") is not None:

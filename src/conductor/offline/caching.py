@@ -41,6 +41,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from ..tokens import anthropic_tool_use_prompt
 from .conversation import Conversation
 from .tokens import prompt_parts
 
@@ -117,9 +118,14 @@ class PromptCache:
         scope = f"{api}\n{conversation.model}\n{body.get('prompt_cache_key') if api != 'messages' else ''}"
         if api == "messages":
             # tool_choice sits between the system text and the messages: changing it misses the messages only.
-            after_system = len(conversation.tools) + (1 if conversation.system else 0)
+            after_system = _leading(conversation) + len(conversation.tools) + (1 if conversation.system else 0)
             marker = f"tool_choice {conversation.tool_choice} {conversation.forced_tool}"
-            parts.insert(after_system, (marker, 0))
+            # What a forced tool_choice adds to the tool-use system prompt is read with the tool_choice, after the
+            # system text: the tools and system stay cached across a change of tool_choice, as Anthropic documents.
+            extra = _forced_share(body, conversation)
+            if extra:
+                parts[0] = (parts[0][0], parts[0][1] - extra)
+            parts.insert(after_system, (marker, extra))
         digests, ends = _chain(scope, parts)
         with self._lock:
             now = self._clock()
@@ -184,6 +190,19 @@ def _chain(scope: str, parts: list[tuple[object, int]]) -> tuple[list[bytes], li
     return digests, ends
 
 
+def _forced_share(body: dict[str, Any], conversation: Conversation) -> int:
+    """The tokens a forced tool_choice (any, tool) adds to Anthropic's tool-use system prompt."""
+    if not conversation.hidden or not body.get("tools"):
+        return 0
+    forced = anthropic_tool_use_prompt(conversation.model, body.get("tool_choice"))
+    return max(0, forced - anthropic_tool_use_prompt(conversation.model, None))
+
+
+def _leading(conversation: Conversation) -> int:
+    """How many prompt parts come before the first tool: the hidden prompts' part, when there is one."""
+    return 1 if conversation.hidden else 0
+
+
 def _ttl(control: Any) -> str | None:
     if not isinstance(control, dict) or control.get("type") != "ephemeral":
         return None
@@ -194,17 +213,18 @@ def _breakpoints(body: dict[str, Any], conversation: Conversation, parts: int) -
     """The request's cache breakpoints: the index of the prompt part each ends at, and its lifetime."""
     marks: dict[int, str] = {}
     last = parts - 1
+    first = _leading(conversation)  # the hidden prompts come before the first tool
     if (ttl := _ttl(body.get("cache_control"))) is not None and last >= 0:
         marks[last] = ttl
     tools = [t for t in body.get("tools") or [] if t.get("type", "custom") == "custom" and not t.get("defer_loading")]
     for index, tool in enumerate(tools):
         if (ttl := _ttl(tool.get("cache_control"))) is not None:
-            marks[index] = ttl
+            marks[first + index] = ttl
     system = body.get("system")
     if isinstance(system, list) and conversation.system:
         ttl = next((t for b in system if (t := _ttl(b.get("cache_control"))) is not None), None)
         if ttl is not None:
-            marks[len(conversation.tools)] = ttl
+            marks[first + len(conversation.tools)] = ttl
     for message in body.get("messages") or []:
         content = message.get("content")
         if isinstance(content, list) and any(_ttl(b.get("cache_control")) for b in content if isinstance(b, dict)):

@@ -13,10 +13,12 @@ providers return for it, to be sent back with the rest of the turn:
   before the others; ``usage`` counts both passes.
 
 A later request that carries the block or item is read from it on: what came before it is dropped,
-as the real APIs do. The summary lists the question and, one line each, the tool calls made and what
-they returned; the opaque ``encrypted_content`` (round-tripped verbatim on the real APIs too) holds the
-conversation it summarises, sealed with the stand-in's key, so that the rule-based model can still tell
-which calls it made. Streamed requests are not compacted.
+as the real APIs do; so is one the real API compacted (its summary read as the block holds it, or, for a
+sealed Responses item, billed as its length shows). The summary lists the question (its first 400
+characters) and, one line each, the tool calls made and what they returned; the opaque
+``encrypted_content`` (round-tripped verbatim on the real APIs too) holds the conversation it summarises,
+sealed with the stand-in's key, so that the rule-based model can still tell which calls it made.
+Streamed requests are not compacted.
 """
 
 from __future__ import annotations
@@ -36,6 +38,10 @@ __all__ = ["Compaction", "Restored", "threshold", "restore", "summarise", "summa
 
 MESSAGES_MINIMUM_TRIGGER = SERVER_COMPACTION_MINIMUM["messages"]
 SUMMARY_RESULT_CHARS = 160  # how much of each tool result the summary keeps
+SUMMARY_QUESTION_CHARS = 400  # and of the question: a summary is short, whatever the prompt was
+# A real Responses compaction item holds its summary encrypted: a recorded 4,772-character item was read as about
+# 540 tokens (pydantic-ai, test_openai_responses_compact_stateful_mode.yaml, the request after the compaction).
+SEALED_CHARS_PER_TOKEN = 9
 
 
 @dataclass(frozen=True)
@@ -108,6 +114,7 @@ class Restored:
     known: dict[str, Any]  # the body with the compaction undone: the conversation it summarised, then the rest
     after: dict[str, Any]  # the body with only what followed the compaction
     summary: str
+    sealed_tokens: int = 0  # another server's opaque summary, read but not readable here: its estimated tokens
 
 
 def restore(api: str, body: dict[str, Any], key: bytes) -> Restored | None:
@@ -122,20 +129,24 @@ def restore(api: str, body: dict[str, Any], key: bytes) -> Restored | None:
     index, block = found
     marker = entries[index] if block < 0 else entries[index]["content"][block]
     payload = unseal(key, str(marker.get("encrypted_content") or ""))
-    if payload is None:
-        return None  # another server's compaction: read as it is
-    earlier = json.loads(payload.decode())
     rest = entries[index + 1:]
     if block >= 0:  # the assistant message that holds the block goes on without it
         kept = [b for i, b in enumerate(entries[index]["content"]) if i != block]
         rest = ([{**entries[index], "content": kept}] if kept else []) + rest
+    if payload is None:
+        # Another server's compaction (the real API's): the model reads from it on all the same, knowing only
+        # its summary, in clear on Messages; a Responses item's is sealed, billed as its length shows.
+        summary = str(marker.get("content") or "")
+        sealed = 0 if summary else len(str(marker.get("encrypted_content") or "")) // SEALED_CHARS_PER_TOKEN
+        return Restored({**body, name: rest}, {**body, name: rest}, summary, sealed)
+    earlier = json.loads(payload.decode())
     return Restored({**body, name: [*earlier["entries"], *rest]}, {**body, name: rest}, earlier["summary"])
 
 
 def summarise(api: str, body: dict[str, Any], conversation: Conversation, key: bytes, created: int) -> tuple[str, str]:
     """The summary of ``conversation`` (its question, each call and what it returned) and, sealed, the
     request entries it stands for."""
-    lines = [f"The user asked: {conversation.question}"]
+    lines = [f"The user asked: {_short(conversation.question, SUMMARY_QUESTION_CHARS)}"]
     calls = {c.id: c for m in conversation.messages if isinstance(m, Turn) for c in m.tool_calls}
     for message in conversation.messages:
         if isinstance(message, ToolResult):
@@ -143,7 +154,7 @@ def summarise(api: str, body: dict[str, Any], conversation: Conversation, key: b
             said = " ".join(message.content.split())[:SUMMARY_RESULT_CHARS]
             lines.append(f"- {call.name if call else message.name}({call.arguments if call else ''}) returned: {said}")
         elif isinstance(message, UserMessage) and message.text != conversation.question:
-            lines.append(f"The user also said: {message.text}")
+            lines.append(f"The user also said: {_short(message.text, SUMMARY_QUESTION_CHARS)}")
     summary = "\n".join(lines)
     # The model goes on from the summary alone: each result is known only as far as the summary kept it.
     entries = [_abridged(entry) for entry in body.get(_entries_key(api)) or []]
@@ -151,8 +162,8 @@ def summarise(api: str, body: dict[str, Any], conversation: Conversation, key: b
     return summary, sealed
 
 
-def _short(text: Any) -> Any:
-    return " ".join(text.split())[:SUMMARY_RESULT_CHARS] if isinstance(text, str) else text
+def _short(text: Any, chars: int = SUMMARY_RESULT_CHARS) -> Any:
+    return " ".join(text.split())[:chars] if isinstance(text, str) else text
 
 
 def _abridged(entry: Any) -> Any:

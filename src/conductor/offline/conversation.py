@@ -33,6 +33,7 @@ class Conversation:
     parallel_tool_calls: bool = True  # False: at most one call per turn
     max_tokens: int | None = None
     seed: int = 0
+    hidden: int = 0  # input the API adds by itself, billed before the tools (conductor.tokens.hidden_prompts)
 
     @property
     def tools_allowed(self) -> bool:

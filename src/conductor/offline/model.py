@@ -49,6 +49,7 @@ from .batches import serves as serves_batches
 from .contract import InvalidRequest
 from .conversation import ApiName, CallTools, Conversation, Decision, Policy, Reply
 from ..strict import drop_default_nulls, fill_nulls
+from ..tokens import COMPACTION_FRAMING, hidden_prompt_tokens
 from ..types import ToolCall, ToolSpec, Turn, UserMessage
 from .faults import Fault, FaultContext, FaultSchedule, call_unknown_tool, malform_arguments
 from .injection import gullible_policy
@@ -466,6 +467,9 @@ class OfflineModel:
         body_seed = body.get("seed")
         seed = self.seed if not isinstance(body_seed, int) else self.seed * 1_000_003 + body_seed
         conversation = _unstrict(wire.parse(body, seed, self._server))
+        # What the API adds by itself (tool-use system prompt, server tools' prompts) is read and billed too.
+        items = wire.context_items(body, self._server) if hasattr(wire, "context_items") else None
+        conversation = replace(conversation, hidden=hidden_prompt_tokens(wire.API, body, items))
         if self.one_call_per_turn:
             conversation = replace(conversation, parallel_tool_calls=False)
         return conversation
@@ -510,15 +514,18 @@ class OfflineModel:
         restored = restore(wire.API, body, self._server.key)
         known = self._conversation(wire, restored.known if restored else body)
         read = known
+        # The summary is read inside the API's own framing (the hidden prompts stay those of the request).
+        framing = COMPACTION_FRAMING.get(wire.API, 0)
         if restored is not None:
             after = self._conversation(wire, restored.after)
-            read = replace(after, messages=(UserMessage(restored.summary), *after.messages))
+            read = replace(after, messages=(UserMessage(restored.summary), *after.messages),
+                           hidden=after.hidden + restored.sealed_tokens + framing)
         limit = threshold(wire.API, body)
         if limit is None or request_tokens(read) < limit:
             return known, read, None
         summary, sealed = summarise(wire.API, restored.known if restored else body, known, self._server.key, created)
         compaction = Compaction(summary, sealed, request_tokens(read), estimate_tokens(summary))
-        return known, replace(read, messages=(UserMessage(summary),)), compaction
+        return known, replace(read, messages=(UserMessage(summary),), hidden=known.hidden + framing), compaction
 
     def _complete(self, wire: ModuleType, body: dict[str, Any], digest: bytes, fault: Fault | None) -> Completion:
         known, read, compaction = self._read(wire, body, self._now(digest))

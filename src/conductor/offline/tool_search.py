@@ -41,7 +41,8 @@ from .caching import hosted_allowed
 from .language import words
 from .policies import _MATCH_THRESHOLD as MATCH_THRESHOLD
 from .policies import match_score
-from .tokens import PER_TOOL, estimate_tokens, request_tokens
+from ..tokens import OPENAI_TOOL_SEARCH_LOADED, OPENAI_TOOL_SEARCH_UNLOADED, tool_tokens
+from .tokens import request_tokens
 
 __all__ = [
     "SearchStep",
@@ -337,6 +338,9 @@ def _hosted(api: str, deferral: _Deferral, conversation: Conversation,
     after = _among(conversation, [t for t in conversation.tools if t.name not in loaded])
     step = SearchStep(query, found, tuple(deferral.deferred[n] for n in found))
     first_pass = request_tokens(visible) + extra
+    if api == "responses" and found and after.hidden >= OPENAI_TOOL_SEARCH_UNLOADED:
+        # The search loaded a function: the second pass reads tool_search's shorter instructions.
+        after = replace(after, hidden=after.hidden - OPENAI_TOOL_SEARCH_UNLOADED + OPENAI_TOOL_SEARCH_LOADED)
     return Outcome(decide(after), after, step, _listed(api, conversation, loaded), first_pass)
 
 
@@ -345,8 +349,7 @@ def _listed(api: str, conversation: Conversation, names: set[str]) -> int:
     parameters load later, OpenAI's tool search guide); on Messages nothing until a search loads it."""
     if api != "responses":
         return 0
-    return sum(PER_TOOL + estimate_tokens(t.name) + estimate_tokens(t.description)
-               for t in conversation.tools if t.name in names)
+    return sum(tool_tokens(api, t.name, t.description, {}) for t in conversation.tools if t.name in names)
 
 
 def _client(conversation: Conversation, tool: ToolSpec, decide: Callable[[Conversation], Decision]) -> Outcome:
