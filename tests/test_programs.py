@@ -439,3 +439,14 @@ def test_a_continued_run_lists_only_its_own_programs(api: str) -> None:
     second = llm.run("Thanks. Which city is coolest?", tools=[forecast], max_rounds=6, programmatic=True,
                      history=first.messages)
     assert all(p not in second.programs for p in first.programs)
+
+
+@pytest.mark.parametrize("api", PROGRAM_APIS)
+@pytest.mark.parametrize("programmatic", [True, False])
+def test_large_results_are_said_in_words(api: str, programmatic: bool) -> None:
+    task = TASKS["large"]
+    result = _llm(api).run(task.question, tools=[task.tool], max_rounds=6, programmatic=programmatic)
+    answer = result.answer
+    assert "96 entries, temperature" in answer and "Rome is the warmest" in answer
+    assert "\n- " not in answer and "count" not in answer and "{" not in answer  # no readings, no dict dump
+    assert len(answer) < 600
