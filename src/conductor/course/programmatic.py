@@ -239,7 +239,7 @@ def print_programmatic(comparisons: Sequence[Comparison]) -> int:
         print(bench_line(c))
     for c in comparisons:
         if c.program.containers is not None and c.program.containers.containers:
-            print(f"programmatic [{c.api}] {c.task}: {c.program.containers}")
+            print(f"container time [{c.api}] {c.task}: {c.program.containers}")
     for line in missed:
         print(line)
     return 1 if missed else 0
