@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import logging
 import re
 import time
 from collections.abc import Sequence
@@ -28,8 +27,6 @@ from typing import Any
 
 from ..programs import ContainerTime, container_time
 from ..tools import tool
-
-logger = logging.getLogger(__name__)
 
 QUESTION = "Which city is warmest today: Oslo, Bergen, Paris or Rome?"
 SMALL_QUESTION = "Which city is warmest right now: Oslo, Bergen, Paris or Rome?"
