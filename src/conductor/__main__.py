@@ -165,7 +165,7 @@ def _run_bench(args: argparse.Namespace) -> int:
     elif args.which == "programmatic":
         from .course import programmatic
 
-        programmatic.print_programmatic(programmatic.bench_programmatic())
+        return programmatic.print_programmatic(programmatic.bench_programmatic())
     else:
         rows = bench.bench_parallel(latency=args.latency, max_workers=args.max_workers)
         bench.print_parallel(rows, args.max_workers)
