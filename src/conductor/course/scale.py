@@ -35,7 +35,8 @@ from ..tools import Namespace, tool
 __all__ = [
     "Config", "ScaleRow", "ApiScale", "Target", "NAIVE", "STRATEGIES", "FLOOR_TOOL", "SIZES", "TARGETS", "TASK",
     "RUN", "LONG_TASK", "catalogue", "namespaced", "strategies_for", "measure", "cost_ratio", "print_table",
-    "scale_line", "task", "bench", "print_bench", "missed", "get_hourly_readings", "without_search", "resend",
+    "scale_line", "task", "bench", "print_bench", "missed", "print_by_size", "plot_by_size", "get_hourly_readings",
+    "without_search", "resend",
 ]
 
 
@@ -374,3 +375,46 @@ def print_bench(results: Sequence[ApiScale]) -> bool:
     goals = "; ".join(f"{size} tools {target}" for size, target in TARGETS.items())
     print(f"targets ({goals}), the naive run's answer, on every API: {'met' if met else 'NOT met'}")
     return met
+
+
+def print_by_size(results: Sequence[ApiScale]) -> None:
+    """Each strategy's cost over the naive loop's, per API, at each catalogue size (under 1.00x it pays)."""
+    sizes = sorted({r.size for r in results})
+    print(f"{'api':<9} {'strategy':<14} " + " ".join(f"{f'{size} tools':>9}" for size in sizes))
+    for api in dict.fromkeys(r.api for r in results):
+        by_size = {r.size: r for r in results if r.api == api}
+        for config in strategies_for(api)[1:]:
+            ratios = [cost_ratio(by_size[size].row(config.name), by_size[size].naive) for size in sizes]
+            print(f"{api:<9} {config.name:<14} " + " ".join(f"{ratio:>8.2f}x" for ratio in ratios))
+
+
+def plot_by_size(results: Sequence[ApiScale], *, figsize: tuple[float, float] = (11, 3.6)) -> Any:
+    """Dollars per conversation against catalogue size, a line per strategy, a panel per API (log scales; the
+    naive loop dark and thick, the floor dashed). A plain matplotlib ``Figure`` (see :mod:`conductor.charts`)."""
+    from matplotlib.figure import Figure
+
+    apis = list(dict.fromkeys(r.api for r in results))
+    sizes = sorted({r.size for r in results})
+    fig = Figure(figsize=figsize, layout="constrained")
+    axes = fig.subplots(1, len(apis), sharey=True, squeeze=False)[0]
+    colors = dict(zip([c.name for c in STRATEGIES], ("#222222", "#4C72B0", "#DD8452", "#55A868", "#C44E52",
+                                                       "#8172B3", "#7F7F7F")))
+    for ax, api in zip(axes, apis):
+        by_size = {r.size: r for r in results if r.api == api}
+        for config in strategies_for(api):
+            costs = [by_size[size].row(config.name).cost for size in sizes]
+            ax.plot(sizes, costs, marker="o", label=config.name, color=colors[config.name], zorder=3 if config is NAIVE
+                    else 2, linewidth=2.6 if config is NAIVE else 1.4, linestyle="--" if config.name == "floor" else "-")
+        ax.set(xscale="log", yscale="log", title=api, xlabel="tools in the catalogue")
+        ax.set_xticks(sizes, [str(size) for size in sizes])
+        ax.minorticks_off()
+        ax.grid(alpha=0.3)
+    axes[0].set_ylabel("$ per conversation")
+    handles, labels = axes[0].get_legend_handles_labels()
+    for ax in axes[1:]:  # the strategies only some APIs offer
+        for handle, label in zip(*ax.get_legend_handles_labels()):
+            if label not in labels:
+                handles.append(handle)
+                labels.append(label)
+    fig.legend(handles, labels, loc="outside right center", fontsize=8)
+    return fig
