@@ -1021,7 +1021,7 @@ def _scale_row(api: str, results: Sequence[tools_at_scale.ApiScale]) -> SummaryR
     mid, large = (next(r for r in results if r.size == size) for size in tools_at_scale.SIZES[1:])
     share, ratio = tools_at_scale.TARGETS[mid.size].least_share, tools_at_scale.TARGETS[large.size].most_ratio
     return SummaryRow(
-        f"scale ({api}): best strategy's share of the possible saving at {mid.size} tools; $ / naive at {large.size}",
+        f"scale ({api}): best strategy's share of the saving at {mid.size} tools; $ / naive at {large.size}",
         mid.share, f"{mid.share:.0%}; {large.ratio:.2f}x", f">= {share:.0%}; <= {ratio:.2f}x", mid.ok and large.ok,
     )
 
