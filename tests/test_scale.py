@@ -59,6 +59,7 @@ def test_every_strategy_does_the_task_with_the_naive_answer(measured):
             assert row.same, (result.api, result.size, row.name)
             assert [n for n in row.tools_called if n != SEARCH_TOOL] == [scale.FLOOR_TOOL] * 4
             assert 0 < row.output_cost < row.cost
+            assert row.cached_tokens <= row.input_tokens  # a namespace's deferred functions are in no prefix
 
 
 def test_chat_has_no_hosted_search_and_only_responses_has_namespaces():
