@@ -54,10 +54,12 @@ __all__ = [
     "Prepared",
     "Search",
     "ToolIndex",
+    "check_hosted_search",
     "check_tool_search",
     "cjk_pairs",
     "client_search_registry",
     "has_hosted_search",
+    "is_hosted_search",
     "prepare",
     "search_words",
     "searches",
@@ -209,6 +211,30 @@ def check_tool_search(value: Any) -> bool | str | None:
 def has_hosted_search(api: str, model: str) -> bool:
     """Does ``model`` on ``api`` have the provider's hosted tool search?"""
     return any(model == prefix or model.startswith(prefix) for prefix in SEARCH_MODELS.get(api, ()))
+
+
+# The providers' own model families: a model of one of them that SEARCH_MODELS leaves out has no hosted search
+# (the API answers a 400); any other name (a compatible server's model) is left to the server.
+_SEARCH_FAMILIES: dict[str, tuple[str, ...]] = {"responses": ("gpt-", "o1", "o3", "o4", "chatgpt-"), "messages": ("claude-",)}
+
+
+def is_hosted_search(api: str, tool: dict[str, Any]) -> bool:
+    """Is ``tool`` (a hosted tool's dict given to ``tools=``) the API's own tool search?"""
+    kind = str(tool.get("type", ""))
+    return kind == "tool_search" if api == "responses" else api == "messages" and kind.startswith("tool_search_tool_")
+
+
+def check_hosted_search(hosted: Sequence[dict[str, Any]], api: str, model: str) -> None:
+    """Refuse, before any request, the API's hosted tool search given by hand on a model that does not have it."""
+    tool = next((t for t in hosted if is_hosted_search(api, t)), None)
+    if tool is None or has_hosted_search(api, model) or not model.startswith(_SEARCH_FAMILIES.get(api, ())):
+        return
+    offered = ", ".join(m for m in SEARCH_MODELS[api] if m != "conductor-offline")
+    raise ValueError(
+        f"tools= got {{'type': {tool.get('type')!r}, ...}}: {model} has no hosted tool search on the {api} API (the "
+        f"API would refuse the request with a 400). Models that have it: {offered}. Leave the dict out and pass "
+        f"tool_search='client' (conductor's own search_tools tool, on any model), or connect to one of those models"
+    )
 
 
 @dataclass(frozen=True)

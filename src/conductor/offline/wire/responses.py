@@ -24,7 +24,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Literal
 
 from ...types import ToolCall, ToolResult, Turn, UserMessage
-from .. import programs
+from .. import offers, programs
 from ..contract import InvalidRequest, hosted_tool_refused, offered_tool, openai_strict_problem
 from ..conversation import Conversation, ToolChoice
 from ..ids import hexadecimal
@@ -578,6 +578,8 @@ def check(body: dict[str, Any], server: ServerState) -> None:
         raise InvalidRequest("Encrypted content is not supported with this model.", param="include")
     for index, tool in enumerate(body.get("tools") or []):
         _check_tool(index, tool)
+    offers.check_search(API, body)
+    offers.check_retention(body)
     stored = server.store.context(previous) if previous else ()
     if stored is None:
         raise InvalidRequest(
