@@ -277,7 +277,8 @@ def _create_tool(service: Service) -> Tool:
 
     word = service.singular.replace("_", " ")
     properties = {f.name: {"type": "string", "description": f.description} for f in service.fields}
-    return Tool(run, name=f"create_{service.singular}", description=f"Add a {word} to {service.server.replace('_', ' ')}.",
+    where = service.server.replace("_", " ")
+    return Tool(run, name=f"create_{service.singular}", description=f"Add a {word} to {where}.",
                 parameters=_object(properties, list(properties)), requires_approval=True)
 
 
