@@ -174,3 +174,17 @@ def test_bench_batch_prints_both_bars_and_the_profile(capsys):
     assert re.search(r"both with the tool off the event loop .*: \d+\.\d\dx", out)
     kept = re.search(r"(\d+\.\d) KB \(keep_raw=False, the default\), (\d+\.\d) KB with", out)
     assert kept and float(kept.group(1)) < float(kept.group(2))  # the SDK's objects are what keep_raw leaves out
+
+
+def test_bench_exits_1_when_a_bar_is_missed(monkeypatch, capsys):
+    from conductor.__main__ import main
+
+    _fake_benchmarks(monkeypatch)
+    assert main(["bench"]) == 0
+    _fake_benchmarks(monkeypatch, scaled=0.31)  # the 300-tool catalogue at 0.31x the naive loop: over 0.30x
+    assert main(["bench"]) == 1
+    out = capsys.readouterr().out
+    assert [line.split(":")[0] for line in out.splitlines() if line.endswith(" NO")] == ["scale (responses)",
+                                                                                         "scale (chat)",
+                                                                                         "scale (messages)"]
+

@@ -133,7 +133,9 @@ def _run_bench(args: argparse.Namespace) -> int:
     from .course import bench
 
     if args.which is None:
-        bench.print_summary(bench.bench_summary())
+        rows = bench.bench_summary()
+        bench.print_summary(rows)
+        return 0 if all(row.ok for row in rows) else 1  # a missed bar: its row says NO, and exit 1
     elif args.which == "loop":
         bench.print_loop(bench.bench_loops(args.conversations or 200))
     elif args.which == "batch":
