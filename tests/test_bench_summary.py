@@ -41,9 +41,10 @@ def _fake_benchmarks(monkeypatch, *, loop=1.05, cpu=1.2, wall=1.05, retry=1.02, 
     def row(name, cost, answer="Sydney: 25°C"):
         return scale.ScaleRow(name, 100, 0, 0, cost, 5, 0.0, answer, True)
 
+    # At 62 tools the floor is 0.2x: a best strategy at `scaled` gets (1 - scaled) / 0.8 of the possible saving.
     monkeypatch.setattr(scale, "bench", lambda: [
-        scale.ApiScale(api, row("naive", 1.0), row("both", scaled), row("both", scaled), row("client", scaled),
-                       row("floor", 0.1)) for api in bench.OFFLINE_APIS])
+        scale.ApiScale(api, size, (row("naive", 1.0), row("client search", scaled), row("floor", 0.2)))
+        for size in scale.SIZES for api in bench.OFFLINE_APIS])
     monkeypatch.setattr(bench, "_import_seconds", lambda statement: 0.1 if "conductor" in statement else 0.5)
 
 
@@ -56,7 +57,7 @@ def test_every_figure_is_held_to_its_bar(monkeypatch, capsys):
         "scale (responses)", "scale (chat)", "scale (messages)", "import conductor / import openai (SDKs load lazily)",
         "offline model",
     ]
-    assert [r.shown for r in rows][4:12] == ["1.20x", "1.05x", "1.02x", "1.08x", "1.04x", "0.25x", "0.25x", "0.25x"]
+    assert [r.shown for r in rows][4:12] == ["1.20x", "1.05x", "1.02x", "1.08x", "1.04x", *["94%; 0.25x"] * 3]
     bench.print_summary(rows)
     out = capsys.readouterr().out
     assert "NO" not in out and out.count("yes") == 14
@@ -173,3 +174,17 @@ def test_bench_batch_prints_both_bars_and_the_profile(capsys):
     assert re.search(r"both with the tool off the event loop .*: \d+\.\d\dx", out)
     kept = re.search(r"(\d+\.\d) KB \(keep_raw=False, the default\), (\d+\.\d) KB with", out)
     assert kept and float(kept.group(1)) < float(kept.group(2))  # the SDK's objects are what keep_raw leaves out
+
+
+def test_bench_exits_1_when_a_bar_is_missed(monkeypatch, capsys):
+    from conductor.__main__ import main
+
+    _fake_benchmarks(monkeypatch)
+    assert main(["bench"]) == 0
+    _fake_benchmarks(monkeypatch, scaled=0.31)  # the 300-tool catalogue at 0.31x the naive loop: over 0.30x
+    assert main(["bench"]) == 1
+    out = capsys.readouterr().out
+    assert [line.split(":")[0] for line in out.splitlines() if line.endswith(" NO")] == ["scale (responses)",
+                                                                                         "scale (chat)",
+                                                                                         "scale (messages)"]
+
