@@ -242,6 +242,7 @@ class _Run:
         self.app = app
         self.conversation = conversation
         self.pauses = 0
+        self.outputs: dict[str, str] = {}  # results a person gave for calls cut off by a dead worker
 
     # model requests ---------------------------------------------------------------------------
 
@@ -376,6 +377,10 @@ class _Run:
 
         decisions = self.wait("interrupted", (pending_call(call),))
         decision = decisions.get(call.id)
+        if call.id in self.outputs:  # a person found the call had taken effect, and gave its result
+            now = time.perf_counter() - self.conversation.origin
+            return ToolCallRecord(id=call.id, name=call.name, arguments=_arguments(call), is_error=False,
+                                  started=now, ended=now, output=self.outputs[call.id])
         if decision is not None and decision.approved:
             from dbos import DBOS
 
@@ -417,6 +422,8 @@ class _Run:
             if problem:
                 logger.warning("the edit for %s was refused: %s", call.id, problem)
                 continue
+            if kind == "interrupted" and isinstance(decided.get("output"), str):
+                self.outputs[call.id] = decided["output"]
             decisions[call.id] = Decision(
                 approved=bool(decided.get("approved")), digest=call.digest, reason=decided.get("reason", ""),
                 arguments=decided.get("arguments"),
@@ -661,6 +668,9 @@ class Durable:
     def reject(self, run_id: str, call_id: str, reason: str = "") -> None:
         self.client.reject(run_id, call_id, reason)
 
+    def complete(self, run_id: str, call_id: str, output: str) -> None:
+        self.client.complete(run_id, call_id, output)
+
     # inside the workflow -----------------------------------------------------------------------
 
     def _body(self, payload: str) -> str:
@@ -888,3 +898,10 @@ class DurableClient:
     def reject(self, run_id: str, call_id: str, reason: str = "") -> None:
         """Deny ``call_id`` of a parked run; the model is told, with ``reason``."""
         self._send(run_id, call_id, {"approved": False, "reason": reason})
+
+    def complete(self, run_id: str, call_id: str, output: str) -> None:
+        """A call cut off by a dead worker did take effect (a person checked): ``output`` is its result,
+        and it does not run again."""
+        if self.pending(run_id).kind != "interrupted":
+            raise ValueError("complete() answers a call cut off by a dead worker; approve or reject an approval")
+        self._send(run_id, call_id, {"approved": False, "output": str(output)})
