@@ -90,15 +90,10 @@ class CallInterrupted(DurableError):
 
 def _tool_problem(tool: Tool) -> str | None:
     """Why ``tool`` cannot take part in a durable run, or None."""
-    import inspect
-
     try:
         json.dumps(tool.parameters, allow_nan=False)
     except (TypeError, ValueError) as exc:
         return f"its parameter schema is not JSON ({exc})"
-    func = getattr(tool.func, "__func__", tool.func)
-    if inspect.isgeneratorfunction(func) or inspect.isasyncgenfunction(func):
-        return "it is a generator: its result is computed lazily, after the call, and cannot be recorded"
     return None
 
 
@@ -500,6 +495,7 @@ class Durable:
         requests_per_minute: int | None = None,
         name: str = "conductor",
         polling: float = 0.1,
+        executor_id: str = "local",
     ) -> None:
         self.llm = llm
         self.tools = check_tools(tools)
@@ -509,6 +505,7 @@ class Durable:
         self.version = f"conductor-{FORMAT}-{self.fingerprint}"
         self.name = name
         self.polling = polling
+        self.executor_id = executor_id
         self.queue_limits = {"concurrency": concurrency, "worker_concurrency": worker_concurrency,
                              "requests_per_minute": requests_per_minute}
         self.launched = False
@@ -539,6 +536,7 @@ class Durable:
             config: dict[str, Any] = {
                 "name": self.name, "system_database_url": self.database, "application_version": self.version,
                 "notification_listener_polling_interval_sec": self.polling, "log_level": "WARNING",
+                "executor_id": self.executor_id,
             }
             DBOS(config=config)  # type: ignore[arg-type]
             _app = self
@@ -722,6 +720,7 @@ def durable(
     concurrency: int | None = None,
     worker_concurrency: int | None = None,
     requests_per_minute: int | None = None,
+    executor_id: str = "local",
     launch: bool = True,
 ) -> Durable:
     """``llm`` and ``tools`` served as durable runs on ``database`` (SQLite file by default; a
@@ -730,10 +729,13 @@ def durable(
     ``app.run(question, **llm.run options)`` is a durable ``llm.run``; ``app.enqueue`` /
     ``app.run_many`` go through the queue, whose ``concurrency`` (all workers),
     ``worker_concurrency`` (each) and ``requests_per_minute`` (run starts) hold across every
-    worker on the database. Launching (the default) resumes every unfinished run of this tool set.
+    worker on the database. Launching (the default) resumes every unfinished run this worker
+    held (its ``executor_id``): several workers on one database each need their own, kept across
+    restarts (``"worker-1"``, ...), or each one launched would take over the others' live runs.
     """
     app = Durable(llm, tools=tools, database=database, queue=queue, concurrency=concurrency,
-                  worker_concurrency=worker_concurrency, requests_per_minute=requests_per_minute)
+                  worker_concurrency=worker_concurrency, requests_per_minute=requests_per_minute,
+                  executor_id=executor_id)
     return app.launch() if launch else app
 
 

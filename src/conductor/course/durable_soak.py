@@ -119,9 +119,17 @@ def run_options() -> dict[str, Any]:
 
 # -- the worker ----------------------------------------------------------------------------------
 
-def worker(database: str, concurrency: int = 4) -> None:
-    """Serve durable runs until killed (what the soak starts and kills)."""
-    app = durability.durable(offline_llm(), tools=TOOLS, database=database, worker_concurrency=concurrency)
+def worker(database: str, concurrency: int = 4, tools: str = "", executor_id: str = "local") -> None:
+    """Serve durable runs until killed (what the soak starts and kills). ``tools``: ``module:attribute``
+    naming a list of tools (default: this module's)."""
+    import importlib
+
+    served = TOOLS
+    if tools:
+        module, _, attribute = tools.partition(":")
+        served = getattr(importlib.import_module(module), attribute)
+    app = durability.durable(offline_llm(), tools=served, database=database, worker_concurrency=concurrency,
+                             executor_id=executor_id)
     print("ready", flush=True)
     try:
         while True:
@@ -130,18 +138,22 @@ def worker(database: str, concurrency: int = 4) -> None:
         app.shutdown()
 
 
-def start_worker(database: str, ledger: str, concurrency: int = 4) -> subprocess.Popen[str]:
+def start_worker(database: str, ledger: str, concurrency: int = 4, tools: str = "",
+                 executor_id: str = "local") -> subprocess.Popen[str]:
     """A worker process; returns once it serves the database."""
     env = {**os.environ, LEDGER_ENV: ledger, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+    errors = tempfile.TemporaryFile(mode="w+")  # not a pipe: a worker that logs much would block on a full one
     process = subprocess.Popen(
-        [sys.executable, "-m", "conductor.course.durable_soak", database, str(concurrency)],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env,
+        [sys.executable, "-m", "conductor.course.durable_soak", database, str(concurrency), tools, executor_id],
+        stdout=subprocess.PIPE, stderr=errors, text=True, env=env,
     )
     assert process.stdout is not None
     line = process.stdout.readline()
     if line.strip() != "ready":
         process.kill()
-        raise RuntimeError(f"the durable worker did not start (it said {line!r})")
+        process.wait()
+        errors.seek(0)
+        raise RuntimeError(f"the durable worker did not start: {errors.read()[-2000:]}")
     return process
 
 
@@ -258,4 +270,5 @@ def crash_soak(conversations: int = 200, *, seed: int = 0, kill_after: tuple[flo
 
 if __name__ == "__main__":
     logging.basicConfig(level=logging.WARNING)
-    worker(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 4)
+    arguments = sys.argv[1:] + ["4", "", "local"][len(sys.argv) - 2:]
+    worker(arguments[0], int(arguments[1]), arguments[2], arguments[3])

@@ -1,0 +1,62 @@
+"""Tools for the durable-run tests, importable by a worker process: a call that blocks until the test lets it
+go (so the worker can be killed in the middle of it), and every execution written to the soak's ledger."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import conductor as cd
+from conductor.course.durable_soak import _ledger, email_receipt
+
+RELEASE_ENV = "CONDUCTOR_TEST_RELEASE"  # a file: calls block until it exists
+
+
+def _hold() -> None:
+    release = os.environ.get(RELEASE_ENV)
+    end = time.monotonic() + 60
+    while release and not Path(release).exists() and time.monotonic() < end:
+        time.sleep(0.01)
+
+
+@cd.tool
+def send_email(to: str, subject: str, body: str) -> str:
+    """Send an e-mail.
+
+    Args:
+        to: the recipient's e-mail address
+        subject: the subject line
+        body: the message text
+    """
+    _ledger("send_email", {"to": to, "subject": subject, "body": body})
+    _hold()
+    return email_receipt(to, body)
+
+
+@cd.tool(idempotent=True)
+def get_weather(city: str) -> dict:
+    """Get today's weather for a city.
+
+    Args:
+        city: the city name
+    """
+    _ledger("get_weather", {"city": city})
+    _hold()
+    return {"city": city, "temp_c": 8 + 2 * len(city)}
+
+
+@cd.tool(requires_approval=True)
+def transfer_money(to: str, amount: float) -> dict:
+    """Transfer money to a person.
+
+    Args:
+        to: who receives the money
+        amount: how many dollars to send
+    """
+    _ledger("transfer_money", {"to": to, "amount": amount})
+    return {"to": to, "amount": amount, "status": "sent"}
+
+
+TOOLS = [send_email, get_weather, transfer_money]
+OTHER_TOOLS = [get_weather]

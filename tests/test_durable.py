@@ -1,0 +1,265 @@
+"""Durable runs (conductor.durability on DBOS): the same run recorded step by step, a worker SIGKILLed mid-call and
+started again, approvals from another process, bad input refused before anything is recorded.
+
+Every case runs on SQLite; the ones marked ``postgres`` run again on the PostgreSQL server that
+``CONDUCTOR_TEST_POSTGRES_URL`` names (``.ci/run`` starts one) and are skipped only when it is unset.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+import pytest
+
+import conductor as cd
+from conductor import durability
+from conductor.course import durable_soak
+
+sys.path.insert(0, str(Path(__file__).parent))
+import durable_tools  # noqa: E402 - a module a worker process imports by name
+
+POSTGRES = os.environ.get("CONDUCTOR_TEST_POSTGRES_URL")
+EMAIL = "Send an e-mail to ops@example.com with the subject 'Server down' and the body 'The server is down.'"
+WEATHER = "Check the weather in Oslo, Paris and Rome."
+
+
+@pytest.fixture
+def ledger(tmp_path, monkeypatch):
+    path = tmp_path / "ledger.sqlite"
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE effects (run TEXT, tool TEXT, arguments TEXT)")
+    monkeypatch.setenv(durable_soak.LEDGER_ENV, str(path))
+    return path
+
+
+def _ran(ledger: Path, tool: str) -> int:
+    with sqlite3.connect(ledger) as db:
+        # Only durable runs' executions: an ordinary run computed for comparison has no run id.
+        return db.execute("SELECT COUNT(*) FROM effects WHERE tool = ? AND run != ''", (tool,)).fetchone()[0]
+
+
+def _database(tmp_path: Path, kind: str) -> str:
+    if kind == "sqlite":
+        return f"sqlite:///{tmp_path / 'runs.sqlite'}"
+    if not POSTGRES:
+        pytest.skip("CONDUCTOR_TEST_POSTGRES_URL is not set (.ci/run starts a PostgreSQL server and sets it)")
+    # One database per test: a fresh queue and no runs left by another test.
+    import psycopg
+
+    name = f"conductor_test_{uuid.uuid4().hex[:10]}"
+    with psycopg.connect(POSTGRES, autocommit=True) as connection:
+        connection.execute(f"CREATE DATABASE {name}")
+    return POSTGRES.rsplit("/", 1)[0] + "/" + name
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
+def test_a_durable_run_gives_the_result_of_an_ordinary_run_and_records_each_step(tmp_path, ledger, kind):
+    llm = durable_soak.offline_llm()
+    plain = llm.run(WEATHER, tools=durable_tools.TOOLS, parallel=True)
+    with cd.durable(llm, tools=durable_tools.TOOLS, database=_database(tmp_path, kind)) as app:
+        run_id = app.start(WEATHER, parallel=True)
+        result = app.result(run_id)
+        steps = [s["function_name"] for s in __import__("dbos").DBOS.list_workflow_steps(run_id)]
+    assert isinstance(result, cd.RunResult)
+    assert result.answer == plain.answer and result.api_calls == plain.api_calls
+    assert [(c.name, c.arguments, c.output) for c in result.tool_calls] == [
+        (c.name, c.arguments, c.output) for c in plain.tool_calls]
+    assert steps.count("conductor.model") == 2 and steps.count("conductor.tool:get_weather") == 3
+
+
+def test_budgets_and_guards_act_as_in_an_ordinary_run(tmp_path, ledger):
+    llm = durable_soak.offline_llm()
+    with cd.durable(llm, tools=durable_tools.TOOLS, database=_database(tmp_path, "sqlite")) as app:
+        spent = app.run(WEATHER, budget=cd.Budget(usd=0.0000001))
+        allowed = app.run(WEATHER, allowed_tools=["send_email"])
+    assert spent.stopped_by == "budget" and spent.api_calls == 0
+    plain = llm.run(WEATHER, tools=durable_tools.TOOLS, allowed_tools=["send_email"])
+    assert (allowed.answer, allowed.api_calls) == (plain.answer, plain.api_calls)
+    assert [c.name for c in allowed.tool_calls] == [c.name for c in plain.tool_calls]
+    assert _ran(ledger, "get_weather") == 0
+
+
+def _enqueue(database: str, question: str, run_id: str, tools: list = durable_tools.TOOLS) -> None:
+    planner = durability.Durable(durable_soak.offline_llm(), tools=tools, database=database)
+    with durability.DurableClient(database) as client:
+        client.enqueue(durability.DEFAULT_QUEUE, planner._payload(question, {"parallel": True}), run_id=run_id,
+                       version=planner.version)
+
+
+def _worker(database: str, ledger: Path, executor_id: str = "local") -> subprocess.Popen:
+    return durable_soak.start_worker(database, str(ledger), tools="durable_tools:TOOLS", executor_id=executor_id)
+
+
+def _wait_for(predicate, seconds: float = 60.0) -> None:
+    import time
+
+    end = time.monotonic() + seconds
+    while not predicate():
+        assert time.monotonic() < end, "timed out"
+        time.sleep(0.02)
+
+
+def test_a_worker_killed_mid_call_resumes_and_a_non_idempotent_call_waits_for_a_person(tmp_path, ledger,
+                                                                                        monkeypatch):
+    release = tmp_path / "release"
+    monkeypatch.setenv(durable_tools.RELEASE_ENV, str(release))
+    database = _database(tmp_path, "sqlite")
+    worker = _worker(database, ledger)  # creates the database
+    _enqueue(database, EMAIL, "run-email")
+    _wait_for(lambda: _ran(ledger, "send_email") == 1)  # the e-mail went; its result is not yet recorded
+    durable_soak.kill(worker)
+    release.touch()
+    worker = _worker(database, ledger)
+    try:
+        with durability.DurableClient(database) as client:
+            pending = client.wait_pending("run-email")
+            assert pending.kind == "interrupted" and [c.name for c in pending.calls] == ["send_email"]
+            assert _ran(ledger, "send_email") == 1  # not run again unasked
+            call = pending.calls[0]
+            client.complete("run-email", call.id, durable_soak.email_receipt("ops@example.com", "The server is down."))
+            result = client.result("run-email", timeout=60)
+    finally:
+        durable_soak.kill(worker)
+    plain = durable_soak.offline_llm().run(EMAIL, tools=durable_tools.TOOLS)
+    assert result.answer == plain.answer
+    assert _ran(ledger, "send_email") == 1
+
+
+def test_an_idempotent_call_cut_off_runs_again_and_completed_calls_do_not(tmp_path, ledger, monkeypatch):
+    release = tmp_path / "release"
+    monkeypatch.setenv(durable_tools.RELEASE_ENV, str(release))
+    database = _database(tmp_path, "sqlite")
+    worker = _worker(database, ledger)
+    _enqueue(database, WEATHER, "run-weather")
+    _wait_for(lambda: _ran(ledger, "get_weather") == 3)  # three parallel calls, all in flight
+    durable_soak.kill(worker)
+    release.touch()
+    worker = _worker(database, ledger)
+    try:
+        with durability.DurableClient(database) as client:
+            result = client.result("run-weather", timeout=60)
+    finally:
+        durable_soak.kill(worker)
+    assert [c.name for c in result.tool_calls] == ["get_weather"] * 3
+    assert _ran(ledger, "get_weather") == 6  # each cut-off call once more, as idempotent= allows
+    assert result.answer == durable_soak.offline_llm().run(WEATHER, tools=durable_tools.TOOLS, parallel=True).answer
+
+
+def test_a_parked_approval_survives_a_restart_and_the_cli_approves_it_from_another_process(tmp_path, ledger):
+    database = _database(tmp_path, "sqlite")
+    worker = _worker(database, ledger)
+    question = "Send 500 dollars to Anna."
+    _enqueue(database, question, "run-transfer")
+    with durability.DurableClient(database) as client:
+        call = client.wait_pending("run-transfer").calls[0]
+    durable_soak.kill(worker)  # the run is parked: no process holds it now
+    worker = _worker(database, ledger)
+    try:
+        cli = [sys.executable, "-m", "conductor", "approve", "run-transfer", "--database", database]
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+        listed = subprocess.run(cli, capture_output=True, text=True, env=env, check=True).stdout
+        assert call.id in listed and "transfer_money" in listed
+        subprocess.run([*cli[:5], call.id, *cli[5:]], capture_output=True, text=True, env=env, check=True)
+        with durability.DurableClient(database) as client:
+            result = client.result("run-transfer", timeout=60)
+    finally:
+        durable_soak.kill(worker)
+    assert [(c.name, c.is_error) for c in result.tool_calls] == [("transfer_money", False)]
+    assert _ran(ledger, "transfer_money") == 1
+
+
+def test_a_wrong_call_id_names_the_calls_the_run_waits_on(tmp_path, ledger):
+    llm = durable_soak.offline_llm()
+    with cd.durable(llm, tools=durable_tools.TOOLS, database=_database(tmp_path, "sqlite")) as app:
+        run_id = app.start("Send 500 dollars to Anna.")
+        call = app.client.wait_pending(run_id).calls[0]
+        with pytest.raises(KeyError, match=call.id):
+            app.approve(run_id, "call_nope")
+        app.reject(run_id, call.id, "not today")
+        result = app.result(run_id)
+    assert result.tool_calls[0].blocked == "denied" and "not today" in result.tool_calls[0].output
+    assert _ran(ledger, "transfer_money") == 0
+
+
+# -- bad input -------------------------------------------------------------------------------------
+
+def test_what_cannot_be_recorded_is_refused_before_the_run_starts_naming_it(tmp_path):
+    with pytest.raises(durability.DurableError, match="hosted tool 'web_search'"):
+        cd.durable(durable_soak.offline_llm(), tools=[{"type": "web_search"}], launch=False)
+    app = cd.durable(durable_soak.offline_llm(), tools=durable_tools.TOOLS, launch=False,
+                     database=_database(tmp_path, "sqlite"))
+    with pytest.raises(durability.DurableError, match="history= holds a list.*JSON"):
+        app.start(WEATHER, history=[{"role": "user", "content": object()}])
+    with pytest.raises(durability.DurableError, match="approve= is a function"):
+        app.start(WEATHER, approve=lambda call: True)
+
+    @cd.tool
+    def lookup(key: str) -> str:
+        """Look a key up."""
+        return key
+
+    with pytest.raises(durability.DurableError, match="tool 'lookup' is not one this durable app serves"):
+        app.start(WEATHER, tools=[lookup])
+    assert not app.launched and not (tmp_path / "runs.sqlite").exists()  # nothing was recorded
+
+
+def test_a_second_worker_with_another_tool_set_on_the_queue_is_refused(tmp_path, ledger):
+    database = _database(tmp_path, "sqlite")
+    cd.durable(durable_soak.offline_llm(), tools=durable_tools.TOOLS, database=database).shutdown()
+    _enqueue(database, WEATHER, "run-waiting")  # waits for a worker with these tools
+    with pytest.raises(durability.DurableError, match="another tool set.*send_email.*this worker has get_weather"):
+        cd.durable(durable_soak.offline_llm(), tools=durable_tools.OTHER_TOOLS, database=database)
+
+
+def test_a_database_that_cannot_be_reached_is_one_clear_line(tmp_path):
+    with pytest.raises(durability.DatabaseUnreachable) as caught:
+        cd.durable(durable_soak.offline_llm(), tools=durable_tools.TOOLS,
+                   database="postgresql://nobody:secret@127.0.0.1:1/conductor")
+    message = str(caught.value)
+    assert "\n" not in message and "secret" not in message and "127.0.0.1" in message
+    with pytest.raises(durability.DatabaseUnreachable, match="does not exist"):
+        cd.durable(durable_soak.offline_llm(), tools=durable_tools.TOOLS,
+                   database=f"sqlite:///{tmp_path / 'missing' / 'runs.sqlite'}")
+
+
+def test_recorded_responses_are_json_and_read_back_into_the_sdk_type():
+    llm = durable_soak.offline_llm()
+    response = llm.client.responses.create(model=llm.model, input="hi")
+    data = json.loads(json.dumps(durability.dump_response(response)))
+    assert type(durability.load_response(data)) is type(response)
+    with pytest.raises(durability.DurableError, match="not an SDK type"):
+        durability.load_response({"type": "os:system", "body": {}})
+
+
+# -- many workers ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
+def test_three_workers_share_one_queue(tmp_path, ledger, kind):
+    database = _database(tmp_path, kind)
+    workers = [_worker(database, ledger, f"worker-{i}") for i in range(3)]
+    try:
+        ids = [f"run-many-{i}" for i in range(9)]
+        for run_id in ids:
+            _enqueue(database, WEATHER, run_id)
+        with durability.DurableClient(database) as client:
+            results = [client.result(run_id, timeout=120) for run_id in ids]
+            executors = {s.executor_id for s in client._dbos.list_workflows(workflow_ids=ids, load_input=False)}
+    finally:
+        for worker in workers:
+            durable_soak.kill(worker)
+    assert len({r.answer for r in results}) == 1
+    assert _ran(ledger, "get_weather") == 27  # every call once
+    assert executors <= {"worker-0", "worker-1", "worker-2"}
+
+
+@pytest.mark.slow
+def test_a_small_crash_soak_loses_nothing_and_runs_no_call_twice(tmp_path):
+    report = durable_soak.crash_soak(12, kill_after=(0.2, 0.6), folder=str(tmp_path), limit=240)
+    assert (report.finished, report.twice, report.lost, report.same) == (12, 0, 0, 12), report.line()
+    assert report.kills >= 1
