@@ -3,21 +3,14 @@ go (so the worker can be killed in the middle of it), and every execution writte
 
 from __future__ import annotations
 
-import os
-import time
-from pathlib import Path
-
 import conductor as cd
-from conductor.course.durable_soak import _ledger, email_receipt
+from conductor.course.durable_soak import RELEASE_ENV, _ledger, _pause, email_receipt
 
-RELEASE_ENV = "CONDUCTOR_TEST_RELEASE"  # a file: calls block until it exists
+__all__ = ["RELEASE_ENV", "TOOLS", "OTHER_TOOLS"]
 
 
 def _hold() -> None:
-    release = os.environ.get(RELEASE_ENV)
-    end = time.monotonic() + 60
-    while release and not Path(release).exists() and time.monotonic() < end:
-        time.sleep(0.01)
+    _pause()
 
 
 @cd.tool

@@ -35,6 +35,7 @@ from ..tools import tool
 logger = logging.getLogger(__name__)
 
 LEDGER_ENV = "CONDUCTOR_SOAK_LEDGER"
+RELEASE_ENV = "CONDUCTOR_SOAK_RELEASE"  # a file: when set, each call holds until it exists (to kill mid-call)
 CITIES = ("Beijing", "Shanghai", "Paris", "Oslo", "Rome", "Madrid", "Lisbon", "Tokyo")
 
 
@@ -51,8 +52,13 @@ def _ledger(tool_name: str, arguments: dict[str, Any]) -> None:
 
 
 def _pause() -> None:
-    """A tool's own latency: long enough for a kill to land inside a call."""
+    """A tool's own latency: long enough for a kill to land inside a call; held until the release file
+    exists when one is named (a lesson or a test kills the worker in the middle of the call)."""
     time.sleep(random.uniform(0.002, 0.03))
+    release = os.environ.get(RELEASE_ENV)
+    end = time.monotonic() + 60
+    while release and not os.path.exists(release) and time.monotonic() < end:
+        time.sleep(0.01)
 
 
 @tool(idempotent=True)
