@@ -150,7 +150,7 @@ def test_a_parked_approval_survives_a_restart_and_the_cli_approves_it_from_anoth
 # -- many workers ----------------------------------------------------------------------------------
 
 @pytest.mark.slow
-@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
+@pytest.mark.parametrize("kind", ["postgres"])  # on SQLite: lesson 09's section 5, which nbval runs
 def test_three_workers_share_one_queue(tmp_path, ledger, kind):
     database = _database(tmp_path, kind)
     first = _worker(database, ledger, "worker-0")  # creates the database; the other two start together
@@ -175,6 +175,6 @@ def test_three_workers_share_one_queue(tmp_path, ledger, kind):
 
 @pytest.mark.slow
 def test_a_small_crash_soak_loses_nothing_and_runs_no_call_twice(tmp_path):
-    report = durable_soak.crash_soak(12, kill_after=(0.2, 0.6), folder=str(tmp_path), limit=240)
-    assert (report.finished, report.twice, report.lost, report.same) == (12, 0, 0, 12), report.line()
+    report = durable_soak.crash_soak(8, kill_after=(0.2, 0.6), folder=str(tmp_path), limit=240)
+    assert (report.finished, report.twice, report.lost, report.same) == (8, 0, 0, 8), report.line()
     assert report.kills >= 1

@@ -480,6 +480,21 @@ def drive(run: _Run) -> RunResult:
 
 # -- the app -------------------------------------------------------------------------------------
 
+def _off_loop(func: Callable[[], Any]) -> Any:
+    """``func()``, on another thread when this one runs an event loop (Jupyter's): DBOS refuses its
+    blocking calls there."""
+    import asyncio
+
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return func()
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(contextvars.copy_context().run, func).result()
+
+
 class Durable:
     """An llm and its tools served as durable runs on a DBOS system database (build with :func:`durable`)."""
 
@@ -538,22 +553,27 @@ class Durable:
                 "notification_listener_polling_interval_sec": self.polling, "log_level": "WARNING",
                 "executor_id": self.executor_id,
             }
-            DBOS(config=config)  # type: ignore[arg-type]
             _app = self
-            DBOS.launch()
+            _off_loop(lambda: self._start_dbos(config))
             self.launched = True
-            limits = self.queue_limits
-            limiter = None
-            if limits["requests_per_minute"]:
-                limiter = {"limit": int(limits["requests_per_minute"]), "period": 60.0}
-            # The queue's limits live in the database: the last worker launched sets them for all.
-            DBOS.register_queue(
-                self.queue_name, global_concurrency=limits["concurrency"],
-                worker_concurrency=limits["worker_concurrency"], limiter=limiter,
-                polling_interval_sec=self.polling, on_conflict="always_update",
-            )
         logger.info("durable runs on %s, tools %s (version %s)", self.database, self.tools.names, self.version)
         return self
+
+    def _start_dbos(self, config: dict[str, Any]) -> None:
+        from dbos import DBOS
+
+        DBOS(config=config)  # type: ignore[arg-type]
+        DBOS.launch()
+        limits = self.queue_limits
+        limiter = None
+        if limits["requests_per_minute"]:
+            limiter = {"limit": int(limits["requests_per_minute"]), "period": 60.0}
+        # The queue's limits live in the database: the last worker launched sets them for all.
+        DBOS.register_queue(
+            self.queue_name, global_concurrency=limits["concurrency"],
+            worker_concurrency=limits["worker_concurrency"], limiter=limiter,
+            polling_interval_sec=self.polling, on_conflict="always_update",
+        )
 
     def shutdown(self) -> None:
         """Stop DBOS in this process (unfinished runs stay in the database for the next worker)."""
@@ -565,7 +585,7 @@ class Durable:
                 self._client.close()
                 self._client = None
             if self.launched:
-                DBOS.destroy(destroy_registry=False)
+                _off_loop(lambda: DBOS.destroy(destroy_registry=False))
                 self.launched = False
             if _app is self:
                 _app = None
@@ -593,9 +613,10 @@ class Durable:
             theirs = sorted({", ".join(tools) for tools in others.values()})
             raise DurableError(
                 f"queue {self.queue_name!r} on {self.database} holds {sum(1 for _ in others)} unfinished run(s) "
-                f"started with another tool set ({'; '.join(theirs)}); this worker has {', '.join(self.tools.names)}. "
-                "A run resumes only on a worker with the tools it started with: start this worker with those "
-                "tools, or give it another queue= (or database)"
+                f"started with another tool set ({'; '.join(theirs)}); this worker has {', '.join(self.tools.names)}, "
+                f"version {self.version} (the version changes with any tool's name or schema). A run resumes only "
+                "on a worker with the tools it started with: start this worker with those tools, or give it "
+                "another queue= (or database)"
             )
 
     # runs ------------------------------------------------------------------------------------
@@ -622,8 +643,12 @@ class Durable:
         payload = self._payload(question, options)  # refused before anything is recorded
         self._ensure()
         run_id = run_id or f"run-{uuid.uuid4().hex[:12]}"
-        with SetWorkflowID(run_id):
-            self._handles[run_id] = DBOS.start_workflow(_register(), payload)
+
+        def start() -> Any:
+            with SetWorkflowID(run_id):
+                return DBOS.start_workflow(_register(), payload)
+
+        self._handles[run_id] = _off_loop(start)
         return run_id
 
     def enqueue(self, question: str, *, run_id: str | None = None, **options: Any) -> str:
@@ -654,11 +679,17 @@ class Durable:
         """Wait for the run to end (started here, or by any process on the database); its RunResult."""
         handle = self._handles.pop(run_id, None)
         if handle is not None and timeout is None:
-            return RunResult.from_json(handle.get_result())
+            return RunResult.from_json(_off_loop(handle.get_result))
         return self.client.result(run_id, timeout=timeout)
 
     def pending(self, run_id: str) -> Pending:
         return self.client.pending(run_id)
+
+    def steps(self, run_id: str) -> list[tuple[int, str]]:
+        """The steps recorded for a run so far: (step id, name), in order."""
+        from dbos import DBOS
+
+        return [(s["function_id"], s["function_name"]) for s in _off_loop(lambda: DBOS.list_workflow_steps(run_id))]
 
     def approve(self, run_id: str, call_id: str, *, arguments: Mapping[str, Any] | None = None) -> None:
         self.client.approve(run_id, call_id, arguments=arguments)
@@ -854,7 +885,8 @@ class DurableClient:
         return [w.workflow_id for w in found]
 
     def waiting(self, queue: str, *, exclude_version: str) -> dict[str, list[str]]:
-        """Unfinished runs on ``queue`` started with another tool set: run id -> its tool names."""
+        """Unfinished runs on ``queue`` started with another tool set: run id -> its tool names and
+        tool-set version."""
         found = self._dbos.list_workflows(name=WORKFLOW, status=["PENDING", "ENQUEUED"], load_input=True,
                                           load_output=False)
         out: dict[str, list[str]] = {}
@@ -865,7 +897,7 @@ class DurableClient:
                 continue
             try:
                 payload = json.loads(status.input["args"][0])  # type: ignore[index]
-                out[status.workflow_id] = list(payload.get("tools", []))
+                out[status.workflow_id] = [*payload.get("tools", []), f"version {status.app_version}"]
             except (TypeError, KeyError, IndexError, ValueError):
                 out[status.workflow_id] = ["?"]
         return out

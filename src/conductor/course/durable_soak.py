@@ -51,11 +51,11 @@ def _ledger(tool_name: str, arguments: dict[str, Any]) -> None:
                    (DBOS.workflow_id or "", tool_name, json.dumps(arguments, sort_keys=True)))
 
 
-def _pause() -> None:
-    """A tool's own latency: long enough for a kill to land inside a call; held until the release file
-    exists when one is named (a lesson or a test kills the worker in the middle of the call)."""
+def _pause(hold: bool = True) -> None:
+    """A tool's own latency: long enough for a kill to land inside a call; with ``hold``, held until the
+    release file exists when one is named (a lesson or a test kills the worker in the middle of the call)."""
     time.sleep(random.uniform(0.002, 0.03))
-    release = os.environ.get(RELEASE_ENV)
+    release = os.environ.get(RELEASE_ENV) if hold else None
     end = time.monotonic() + 60
     while release and not os.path.exists(release) and time.monotonic() < end:
         time.sleep(0.01)
@@ -68,8 +68,8 @@ def get_weather(city: str) -> dict:
     Args:
         city: the city name
     """
-    _pause()
     _ledger("get_weather", {"city": city})
+    _pause()
     return {"city": city, "temp_c": 8 + 2 * len(city)}
 
 
@@ -87,9 +87,9 @@ def send_email(to: str, subject: str, body: str) -> str:
         subject: the subject line
         body: the message text
     """
-    _pause()
+    _pause(hold=False)  # a kill here: the e-mail has not gone
     _ledger("send_email", {"to": to, "subject": subject, "body": body})
-    _pause()
+    _pause()  # a kill here: it has, but its result is not recorded
     return email_receipt(to, body)
 
 
