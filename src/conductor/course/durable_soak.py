@@ -219,8 +219,8 @@ def _decide(client: durability.DurableClient, run_id: str, ledger: str, counts: 
             pass  # decided already (the worker has not yet read it)
 
 
-def crash_soak(conversations: int = 200, *, seed: int = 0, kill_after: tuple[float, float] = (0.3, 1.2),
-               concurrency: int = 4, folder: str | None = None, limit: float = 600.0) -> CrashSoak:
+def crash_soak(conversations: int = 200, *, seed: int = 0, kill_after: tuple[float, float] = (0.5, 2.0),
+               concurrency: int = 8, folder: str | None = None, limit: float = 900.0) -> CrashSoak:
     """Run ``conversations`` durable runs on a fresh SQLite database, killing the worker at random."""
     rng = random.Random(seed)
     began = time.perf_counter()
