@@ -149,3 +149,17 @@ def test_recorded_responses_are_json_and_read_back_into_the_sdk_type():
         durability.load_response({"type": "os:system", "body": {}})
 
 
+
+
+def test_a_dollar_budget_for_the_whole_queue_holds_across_its_runs(tmp_path, ledger):
+    llm = durable_soak.offline_llm()
+    one = llm.run(WEATHER, tools=durable_tools.TOOLS, parallel=True, max_tokens=100).cost
+    # A request reserves its worst case (max_tokens of output) until it settles: a run needs about 3x its cost.
+    with cd.durable(llm, tools=durable_tools.TOOLS, database=_database(tmp_path, "sqlite"),
+                    queue_budget=cd.Budget(usd=one * 4.5)) as app:
+        results = app.run_many([WEATHER] * 5, parallel=True, max_tokens=100)
+        budget, spent, reserved = app.queue_budget.state()
+    assert [r.stopped_by for r in results].count(None) >= 1
+    assert "budget" in [r.stopped_by for r in results]
+    assert spent <= budget and reserved == pytest.approx(0.0, abs=1e-12)
+    assert spent == pytest.approx(sum(r.cost for r in results))

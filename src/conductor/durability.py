@@ -287,6 +287,27 @@ class _Run:
                 return
         raise DurableError(f"the recorded request was answered by {state}, which this worker's llm does not have")
 
+    def reserve(self, request: dict[str, Any]) -> float | None:
+        """Hold the request's worst case against the queue's budget (a step); None when it would cross it."""
+        from dbos import DBOS
+
+        from .budget import worst_case
+
+        conversation = self.conversation
+        price = getattr(conversation, "worst_price", conversation.price)
+        worst = worst_case(conversation, request, price).usd
+        budget = self.app.queue_budget
+        assert budget is not None
+        held = DBOS.run_step({"name": "conductor.queue_budget.reserve"}, lambda: budget.reserve(worst))
+        return worst if held else None
+
+    def settle(self, worst: float, actual: float) -> None:
+        from dbos import DBOS
+
+        budget = self.app.queue_budget
+        assert budget is not None
+        DBOS.run_step({"name": "conductor.queue_budget.settle"}, lambda: budget.settle(worst, actual))
+
     # tool calls -------------------------------------------------------------------------------
 
     def execute(self, calls: list[ToolCall]) -> list[ToolCallRecord]:
@@ -455,16 +476,31 @@ def drive(run: _Run) -> RunResult:
             while (request := conversation.next_request()) is not None:
                 if not limits.pace(conversation, request):
                     continue
+                held = None
+                if run.app.queue_budget is not None:
+                    held = run.reserve(request)
+                    if held is None:  # the queue's budget is spent: this run ends as a run budget would end it
+                        from .budget import stopped_answer
+
+                        limits.release()
+                        conversation.stop("budget", stopped_answer(conversation, "budget", "the queue's budget"))
+                        continue
                 started = time.perf_counter()
                 try:
                     response = run.request(request)
                 except Exception as exc:
+                    if held is not None:
+                        run.settle(held, held)  # it may have been billed
                     if not limits.overran(conversation, exc):
                         raise
                     continue
                 if response is None:
+                    if held is not None:
+                        run.settle(held, 0.0)
                     continue
                 calls = conversation.receive(response, started, time.perf_counter())
+                if held is not None:
+                    run.settle(held, conversation.model_calls[-1].cost)
                 if calls:
                     conversation.add_results(run.execute(calls))
             if not conversation.paused:
@@ -511,8 +547,11 @@ class Durable:
         name: str = "conductor",
         polling: float = 0.1,
         executor_id: str = "local",
+        queue_budget: Any = None,
     ) -> None:
         self.llm = llm
+        self.budget_usd = _budget_usd(queue_budget)
+        self.queue_budget: QueueBudget | None = None
         self.tools = check_tools(tools)
         self.database = database
         self.queue_name = queue
@@ -556,6 +595,10 @@ class Durable:
             _app = self
             _off_loop(lambda: self._start_dbos(config))
             self.launched = True
+            budget = QueueBudget(self.database, self.queue_name, self.budget_usd)
+            self.queue_budget = budget if budget.active else None
+            if self.queue_budget is None:
+                budget.close()
         logger.info("durable runs on %s, tools %s (version %s)", self.database, self.tools.names, self.version)
         return self
 
@@ -584,6 +627,9 @@ class Durable:
             if self._client is not None:
                 self._client.close()
                 self._client = None
+            if self.queue_budget is not None:
+                self.queue_budget.close()
+                self.queue_budget = None
             if self.launched:
                 _off_loop(lambda: DBOS.destroy(destroy_registry=False))
                 self.launched = False
@@ -727,6 +773,16 @@ class Durable:
         return drive(_Run(self, conversation)).to_json()
 
 
+def _budget_usd(value: Any) -> float | None:
+    """The dollars of ``queue_budget=`` (a cd.Budget with usd=, or a number)."""
+    if value is None:
+        return None
+    usd = getattr(value, "usd", value)
+    if isinstance(usd, bool) or not isinstance(usd, (int, float)) or usd < 0:
+        raise DurableError(f"queue_budget= takes cd.Budget(usd=...) or dollars, got {value!r}")
+    return float(usd)
+
+
 def _sdk_options(options: Mapping[str, Any]) -> set[str]:
     return {k for k in options if k not in _RUN_OPTIONS and k not in ("tools", "approve")
             and not k.startswith("_")}
@@ -752,6 +808,7 @@ def durable(
     worker_concurrency: int | None = None,
     requests_per_minute: int | None = None,
     executor_id: str = "local",
+    queue_budget: Any = None,
     launch: bool = True,
 ) -> Durable:
     """``llm`` and ``tools`` served as durable runs on ``database`` (SQLite file by default; a
@@ -763,10 +820,13 @@ def durable(
     worker on the database. Launching (the default) resumes every unfinished run this worker
     held (its ``executor_id``): several workers on one database each need their own, kept across
     restarts (``"worker-1"``, ...), or each one launched would take over the others' live runs.
+    ``queue_budget=cd.Budget(usd=...)``: dollars every run of the queue may spend together, across
+    all workers (kept in the database; a run whose next request would cross it ends with
+    ``stopped_by="budget"``).
     """
     app = Durable(llm, tools=tools, database=database, queue=queue, concurrency=concurrency,
                   worker_concurrency=worker_concurrency, requests_per_minute=requests_per_minute,
-                  executor_id=executor_id)
+                  executor_id=executor_id, queue_budget=queue_budget)
     return app.launch() if launch else app
 
 
@@ -840,6 +900,65 @@ def _synchronous_normal(dbapi_connection: Any, record: Any) -> None:
     files = [row[2] for row in dbapi_connection.execute("PRAGMA database_list")]
     if any(f and os.path.abspath(f) in _tuned for f in files):
         dbapi_connection.execute("PRAGMA synchronous=NORMAL")
+
+
+# -- a dollar budget for a whole queue -----------------------------------------------------------
+
+class QueueBudget:
+    """Dollars every run of one queue may spend together, kept in the runs' database so every worker
+    shares it: a request reserves its worst case (an atomic UPDATE that fails when it would cross the
+    budget), then settles at what it cost. Both are recorded steps, so a replay never counts twice."""
+
+    TABLE = "conductor_queue_budget"
+
+    def __init__(self, database: str, queue: str, usd: float | None = None) -> None:
+        import sqlalchemy as sa
+
+        url = database.replace("postgresql://", "postgresql+psycopg://", 1) if database.startswith(
+            "postgresql://") else database
+        self.queue = queue
+        self.engine = sa.create_engine(url, connect_args={"timeout": 30} if url.startswith("sqlite") else {})
+        with self.engine.begin() as c:
+            c.execute(sa.text(f"CREATE TABLE IF NOT EXISTS {self.TABLE} (queue VARCHAR(200) PRIMARY KEY, "
+                              "usd DOUBLE PRECISION NOT NULL, spent DOUBLE PRECISION NOT NULL DEFAULT 0, "
+                              "reserved DOUBLE PRECISION NOT NULL DEFAULT 0)"))
+            if usd is not None:
+                found = c.execute(sa.text(f"UPDATE {self.TABLE} SET usd = :usd WHERE queue = :q"),
+                                  {"usd": usd, "q": queue}).rowcount
+                if not found:
+                    c.execute(sa.text(f"INSERT INTO {self.TABLE} (queue, usd) VALUES (:q, :usd)"),
+                              {"q": queue, "usd": usd})
+
+    @property
+    def active(self) -> bool:
+        return self.state() is not None
+
+    def state(self) -> tuple[float, float, float] | None:
+        """(budget, spent, reserved) in dollars, or None when the queue has no budget."""
+        import sqlalchemy as sa
+
+        with self.engine.begin() as c:
+            row = c.execute(sa.text(f"SELECT usd, spent, reserved FROM {self.TABLE} WHERE queue = :q"),
+                            {"q": self.queue}).fetchone()
+        return None if row is None else (float(row[0]), float(row[1]), float(row[2]))
+
+    def reserve(self, worst: float) -> bool:
+        import sqlalchemy as sa
+
+        with self.engine.begin() as c:
+            return c.execute(sa.text(
+                f"UPDATE {self.TABLE} SET reserved = reserved + :w WHERE queue = :q AND spent + reserved + :w <= usd"
+            ), {"w": worst, "q": self.queue}).rowcount == 1
+
+    def settle(self, worst: float, actual: float) -> None:
+        import sqlalchemy as sa
+
+        with self.engine.begin() as c:
+            c.execute(sa.text(f"UPDATE {self.TABLE} SET reserved = reserved - :w, spent = spent + :a WHERE queue = :q"),
+                      {"w": worst, "a": actual, "q": self.queue})
+
+    def close(self) -> None:
+        self.engine.dispose()
 
 
 # -- other processes -----------------------------------------------------------------------------
