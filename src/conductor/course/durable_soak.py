@@ -197,10 +197,14 @@ class CrashSoak:
                 f"by the ledger, {self.approvals} approvals sent; {self.idempotent_again} idempotent calls ran again")
 
 
-def _decide(client: durability.DurableClient, run_id: str, ledger: str, counts: dict[str, int]) -> None:
-    """Play the person for one parked run."""
+def _decide(client: durability.DurableClient, run_id: str, ledger: str, counts: dict[str, int],
+            decided: set[tuple[str, int, str]]) -> None:
+    """Play the person for one parked run (once per call and pause: the run may not have read it yet)."""
     pending = client.pending(run_id)
     for call in pending.calls:
+        if (run_id, pending.pause, call.id) in decided:
+            continue
+        decided.add((run_id, pending.pause, call.id))
         try:
             if pending.kind == "approval":
                 client.approve(run_id, call.id)
@@ -243,12 +247,13 @@ def crash_soak(conversations: int = 200, *, seed: int = 0, kill_after: tuple[flo
                            version=planner.version)
             ids.append(run_id)
         counts = {"kills": 0, "approvals": 0, "interrupted": 0}
+        decided: set[tuple[str, int, str]] = set()
         try:
             while time.perf_counter() - began < limit:
                 next_kill = time.perf_counter() + rng.uniform(*kill_after)
                 while time.perf_counter() < next_kill:
                     for run_id in client.runs(status="PENDING"):
-                        _decide(client, run_id, ledger, counts)
+                        _decide(client, run_id, ledger, counts, decided)
                     time.sleep(0.05)
                 open_runs = client.runs(status=["PENDING", "ENQUEUED"])
                 if not open_runs:
