@@ -391,17 +391,23 @@ class _Run:
                        call.id, call.name)
         from .guards import pending_call
 
-        decisions = self.wait("interrupted", (pending_call(call),))
-        decision = decisions.get(call.id)
-        if call.id in self.outputs:  # a person found the call had taken effect, and gave its result
-            now = time.perf_counter() - self.conversation.origin
-            return ToolCallRecord(id=call.id, name=call.name, arguments=_arguments(call), is_error=False,
-                                  started=now, ended=now, output=self.outputs[call.id])
-        if decision is not None and decision.approved:
+        while True:
+            decisions = self.wait("interrupted", (pending_call(call),))
+            decision = decisions.get(call.id)
+            if call.id in self.outputs:  # a person found the call had taken effect, and gave its result
+                now = time.perf_counter() - self.conversation.origin
+                return ToolCallRecord(id=call.id, name=call.name, arguments=_arguments(call), is_error=False,
+                                      started=now, ended=now, output=self.outputs[call.id])
+            if decision is None or not decision.approved:
+                break
             from dbos import DBOS
 
-            text = DBOS.run_step({"name": f"conductor.rerun:{call.name}"}, self._step(call, False))
-            return _from_json(json.loads(text)["record"])
+            # Run again as the person asked: recorded as started first, so a crash during it asks again.
+            restarted = self._started(call)
+            text = DBOS.run_step({"name": f"conductor.rerun:{call.name}"}, self._step(call, restarted))
+            rerun = json.loads(text)
+            if "record" in rerun:
+                return _from_json(rerun["record"])
         reason = decision.reason if decision is not None else ""
         now = time.perf_counter() - self.conversation.origin
         return ToolCallRecord(
