@@ -6,7 +6,7 @@ from __future__ import annotations
 import conductor as cd
 from conductor.course.durable_soak import RELEASE_ENV, _ledger, _pause, email_receipt
 
-__all__ = ["RELEASE_ENV", "TOOLS", "OTHER_TOOLS"]
+__all__ = ["RELEASE_ENV", "TOOLS", "OTHER_TOOLS", "enqueue"]
 
 
 def _hold() -> None:
@@ -53,3 +53,14 @@ def transfer_money(to: str, amount: float) -> dict:
 
 TOOLS = [send_email, get_weather, transfer_money]
 OTHER_TOOLS = [get_weather]
+
+
+def enqueue(database: str, question: str, run_id: str, tools: list = TOOLS) -> None:
+    """Put a run on the default queue from this process, which serves nothing (a client never launches)."""
+    from conductor import durability
+    from conductor.course.durable_soak import offline_llm
+
+    planner = durability.Durable(offline_llm(), tools=tools, database=database)
+    with durability.DurableClient(database) as client:
+        client.enqueue(durability.DEFAULT_QUEUE, planner._payload(question, {"parallel": True}), run_id=run_id,
+                       version=planner.version)

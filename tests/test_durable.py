@@ -123,7 +123,7 @@ def test_what_cannot_be_recorded_is_refused_before_the_run_starts_naming_it(tmp_
 def test_a_second_worker_with_another_tool_set_on_the_queue_is_refused(tmp_path, ledger):
     database = _database(tmp_path, "sqlite")
     cd.durable(durable_soak.offline_llm(), tools=durable_tools.TOOLS, database=database).shutdown()
-    _enqueue(database, WEATHER, "run-waiting")  # waits for a worker with these tools
+    durable_tools.enqueue(database, WEATHER, "run-waiting")  # waits for a worker with these tools
     refused = "another tool set.*send_email.*this worker has get_weather, version"
     with pytest.raises(durability.DurableError, match=refused):
         cd.durable(durable_soak.offline_llm(), tools=durable_tools.OTHER_TOOLS, database=database)

@@ -58,13 +58,6 @@ def _database(tmp_path: Path, kind: str) -> str:
     return POSTGRES.rsplit("/", 1)[0] + "/" + name
 
 
-def _enqueue(database: str, question: str, run_id: str, tools: list = durable_tools.TOOLS) -> None:
-    planner = durability.Durable(durable_soak.offline_llm(), tools=tools, database=database)
-    with durability.DurableClient(database) as client:
-        client.enqueue(durability.DEFAULT_QUEUE, planner._payload(question, {"parallel": True}), run_id=run_id,
-                       version=planner.version)
-
-
 def _worker(database: str, ledger: Path, executor_id: str = "local") -> subprocess.Popen:
     return durable_soak.start_worker(database, str(ledger), tools="durable_tools:TOOLS", executor_id=executor_id)
 
@@ -84,7 +77,7 @@ def test_a_worker_killed_mid_call_resumes_and_a_non_idempotent_call_waits_for_a_
     monkeypatch.setenv(durable_tools.RELEASE_ENV, str(release))
     database = _database(tmp_path, "sqlite")
     worker = _worker(database, ledger)  # creates the database
-    _enqueue(database, EMAIL, "run-email")
+    durable_tools.enqueue(database, EMAIL, "run-email")
     _wait_for(lambda: _ran(ledger, "send_email") == 1)  # the e-mail went; its result is not yet recorded
     durable_soak.kill(worker)
     release.touch()
@@ -104,12 +97,13 @@ def test_a_worker_killed_mid_call_resumes_and_a_non_idempotent_call_waits_for_a_
     assert _ran(ledger, "send_email") == 1
 
 
+@pytest.mark.slow  # make test sees it in lesson 09's section 3 (nbval)
 def test_an_idempotent_call_cut_off_runs_again_and_completed_calls_do_not(tmp_path, ledger, monkeypatch):
     release = tmp_path / "release"
     monkeypatch.setenv(durable_tools.RELEASE_ENV, str(release))
     database = _database(tmp_path, "sqlite")
     worker = _worker(database, ledger)
-    _enqueue(database, WEATHER, "run-weather")
+    durable_tools.enqueue(database, WEATHER, "run-weather")
     _wait_for(lambda: _ran(ledger, "get_weather") == 3)  # three parallel calls, all in flight
     durable_soak.kill(worker)
     release.touch()
@@ -128,7 +122,7 @@ def test_a_parked_approval_survives_a_restart_and_the_cli_approves_it_from_anoth
     database = _database(tmp_path, "sqlite")
     worker = _worker(database, ledger)
     question = "Send 500 dollars to Anna."
-    _enqueue(database, question, "run-transfer")
+    durable_tools.enqueue(database, question, "run-transfer")
     with durability.DurableClient(database) as client:
         call = client.wait_pending("run-transfer").calls[0]
     durable_soak.kill(worker)  # the run is parked: no process holds it now
@@ -161,7 +155,7 @@ def test_three_workers_share_one_queue(tmp_path, ledger, kind):
     try:
         ids = [f"run-many-{i}" for i in range(9)]
         for run_id in ids:
-            _enqueue(database, WEATHER, run_id)
+            durable_tools.enqueue(database, WEATHER, run_id)
         with durability.DurableClient(database) as client:
             results = [client.result(run_id, timeout=120) for run_id in ids]
             executors = {s.executor_id for s in client._dbos.list_workflows(workflow_ids=ids, load_input=False)}
