@@ -7,7 +7,6 @@ Every case runs on SQLite; the ones marked ``postgres`` run again on the Postgre
 
 from __future__ import annotations
 
-import json
 import os
 import sqlite3
 import subprocess
@@ -17,7 +16,6 @@ from pathlib import Path
 
 import pytest
 
-import conductor as cd
 from conductor import durability
 from conductor.course import durable_soak
 

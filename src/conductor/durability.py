@@ -64,8 +64,8 @@ WORKFLOW = "conductor.run"
 DEFAULT_DATABASE = "sqlite:///conductor_runs.sqlite"
 DEFAULT_QUEUE = "conductor"
 PENDING_EVENT = "conductor.pending"  # the calls a parked run waits on, as JSON
-RECV_TIMEOUT = 600.0
-POLL = 0.05  # seconds between two looks at a run's status from another process  # seconds one wait for a decision lasts before it is recorded and waited again
+RECV_TIMEOUT = 600.0  # seconds one wait for a decision lasts before it is recorded and waited again
+POLL = 0.05  # seconds between two looks at a run's status from another process
 
 # Run options a durable run takes (those of llm.run). approve= is a function: a durable run cannot record it.
 _RUN_OPTIONS = frozenset({
