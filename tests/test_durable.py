@@ -162,3 +162,18 @@ def test_a_dollar_budget_for_the_whole_queue_holds_across_its_runs(tmp_path, led
     assert "budget" in [r.stopped_by for r in results]
     assert spent <= budget and reserved == pytest.approx(0.0, abs=1e-12)
     assert spent == pytest.approx(sum(r.cost for r in results))
+
+
+def test_a_model_fallback_inside_a_durable_run_records_which_model_answered(tmp_path, ledger):
+    from conductor.offline import LatencyModel, OfflineModel
+
+    def member(api, model):
+        return cd.connect("offline", api=api, model=model, offline_model=OfflineModel(latency=LatencyModel.instant()))
+
+    primary, backup = member("responses", "gpt-4.1-mini"), member("messages", "claude-haiku-4-5")
+    primary.offline.inject("overloaded", times=3, retry_after=0.001)
+    llm = cd.fallback(primary, backup)
+    with cd.durable(llm, tools=durable_tools.TOOLS, database=_database(tmp_path, "sqlite")) as app:
+        result = app.run(WEATHER, parallel=True)
+    assert [c.model for c in result.trace.model_calls] == ["claude-haiku-4-5"] * 2
+    assert len(result.tool_calls) == 3 and not result.stopped_by
