@@ -1,11 +1,12 @@
 """What durability costs: durable runs against the in-memory run, per step and per conversation.
 
-``python -m conductor bench durable`` runs the same conversations (two weather look-ups in
-parallel, then the answer: 2 model requests and 2 tool calls, so 4 recorded steps) with
-``llm.run`` and with ``cd.durable(...).run`` on SQLite (and on PostgreSQL when
-``CONDUCTOR_TEST_POSTGRES_URL`` or ``--postgres`` names a server), on the stand-in answering
-at once, so the difference is the engine's; then sets it against the model latency a real
-request has (the stand-in's latency model, calibrated on recorded requests).
+``python -m conductor bench durable`` runs the same conversation (two weather look-ups in
+parallel, then the answer: 2 model requests and 2 tool calls, 4 recorded steps) with ``llm.run``
+and with ``cd.durable(...).run`` on SQLite (and on PostgreSQL when ``CONDUCTOR_TEST_POSTGRES_URL``
+names a server), on the stand-in answering at once, so the difference is the engine's. Per
+conversation: the difference of the medians (the workflow's start, input, output and steps). Per
+step: each DBOS step's call timed minus the work inside it (what writing its record costs),
+median. Then set against a model request at the stand-in's default latency.
 """
 
 from __future__ import annotations
@@ -16,61 +17,95 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from .. import durability
 from . import durable_soak
 
 QUESTION = "Check the weather in Oslo and Paris."
-SHORT = "Check the weather in Oslo."  # one call fewer
-LONG = "Check the weather in Oslo, Paris, Rome and Madrid."  # two calls more
 
 
 @dataclass(frozen=True)
 class DurableCost:
-    """One database's measurement: medians in ms, in memory and durable, of a short and a long conversation."""
+    """One database's measurement, in ms: medians per conversation, and what recording adds to one step."""
 
     database: str
     conversations: int
-    steps: tuple[int, int]  # recorded steps (requests + tool calls) of the short and the long conversation
-    memory_ms: tuple[float, float]
-    durable_ms: tuple[float, float]
-
-    @property
-    def per_step_ms(self) -> float:
-        """What one more recorded step adds: the slope between the short and the long conversation."""
-        extra = [d - m for d, m in zip(self.durable_ms, self.memory_ms)]
-        return (extra[1] - extra[0]) / (self.steps[1] - self.steps[0])
+    steps: int  # recorded steps of one conversation (requests + tool calls)
+    memory_ms: float  # median per conversation, llm.run
+    durable_ms: float  # median per conversation, durable
+    step_ms: float  # median time a step took beyond its own work (the record written, read back on replay)
 
     @property
     def per_conversation_ms(self) -> float:
-        """What durability adds to the short conversation (workflow start and end plus its steps)."""
-        return self.durable_ms[0] - self.memory_ms[0]
+        return self.durable_ms - self.memory_ms
 
 
-def _median_ms(run: object, conversations: int) -> float:
+class _StepTimer:
+    """Times every DBOS step: its whole call minus the work inside it, i.e. what recording it costs."""
+
+    def __init__(self) -> None:
+        self.overheads: list[float] = []
+
+    def __enter__(self) -> _StepTimer:
+        from dbos import DBOS
+        from dbos._dbos import StepReservation
+
+        self._saved = (DBOS.__dict__["run_step"], StepReservation.run)
+        timer = self
+
+        def timed(run: Any, options: Any, func: Any, *args: Any) -> Any:
+            inner: list[float] = []
+
+            def work() -> Any:
+                began = time.perf_counter()
+                try:
+                    return func(*args)
+                finally:
+                    inner.append(time.perf_counter() - began)
+
+            began = time.perf_counter()
+            result = run(options, work)
+            timer.overheads.append(time.perf_counter() - began - sum(inner))
+            return result
+
+        original_step, original_run = self._saved
+        DBOS.run_step = classmethod(lambda cls, options, func, *args: timed(  # type: ignore[method-assign]
+            lambda o, w: original_step.__func__(cls, o, w), options, func, *args))
+        StepReservation.run = lambda reservation, options, func, *args: timed(  # type: ignore[method-assign]
+            lambda o, w: original_run(reservation, o, w), options, func, *args)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        from dbos import DBOS
+        from dbos._dbos import StepReservation
+
+        DBOS.run_step, StepReservation.run = self._saved  # type: ignore[method-assign]
+
+
+def _median_ms(run: Any, conversations: int) -> float:
     times = []
     for _ in range(conversations):
         began = time.perf_counter()
-        run()  # type: ignore[operator]
+        run()
         times.append((time.perf_counter() - began) * 1000)
     return statistics.median(times)
 
 
 def measure(database: str, conversations: int = 50) -> DurableCost:
-    """Median ms per conversation in memory and durable on ``database``, for a short and a long one."""
+    """Median ms per conversation in memory and durable on ``database``, and per recorded step."""
     llm = durable_soak.offline_llm()
     tools = [durable_soak.get_weather]
     options = {"max_rounds": 2, "parallel": True}
-    steps, memory, durable = [], [], []
+    result = llm.run(QUESTION, tools=tools, **options)
+    steps = result.api_calls + len(result.tool_calls)
+    memory = _median_ms(lambda: llm.run(QUESTION, tools=tools, **options), conversations)
     with durability.durable(llm, tools=tools, database=database) as app:
         app.run(QUESTION, **options)  # warm: the first run loads what every later one reuses
-        for question in (SHORT, LONG):
-            result = llm.run(question, tools=tools, **options)
-            steps.append(result.api_calls + len(result.tool_calls))
-            memory.append(_median_ms(lambda: llm.run(question, tools=tools, **options), conversations))
-            durable.append(_median_ms(lambda: app.run(question, **options), conversations))
+        with _StepTimer() as timer:
+            durable = _median_ms(lambda: app.run(QUESTION, **options), conversations)
     kind = "PostgreSQL" if database.startswith("postgres") else "SQLite"
-    return DurableCost(kind, conversations, (steps[0], steps[1]), (memory[0], memory[1]), (durable[0], durable[1]))
+    return DurableCost(kind, conversations, steps, memory, durable, statistics.median(timer.overheads) * 1000)
 
 
 def model_latency_ms(keys: int = 200) -> float:
@@ -97,14 +132,12 @@ def bench(conversations: int = 50, postgres: str | None = None) -> list[DurableC
 
 def print_bench(rows: list[DurableCost], latency_ms: float | None) -> None:
     first = rows[0]
-    print(f"median ms of {first.conversations} conversations of {first.steps[0]} and {first.steps[1]} recorded steps "
-          "(requests + tool calls), stand-in answering at once")
-    print(f"{'database':<11} {'in memory':>15} {'durable':>15} {'per conversation':>17} {'per step':>9}")
+    print(f"median of {first.conversations} conversations of {first.steps} recorded steps (2 requests, 2 tool calls), "
+          "the stand-in answering at once")
+    print(f"{'database':<11} {'in memory':>10} {'durable':>9} {'per conversation':>17} {'per step':>9}")
     for row in rows:
-        print(f"{row.database:<11} {row.memory_ms[0]:>7.1f} {row.memory_ms[1]:>7.1f} "
-              f"{row.durable_ms[0]:>7.1f} {row.durable_ms[1]:>7.1f} {row.per_conversation_ms:>15.1f}ms "
-              f"{row.per_step_ms:>7.2f}ms")
+        print(f"{row.database:<11} {row.memory_ms:>8.1f}ms {row.durable_ms:>7.1f}ms {row.per_conversation_ms:>15.1f}ms "
+              f"{row.step_ms:>7.2f}ms")
     if latency_ms:
-        step = first.per_step_ms
         print(f"a model request takes ~{latency_ms:.0f} ms at the stand-in's default latency (real models: "
-              f"seconds); one recorded step on SQLite is {100 * step / latency_ms:.1f}% of that")
+              f"seconds); one recorded step on SQLite is {100 * first.step_ms / latency_ms:.1f}% of that")
