@@ -56,11 +56,8 @@ OTHER_TOOLS = [get_weather]
 
 
 def enqueue(database: str, question: str, run_id: str, tools: list = TOOLS) -> None:
-    """Put a run on the default queue from this process, which serves nothing (a client never launches)."""
-    from conductor import durability
+    """Put a run on the default queue from this process, which serves nothing (enqueue never launches)."""
     from conductor.course.durable_soak import offline_llm
 
-    planner = durability.Durable(offline_llm(), tools=tools, database=database)
-    with durability.DurableClient(database) as client:
-        client.enqueue(durability.DEFAULT_QUEUE, planner._payload(question, {"parallel": True}), run_id=run_id,
-                       version=planner.version)
+    cd.durable(offline_llm(), tools=tools, database=database, launch=False).enqueue(question, run_id=run_id,
+                                                                                   parallel=True)

@@ -704,11 +704,18 @@ class Durable:
         return run_id
 
     def enqueue(self, question: str, *, run_id: str | None = None, **options: Any) -> str:
-        """Put a durable run on the queue: any worker on the database takes it, within the queue's limits."""
+        """Put a durable run on the queue; its id. Any worker on the database with these tools takes it,
+        within the queue's limits. This never launches DBOS here: a process that only hands runs to
+        workers (a web handler, a notebook) builds the app with ``launch=False`` and enqueues."""
         payload = self._payload(question, options)
-        self._ensure()
         run_id = run_id or f"run-{uuid.uuid4().hex[:12]}"
-        self.client.enqueue(self.queue_name, payload, run_id=run_id, version=self.version)
+        try:
+            self.client.enqueue(self.queue_name, payload, run_id=run_id, version=self.version)
+        except Exception as exc:  # noqa: BLE001 - one line that says what to do
+            if "no such table" in str(exc) or "does not exist" in str(exc):
+                raise DurableError(f"no worker has opened {_safe(self.database)} yet: start one first "
+                                   "(cd.durable(llm, tools=[...], database=...))") from None
+            raise
         return run_id
 
     def run(self, question: str, **options: Any) -> RunResult:
@@ -718,6 +725,7 @@ class Durable:
     def run_many(self, questions: Sequence[str], **options: Any) -> list[RunResult]:
         """Every question as a durable run on the queue (its concurrency and rate limits apply across all
         workers); the results in the questions' order."""
+        self._ensure()  # this process serves the queue too
         ids = [self.enqueue(q, **options) for q in questions]
         return [self.result(run_id) for run_id in ids]
 
@@ -996,6 +1004,13 @@ class DurableClient:
     def enqueue(self, queue: str, payload: str, *, run_id: str, version: str) -> None:
         self._dbos.enqueue({"workflow_name": WORKFLOW, "queue_name": queue, "workflow_id": run_id,
                             "app_version": version}, payload)
+
+    def executor(self, run_id: str) -> str | None:
+        """The executor id of the worker that took the run (None while it waits on the queue)."""
+        found = self._dbos.list_workflows(workflow_ids=[run_id], load_input=False, load_output=False)
+        if not found:
+            raise KeyError(f"no durable run has id {run_id!r} in {_safe(self.database)}")
+        return found[0].executor_id
 
     def status(self, run_id: str) -> str:
         """PENDING, ENQUEUED, SUCCESS, ERROR, ... (DBOS's workflow status)."""

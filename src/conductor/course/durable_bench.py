@@ -49,7 +49,7 @@ class _StepTimer:
 
     def __enter__(self) -> _StepTimer:
         from dbos import DBOS
-        from dbos._dbos import StepReservation
+        from dbos import StepReservation
 
         self._saved = (DBOS.__dict__["run_step"], StepReservation.run)
         timer = self
@@ -78,7 +78,7 @@ class _StepTimer:
 
     def __exit__(self, *exc: Any) -> None:
         from dbos import DBOS
-        from dbos._dbos import StepReservation
+        from dbos import StepReservation
 
         DBOS.run_step, StepReservation.run = self._saved  # type: ignore[method-assign]
 

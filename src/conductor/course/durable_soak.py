@@ -238,14 +238,9 @@ def crash_soak(conversations: int = 200, *, seed: int = 0, kill_after: tuple[flo
         reference = {q: llm.run(q, tools=TOOLS, approve=lambda call: True, **run_options()).answer
                      for q in set(asked)}
         process = start_worker(database, ledger, concurrency)
-        planner = durability.Durable(llm, tools=TOOLS, database=database)  # builds payloads; never launches
+        planner = durability.durable(llm, tools=TOOLS, database=database, launch=False)  # enqueues, serves nothing
         client = durability.DurableClient(database)
-        ids = []
-        for i, question in enumerate(asked):
-            run_id = f"soak-{i:04d}"
-            client.enqueue(durability.DEFAULT_QUEUE, planner._payload(question, run_options()), run_id=run_id,
-                           version=planner.version)
-            ids.append(run_id)
+        ids = [planner.enqueue(question, run_id=f"soak-{i:04d}", **run_options()) for i, question in enumerate(asked)]
         counts = {"kills": 0, "approvals": 0, "interrupted": 0}
         decided: set[tuple[str, int, str]] = set()
         try:
@@ -273,6 +268,7 @@ def crash_soak(conversations: int = 200, *, seed: int = 0, kill_after: tuple[flo
             rows = db.execute("SELECT tool, COUNT(*) FROM effects GROUP BY run, tool, arguments "
                               "HAVING COUNT(*) > 1").fetchall()
         client.close()
+        planner.shutdown()
     twice = sum(n - 1 for name, n in rows if name == "send_email")
     again = sum(n - 1 for name, n in rows if name == "get_weather")
     return CrashSoak(conversations, finished, twice, conversations - finished, same, counts["kills"], again,
