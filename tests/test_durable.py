@@ -177,3 +177,11 @@ def test_a_model_fallback_inside_a_durable_run_records_which_model_answered(tmp_
         result = app.run(WEATHER, parallel=True)
     assert [c.model for c in result.trace.model_calls] == ["claude-haiku-4-5"] * 2
     assert len(result.tool_calls) == 3 and not result.stopped_by
+
+
+def test_the_approve_command_says_in_one_line_when_the_database_cannot_be_reached(capsys):
+    from conductor.__main__ import main
+
+    code = main(["approve", "run-1", "call_1", "--database", "postgresql://nobody:secret@127.0.0.1:1/conductor"])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and err.startswith("error: cannot reach") and "secret" not in err
