@@ -52,8 +52,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from .execution import DEFAULT_MAX_WORKERS, _batches, run_call
-from .guards import Decision, PendingCall
-from .rounds import Conversation, RunResult, ToolCallRecord, _from_json, _to_json
+from .guards import DEFAULT_MAX_REPEATS, Decision, PendingCall
+from .rounds import DEFAULT_MAX_PAUSES, Conversation, RunResult, ToolCallRecord, _from_json, _to_json
 from .tools import Tool, ToolRegistry
 from .types import ToolCall
 
@@ -80,10 +80,6 @@ class DurableError(RuntimeError):
 
 class DatabaseUnreachable(DurableError):
     """The system database named cannot be reached."""
-
-
-class CallInterrupted(DurableError):
-    """Raised inside a step: the worker died during this call and it must not run again unasked."""
 
 
 # -- what can be recorded ------------------------------------------------------------------------
@@ -777,10 +773,10 @@ class Durable:
             options.pop("history", None), options.pop("max_tokens", None), options.pop("parallel_tool_calls", None),
             options.pop("tool_choice", None), _sdk_only(options),
             guards={"allowed_tools": options.pop("allowed_tools", None),
-                    "max_repeats": options.pop("max_repeats", 3), "approve": None},
+                    "max_repeats": options.pop("max_repeats", DEFAULT_MAX_REPEATS), "approve": None},
             parallel=bool(options.pop("parallel", False)),
             max_workers=int(options.pop("max_workers", DEFAULT_MAX_WORKERS)),
-            max_pauses=options.pop("max_pauses", 3),
+            max_pauses=options.pop("max_pauses", DEFAULT_MAX_PAUSES),
             limits=_limits(options.pop("budget", None), options.pop("deadline", None)),
             keep_raw=False,
         )
