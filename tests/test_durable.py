@@ -185,3 +185,11 @@ def test_the_approve_command_says_in_one_line_when_the_database_cannot_be_reache
     code = main(["approve", "run-1", "call_1", "--database", "postgresql://nobody:secret@127.0.0.1:1/conductor"])
     err = capsys.readouterr().err
     assert code == 2 and err.count("\n") == 1 and err.startswith("error: cannot reach") and "secret" not in err
+
+
+def test_what_llm_run_would_refuse_is_refused_before_anything_is_recorded(tmp_path):
+    app = cd.durable(durable_soak.offline_llm(), tools=durable_tools.TOOLS, launch=False,
+                     database=_database(tmp_path, "sqlite"))
+    with pytest.raises(durability.DurableError, match="would be refused when it starts.*max_rounds"):
+        app.start(WEATHER, max_rounds=-1)
+    assert not app.launched and not (tmp_path / "runs.sqlite").exists()

@@ -670,15 +670,16 @@ class Durable:
     # runs ------------------------------------------------------------------------------------
 
     def _payload(self, question: str, options: dict[str, Any]) -> str:
-        unknown = sorted(set(options) - _RUN_OPTIONS - {"tools", "approve"} - _sdk_options(options))
-        if unknown:
-            raise DurableError(f"a durable run does not take {', '.join(unknown)}=")
         for name in options.get("tools", ()) or ():
             name = _tool_name(name)
             if isinstance(name, str) and name not in self.tools:
                 raise DurableError(f"tool {name!r} is not one this durable app serves ({', '.join(self.tools.names)})")
-        payload = encode_options(question, options)
-        return json.dumps({**json.loads(payload), "tools": self.tools.names, "version": self.version})
+        spec = {**json.loads(encode_options(question, options)), "tools": self.tools.names, "version": self.version}
+        try:  # what llm.run would refuse (an unknown option, a bad tool_choice) is refused before anything is recorded
+            self._conversation_of(spec)
+        except (TypeError, ValueError) as exc:
+            raise DurableError(f"this durable run would be refused when it starts: {exc}") from exc
+        return json.dumps(spec, ensure_ascii=False)
 
     def _ensure(self) -> None:
         if not self.launched:
@@ -764,11 +765,15 @@ class Durable:
             raise DurableError(
                 f"this run was started with tools {spec.get('tools')}; this worker serves {self.tools.names}"
             )
+        return drive(_Run(self, self._conversation_of(spec))).to_json()
+
+    def _conversation_of(self, spec: Mapping[str, Any]) -> Conversation:
+        """The run's conversation, built from its recorded input exactly as ``llm.run`` builds it."""
         options = {k: _from_json(v) for k, v in spec["options"].items()}
         names = options.pop("tools", None)
         tools = [self.tools.get(n) if isinstance(n, str) else n for n in names] if names is not None \
             else list(self.tools)
-        conversation = self.llm._conversation(
+        return self.llm._conversation(
             spec["question"], tools, options.pop("max_rounds", 2), options.pop("system", None),
             options.pop("history", None), options.pop("max_tokens", None), options.pop("parallel_tool_calls", None),
             options.pop("tool_choice", None), _sdk_only(options),
@@ -780,7 +785,6 @@ class Durable:
             limits=_limits(options.pop("budget", None), options.pop("deadline", None)),
             keep_raw=False,
         )
-        return drive(_Run(self, conversation)).to_json()
 
 
 def _budget_usd(value: Any) -> float | None:
@@ -791,11 +795,6 @@ def _budget_usd(value: Any) -> float | None:
     if isinstance(usd, bool) or not isinstance(usd, (int, float)) or usd < 0:
         raise DurableError(f"queue_budget= takes cd.Budget(usd=...) or dollars, got {value!r}")
     return float(usd)
-
-
-def _sdk_options(options: Mapping[str, Any]) -> set[str]:
-    return {k for k in options if k not in _RUN_OPTIONS and k not in ("tools", "approve")
-            and not k.startswith("_")}
 
 
 def _sdk_only(options: dict[str, Any]) -> dict[str, Any]:
