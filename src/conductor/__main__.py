@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from .apis import API_NAMES
+from .course.durable_cli import add_approve
 from .course.runner import CELL_TIMEOUT, DEFAULT_JOBS, PROVIDERS, CourseError, find_root, parse_value, refresh_notebooks, run_course
 
 USAGE_ERROR = 2  # argparse's own exit code for bad input
@@ -136,6 +137,10 @@ def _run_bench(args: argparse.Namespace) -> int:
         rows = bench.bench_summary()
         bench.print_summary(rows)
         return 0 if all(row.ok for row in rows) else 1  # a missed bar: its row says NO, and exit 1
+    elif args.which == "durable":
+        from .course import durable_cli
+
+        return durable_cli.run_bench(args)
     elif args.which == "loop":
         bench.print_loop(bench.bench_loops(args.conversations or 200))
     elif args.which == "batch":
@@ -188,12 +193,13 @@ def add_bench(subparsers: argparse._SubParsersAction) -> None:
         "memory kept per result. tracing: bench loop's task with cd.tracing on (spans exported in memory) over off. "
         "scale: one task over catalogues of 10, 62 and 300 tools on each API, the naive loop vs prompt caching, "
         "hosted and client tool search, namespaces, allowed tools and the floor (only the tool the task needs). "
-        "programmatic: a four-call task as tool rounds and as the model's own program.",
+        "programmatic: a small and a large four-call task as tool rounds and as the model's own program. "
+        "durable: durable runs (DBOS) against llm.run, per step and per conversation, on SQLite and PostgreSQL.",
     )
     parser.add_argument(
         "which",
         nargs="?",
-        choices=["loop", "parallel", "offline", "retry", "batch", "tracing", "scale", "programmatic"],
+        choices=["loop", "parallel", "offline", "retry", "batch", "tracing", "scale", "programmatic", "durable"],
         help="what to measure (none: every benchmark, one table of ratios)",
     )
     parser.add_argument(
@@ -253,6 +259,10 @@ def _run_soak(args: argparse.Namespace) -> int:
 
     if args.conversations < 1 or args.workers < 1:
         raise CourseError("--conversations and --workers must be at least 1")
+    if args.crash:
+        from .course import durable_cli
+
+        return durable_cli.run_crash_soak(args)
     report = soak.soak(args.conversations, seed=args.seed, workers=args.workers, progress=not args.quiet)
     print(report.table())
     print("OK: every promise held" if report.ok else "FAILED: a counter that must be 0 is not")
@@ -272,6 +282,8 @@ def add_soak(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--seed", type=int, default=0, help="seed of the random mix (the same seed, the same run)")
     parser.add_argument("--workers", type=int, default=2, help="worker processes (default 2)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument("--crash", action="store_true",
+                        help="durable runs instead (default 200), the worker SIGKILLed at random and restarted")
     parser.set_defaults(handler=_run_soak)
 
 
@@ -374,6 +386,7 @@ COMMANDS: tuple[Callable[[argparse._SubParsersAction], None], ...] = (
     add_soak,
     add_cost,
     add_eval,
+    add_approve,
 )
 
 
