@@ -159,9 +159,16 @@ def _is_library(filename: str) -> bool:
     return path.is_relative_to(_PACKAGE_DIR) or str(path).startswith(_LIBRARY_DIRS)
 
 
+def _is_check(frame: traceback.FrameSummary) -> bool:
+    """A frame of a check's own judge (``_judge_...`` in a lesson module): never the learner's line to fix."""
+    return frame.name.startswith("_judge") and Path(frame.filename).resolve().is_relative_to(_EXERCISES_DIR)
+
+
 def _where(exc: BaseException) -> str:
     """' (in f, line n)' for the innermost frame of the learner's code, or ''."""
-    frames = [f for f in traceback.extract_tb(exc.__traceback__) if not _is_library(f.filename)]
+    frames = [
+        f for f in traceback.extract_tb(exc.__traceback__) if not _is_library(f.filename) and not _is_check(f)
+    ]
     if not frames:
         return ""
     frame = frames[-1]
