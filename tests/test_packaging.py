@@ -292,3 +292,46 @@ def test_refresh_writes_the_exercise_cells_between_exercises_and_summary(tmp_pat
     assert not apply_exercises(notebook, path), "a second pass changes nothing"
     assert not apply_exercises(new_notebook(cells=[new_markdown_cell("## Summary")]), path)
     assert not apply_exercises(notebook, tmp_path / "99_future.ipynb"), "no exercises module: left alone"
+
+
+README_WORD_LIMIT = 1500
+"""A learner's first page: the benchmarks, instructor and contributor detail live in docs/."""
+
+
+def test_readme_stays_a_first_page_under_the_word_limit() -> None:
+    """Counted as ``wc -w`` counts: whitespace-separated words, tables and code included."""
+    words = len((ROOT / "README.md").read_text(encoding="utf-8").split())
+    assert words < README_WORD_LIMIT, (
+        f"README.md has {words:,} words; a learner's first page stays under {README_WORD_LIMIT:,}: move "
+        "benchmark figures, instructor and contributor detail into docs/ and link to them"
+    )
+
+
+def github_anchor(heading: str) -> str:
+    """The anchor GitHub gives a markdown heading: lower case, punctuation dropped, spaces as hyphens."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def markdown_anchors(path: Path) -> set[str]:
+    text = re.sub(r"(?ms)^```.*?^```", "", path.read_text(encoding="utf-8"))  # no headings inside code blocks
+    return {github_anchor(match) for match in re.findall(r"(?m)^#{1,6} (.+)$", text)}
+
+
+MARKDOWN_PAGES = [ROOT / "README.md", ROOT / "CONTRIBUTING.md", *sorted((ROOT / "docs").glob("*.md"))]
+
+
+@pytest.mark.parametrize("path", MARKDOWN_PAGES, ids=lambda path: path.relative_to(ROOT).as_posix())
+def test_markdown_links_reach_files_and_headings_that_exist(path: Path) -> None:
+    """Every relative link of the README and the docs opens a file, and a ``#heading`` one a heading there."""
+    text = re.sub(r"(?ms)^```.*?^```", "", path.read_text(encoding="utf-8"))
+    broken = []
+    for target in re.findall(r"\]\(([^)\s]+)\)", text):
+        if re.match(r"[a-z]+:", target):
+            continue
+        file_part, _, anchor = target.partition("#")
+        linked = (path.parent / file_part).resolve() if file_part else path
+        if not linked.exists():
+            broken.append(target)
+        elif anchor and linked.suffix == ".md" and anchor not in markdown_anchors(linked):
+            broken.append(target)
+    assert not broken, f"{path.name}: links to files or headings that do not exist: {broken}"
