@@ -238,7 +238,7 @@ def test_eval_command_names_the_api_and_model_and_why_each_failing_case_failed(c
     assert out.startswith(f"{len(CASES)} cases x 2 trials on offline: model conductor-offline, Chat Completions API\n")
     why = " ".join(out[out.index("why the failing cases failed"):].split())  # the lines wrap at 100 columns
     assert "parallel_mixed (0/2 passed): trial 0: missing calls: calculate" in why
-    assert "made get_weather(city='Beijing')" in why
+    assert "calls that succeeded: get_weather(city='Beijing')" in why
 
 
 def test_eval_json_names_the_api_and_model_and_logs_them_apart_from_the_report(capsys):
@@ -263,7 +263,6 @@ def test_a_missing_call_whose_tool_failed_says_what_the_tool_said():
     report = evals.evaluate([flaky], k=5, latency_scale=0)
     failed = report.failures()
     assert failed, "the flaky service fails some trials"
-    assert any(p.startswith("get_weather failed: TimeoutError: the weather API did not answer within 2 s")
-               for p in failed[0].problems), failed[0].problems
+    assert "get_weather failed: TimeoutError: the weather API did not answer within 2 s" in failed[0].problems
     assert report.why("flaky_weather").startswith(f"trial {failed[0].trial}: missing calls: get_weather; ")
     assert report.why("weather_beijing") == ""
