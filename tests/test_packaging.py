@@ -335,3 +335,21 @@ def test_markdown_links_reach_files_and_headings_that_exist(path: Path) -> None:
         elif anchor and linked.suffix == ".md" and anchor not in markdown_anchors(linked):
             broken.append(target)
     assert not broken, f"{path.name}: links to files or headings that do not exist: {broken}"
+
+
+def test_refresh_writes_the_exercise_cells_up_to_the_next_section(tmp_path: Path) -> None:
+    """Lesson 08's exercises are followed by "## A gate for CI", not by the summary: that section is kept."""
+    from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+
+    from conductor.course.exercises import lesson08
+    from conductor.course.runner import apply_exercises
+
+    gate = new_markdown_cell("## A gate for CI\n\nThe evaluation is a command too.")
+    notebook = new_notebook(cells=[
+        new_markdown_cell("## Exercises\n\nHow they work."), new_code_cell("old_solution = 42"), gate,
+        new_code_cell("print('gate')"), new_markdown_cell("## Summary"),
+    ])
+    assert apply_exercises(notebook, tmp_path / "08_observe_and_evaluate.ipynb")
+    sources = [cell.source for cell in notebook.cells]
+    assert sources[1:-3] == [lesson08.SETUP, *(text for q in lesson08.EXERCISES for text in (q.prompt, q.stub))]
+    assert sources[-3:] == [gate.source, "print('gate')", "## Summary"]
