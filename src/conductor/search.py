@@ -333,13 +333,12 @@ def client_search_registry(loaded: Sequence[Tool], deferred: Sequence[Tool], fou
     lock = threading.Lock()
 
     def search_tools(query: str) -> dict[str, Any]:
-        """Find tools you do not have yet and make them available: the best matches (up to 5) can be
-        called from your next step on, and stay available. Their definitions are added to your tools.
+        """Load more tools: the best matches (up to 5) join your tools for the next step on.
 
         Args:
-            query: a few words saying what the tool should do (an action, a subject, a parameter),
-                e.g. "weather forecast for a city".
+            query: what the tool should do, e.g. "weather forecast for a city".
         """
+        # Short on purpose: this definition is resent on every request of the run (see tests/test_scale.py).
         found = index.search(query)
         with lock:
             new = [name for name in found if name not in live]
@@ -380,8 +379,9 @@ def searches(result: Any) -> list[Search]:
     found: list[Search] = []
     queries: dict[str, str] = {}  # client search call id -> its query
     for message in result.messages:
-        if message.get("type") == "tool_search_output":
-            names = [t.get("name", "") for t in message.get("tools") or ()]
+        if message.get("type") == "tool_search_output":  # a function, or a namespace and the functions it loaded
+            names = [inner.get("name", "") for t in message.get("tools") or ()
+                     for inner in (t.get("tools") if t.get("type") == "namespace" else [t]) or ()]
             found.append(Search(None, tuple(names), "hosted"))
         for call in message.get("tool_calls") or ():  # Chat Completions
             if call.get("function", {}).get("name") == SEARCH_TOOL:

@@ -94,6 +94,25 @@ _HISTORY_ITEMS = (*_ASSISTANT_ITEMS, "function_call_output", *sorted(SERVER_ITEM
 HISTORY_ORIGIN = ("responses", HISTORY_MODEL)  # a turn read from history=: this API's items, the model unknown
 
 
+def in_namespaces(tools: Sequence[Any], wires: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The function tools ``wires`` (one per tool of ``tools``), those of a tool with a ``namespace`` grouped in
+    ``{"type": "namespace", "name", "description", "tools": [...]}``, placed where its first tool was: the
+    functions keep their own ``defer_loading`` (the API takes it on the functions, never on the namespace)."""
+    grouped: list[dict[str, Any]] = []
+    spaces: dict[str, dict[str, Any]] = {}
+    for tool, wire in zip(tools, wires):
+        space = getattr(tool, "namespace", None)
+        if space is None:
+            grouped.append(wire)
+            continue
+        if space.name not in spaces:
+            spaces[space.name] = {"type": "namespace", "name": space.name, "description": space.description,
+                                  "tools": []}
+            grouped.append(spaces[space.name])
+        spaces[space.name]["tools"].append(wire)
+    return grouped
+
+
 def hosted_kind(tool: dict[str, Any]) -> str | None:
     """``"hosted"`` for a tool OpenAI runs, ``"client"`` for a typed tool your code must carry out, or
     ``None`` when the dict is not one of this API's typed tools."""
@@ -246,7 +265,8 @@ class ResponsesApi:
             # Hosted tools (web_search, ...) go beside the function tools unchanged, as the caller wrote them.
             deferred = deferred_for(settings, self.api)
             kwargs["tools"] = [
-                *(self.tool(t, t.name in deferred, programmatic=settings.programmatic) for t in tools),
+                *in_namespaces(tools, [self.tool(t, t.name in deferred, programmatic=settings.programmatic)
+                                       for t in tools]),
                 *hosted,
             ]
             if settings.programmatic:
