@@ -209,6 +209,34 @@ def test_a_failure_inside_a_checks_judge_names_no_line_of_the_check() -> None:
     assert "StopIteration" in message and "_judge_keep_out" not in message, message
 
 
+def test_a_deferred_copy_is_told_what_the_check_ran_not_the_checks_line() -> None:
+    """A copy with defer_loading=True makes the API refuse the check's run: the message says which run failed."""
+    outcome = lesson07.q2.evaluate((lambda tool: cd.tool(tool, programmatic=False, defer_loading=True),))
+    assert outcome.status == "incorrect"
+    assert outcome.message.startswith("running the four-city question with programmatic=True on your tool failed: "
+                                      "the API rejected a request with HTTP 400")
+    assert "_judge" not in outcome.message and "line" not in outcome.message
+
+
+def test_a_copy_whose_calls_wait_for_approval_is_told_no_call_ran() -> None:
+    """Before, the check's own bookkeeping raised KeyError on a run with no call, and named its own line."""
+    outcome = lesson07.q2.evaluate((lambda tool: cd.tool(tool, programmatic=False, requires_approval=True),))
+    assert outcome.status == "incorrect"
+    assert outcome.message.startswith("no call of your tool ran")
+    assert "KeyError" not in outcome.message and "_judge" not in outcome.message
+
+
+def test_an_exception_with_no_line_of_the_learner_asks_to_fix_the_code_not_a_line() -> None:
+    from conductor.course.exercises.core import explain
+
+    try:
+        {}.pop("x")
+    except KeyError as exc:
+        exc.__traceback__ = None  # no frame of the learner's code
+        message = explain(exc, "your code")
+    assert message == "your code raised KeyError: 'x'. Fix your code and run the cell again."
+
+
 def test_the_lessons_wrong_answers_still_name_their_own_line() -> None:
     """Frames of a wrong answer defined in a lesson module are the learner's: their line is named."""
     outcome = lesson06.q3.evaluate(lesson06._needs_details())

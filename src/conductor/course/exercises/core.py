@@ -199,7 +199,9 @@ def explain(exc: BaseException, doing: str) -> str:
     if "Placeholder" in str(exc) or "____" in str(exc):
         return f"{doing} reached a ____ placeholder{_where(exc)}: replace it with your code."
     detail = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
-    return f"{doing} raised {detail}{_where(exc)}. Fix that line and run the cell again."
+    where = _where(exc)
+    fix = "Fix that line" if where else "Fix your code"  # no line of the learner's to point at
+    return f"{doing} raised {detail}{where}. {fix} and run the cell again."
 
 
 def learner_call(doing: str, func: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:

@@ -145,8 +145,12 @@ def _judge_keep_out(keep_out_of_programs: Any) -> str:
     if "allowed_callers" in sent[0] or result.programs:
         raise Wrong("a program still called the tool: its request carried allowed_callers. Pass "
                     "programmatic=False to cd.tool.")
-    callers = {c.caller for c in result.tool_calls}
-    return f"no program was written; the model made its {len(result.tool_calls)} calls itself ({callers.pop()})."
+    ran = [c for c in result.tool_calls if c.blocked is None]
+    if not ran:
+        stopped = sorted({c.blocked for c in result.tool_calls if c.blocked}) or ["the model made none"]
+        raise Wrong(f"no call of your tool ran ({', '.join(stopped)}): change only what programs may call, "
+                    "with programmatic=False, and keep the tool's other options as they were.")
+    return f"no program was written; the model made its {len(ran)} calls itself, one round at a time."
 
 
 def _mutates() -> tuple[Any, ...]:
