@@ -353,3 +353,13 @@ def test_refresh_writes_the_exercise_cells_up_to_the_next_section(tmp_path: Path
     sources = [cell.source for cell in notebook.cells]
     assert sources[1:-3] == [lesson08.SETUP, *(text for q in lesson08.EXERCISES for text in (q.prompt, q.stub))]
     assert sources[-3:] == [gate.source, "print('gate')", "## Summary"]
+
+
+def test_readme_says_how_to_get_the_chinese_font_the_charts_look_for() -> None:
+    """The font package the README names installs a family the charts pick up, and the README says to restart."""
+    from conductor.charts import CJK_FONTS
+
+    text = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    assert "apt-get install fonts-noto-cjk" in text and "Noto Sans CJK SC" in CJK_FONTS
+    assert "PingFang SC" in text and "PingFang SC" in CJK_FONTS and "Microsoft YaHei" in CJK_FONTS
+    assert "matplotlib.get_cachedir()" in text and "restart the kernel" in text
