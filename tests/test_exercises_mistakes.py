@@ -148,6 +148,16 @@ def test_the_time_at_the_end_of_the_system_prompt_is_told_why_it_misses() -> Non
     assert "put the time in the user's message" in outcome.message
 
 
+def test_a_time_to_the_minute_in_the_system_prompt_is_caught_too() -> None:
+    """The two requests straddle a minute: a system prompt that shows the time to the minute still changes."""
+
+    def build_prompt(question, now):  # type: ignore[no-untyped-def]
+        return f"{lesson06.LONG_RULES}\nNow: {now:%Y-%m-%d %H:%M}.", question
+
+    outcome = lesson06.q2.evaluate((build_prompt,))
+    assert outcome.status == "incorrect" and "at the end of the system prompt" in outcome.message
+
+
 def test_the_time_first_is_not_told_about_the_end_of_the_prompt() -> None:
     outcome = lesson06.q2.evaluate(lesson06._time_first())
     assert outcome.status == "incorrect" and "at the end of the system prompt" not in outcome.message

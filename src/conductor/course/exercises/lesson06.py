@@ -132,7 +132,8 @@ def _prompt_reference() -> tuple[Any, ...]:
     return (namespace["build_prompt"],)
 
 
-MOMENTS = (dt.datetime(2026, 11, 28, 9, 0, 5), dt.datetime(2026, 11, 28, 9, 0, 41))
+# 36 seconds apart across a minute, so a time to the minute changes too (it would not between 9:00:05 and 9:00:41).
+MOMENTS = (dt.datetime(2026, 11, 28, 9, 0, 41), dt.datetime(2026, 11, 28, 9, 1, 17))
 
 
 def _judge_prompt(build_prompt: Any) -> str:
