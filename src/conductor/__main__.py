@@ -9,6 +9,7 @@ returning the exit code. A new command is one more such function listed in
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import math
 import os
@@ -19,6 +20,9 @@ from pathlib import Path
 from .apis import API_NAMES
 from .course.durable_cli import add_approve
 from .course.runner import CELL_TIMEOUT, DEFAULT_JOBS, PROVIDERS, CourseError, find_root, parse_value, refresh_notebooks, run_course
+
+API_TITLES = {"responses": "Responses", "chat": "Chat Completions", "messages": "Messages"}
+"""Each wire API as its provider names it."""
 
 USAGE_ERROR = 2  # argparse's own exit code for bad input
 
@@ -320,7 +324,8 @@ def _run_eval(args: argparse.Namespace) -> int:
     """Handler of ``eval``: the lesson 08 dataset, k trials a case; exits 1 when pass^k is under ``--min-pass-k``."""
     from . import evals
     from .course.eval_cases import CASES
-    from .providers import ProviderError, connect
+    from .display import wrap
+    from .providers import OFFLINE_MODEL_NAME, ProviderError, connect
 
     _check_eval_numbers(args)
     llm = None
@@ -329,8 +334,23 @@ def _run_eval(args: argparse.Namespace) -> int:
             llm = connect(args.provider, api=args.api, model=args.model)
         except (ProviderError, ValueError) as exc:
             raise CourseError(str(exc)) from exc
-    report = evals.evaluate(CASES, k=args.k, llm=llm, api=args.api or "responses", latency_scale=args.latency_scale)
-    print(report.to_json() if args.json else report.table())
+    api = llm.api if llm is not None else args.api or "responses"
+    model = llm.model if llm is not None else OFFLINE_MODEL_NAME
+    where = f"{len(CASES)} cases x {args.k} trials on {args.provider}: model {model}, {API_TITLES[api]} API"
+    # The JSON report is the job's artifact on stdout; what it ran on goes to the log then, and into the JSON.
+    print(where, file=sys.stderr if args.json else sys.stdout)
+    report = evals.evaluate(CASES, k=args.k, llm=llm, api=api, latency_scale=args.latency_scale)
+    if args.json:
+        print(json.dumps({"provider": args.provider, "api": api, "model": model, **json.loads(report.to_json())},
+                         ensure_ascii=False, indent=1))
+    else:
+        print(report.table())
+        failing = [row for row in report.rows() if row["passes"] < row["trials"]]
+        if failing:
+            print("why the failing cases failed (each case's first failed trial):")
+            for row in failing:
+                print(wrap(f"{row['case']} ({row['passes']}/{row['trials']} passed): {report.why(row['case'])}",
+                           indent="  "))
     if args.min_pass_k is not None and not evals.gate(report, args.min_pass_k):
         print(f"FAILED: pass^{report.k} {report.pass_k:.2f} is under --min-pass-k {args.min_pass_k:.2f}", file=sys.stderr)
         return 1
