@@ -2774,7 +2774,14 @@ def _fits_code(value: Any, parameter: Parameter) -> bool:
 
 
 def fill(spec: ToolSpec, question: str, *, preset: dict[str, Any] | None = None) -> Filled:
-    """Arguments for ``spec`` read from ``question``; ``preset`` values (from earlier results) come first."""
+    """Arguments for ``spec`` read from ``question``; ``preset`` values (from earlier results) come first.
+
+    The question is first said as the tool documents its values (``formats.prepare``: dates, times, units,
+    ids written with a space); a value that still breaks its parameter's documented format is not sent.
+    """
+    from .formats import conforms, prepare, restored  # formats reads parameters with this module's helpers
+
+    question, restore = prepare(spec, question)
     reader = _Reader(question, own_words(spec))
     preset = preset or {}
     for value in preset.values():
@@ -2791,9 +2798,14 @@ def fill(spec: ToolSpec, question: str, *, preset: dict[str, Any] | None = None)
     if reader.fan_out and not all(_as_written(v, p, question) for p in parameters if p.name == reader.fan_out[0]
                                   for v in reader.fan_out[1]):
         missing += [reader.fan_out[0]]
-    found = {**preset, **arguments}
+    for parameter in parameters:
+        if parameter.name in arguments and not conforms(parameter, arguments[parameter.name]):
+            del arguments[parameter.name]  # a value the tool's documented format rejects is asked for instead
+            missing += [parameter.name] if parameter.required else []
+    fan_out = reader.fan_out and (reader.fan_out[0], restored(reader.fan_out[1], restore))
+    found = {**preset, **restored(arguments, restore)}
     ordered = {p.name: found[p.name] for p in parameters_of(spec.parameters) if p.name in found}
-    return Filled(ordered, missing, reader.fan_out)
+    return Filled(ordered, missing, fan_out)
 
 
 def _per_pair(spec: ToolSpec, question: str, arguments: dict[str, Any]) -> list[dict[str, Any]]:

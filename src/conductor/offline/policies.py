@@ -61,6 +61,7 @@ from .conversation import CallTools, Conversation, Decision, PlannedCall, Policy
 from .course_policy import catalogue_policy
 from .evidence import arguments_of, data_of, error_of, finished
 from .language import STOPWORDS, Language, cjk_bigrams, format_number, language_of, say, stem, words
+from .replies import UNREAD_LANGUAGE, missing_words, small_talk, unread_language
 from .scenario_policies import SCENARIO_POLICIES
 from .wording import call_words, decline, hint_real_model, label, not_mine
 
@@ -395,10 +396,11 @@ def _follow_up(conversation: Conversation) -> list[PlannedCall]:
     return []
 
 
-def _decline_text(tool_name: str, missing: Sequence[Parameter], language: Language) -> str:
-    """Which tool the model would use and which parameters the question did not give, in one sentence."""
+def _decline_text(conversation: Conversation, tool_name: str, missing: Sequence[Parameter], language: Language) -> str:
+    """What the question did not give, asked for in one sentence (what the tool does said in its own words)."""
     hint_real_model()
-    return decline(tool_name, missing, language)
+    spec = conversation.tool(tool_name)
+    return decline(tool_name, missing, language, spec.description if spec is not None else "")
 
 
 def _stand_in_text(conversation: Conversation, language: Language) -> str:
@@ -456,12 +458,11 @@ def _with_previous(step: str, value: Any) -> str:
 def _step_note(step: str, plan: _Plan, language: Language) -> str:
     """Which step was not done and why, said plainly."""
     if plan.declined is not None:
-        tool, missing = plan.declined
-        names = say(language, "、", " and ").join(label(p.name, language) for p in missing)
-        why = say(language, f"{tool} 需要 {names},问题里没有给出", f"{tool} needs {names}, which the question does not give")
+        names = missing_words(plan.declined[1], language)
+        why = say(language, f"我还需要知道{names}", f"I need to know {names}")
     else:
-        why = say(language, "提供的工具里没有能做这一步的", "none of the offered tools does it")
-    return say(language, f"“{step}”这一步我没有做:{why}。", f'I did not do the step "{step}": {why}.')
+        why = say(language, "我手头的工具做不了这件事", "none of the tools I have does it")
+    return say(language, f"“{step}”这一步我没有做:{why}。", f'I did not do "{step}": {why}.')
 
 
 def _several_steps(conversation: Conversation) -> Decision | None:
@@ -523,6 +524,21 @@ def _steps_answer(conversation: Conversation, language: Language, notes: Sequenc
     return say(language, "", " ").join(part for part in (answer, *notes) if part)
 
 
+def small_talk_policy(conversation: Conversation) -> Decision | None:
+    """A greeting or a thank-you gets a short reply; a question in a language other than English and Chinese, one
+    English sentence naming the two it reads (and no call)."""
+    if conversation.exchanges():
+        return None
+    question = conversation.question
+    said = small_talk(question, language_of(question))
+    if said is not None:
+        return Reply(said)
+    if unread_language(question):
+        hint_real_model()
+        return Reply(UNREAD_LANGUAGE)
+    return None
+
+
 def generic_policy(conversation: Conversation) -> Decision:
     """Any other question: call the tool it asks for with the arguments it states, then answer from the results.
 
@@ -553,7 +569,7 @@ def generic_policy(conversation: Conversation) -> Decision:
     if plan.calls:
         return CallTools(plan.calls)
     if plan.declined is not None:
-        return Reply(_decline_text(*plan.declined, language))
+        return Reply(_decline_text(conversation, *plan.declined, language))
     return Reply(_stand_in_text(conversation, language))
 
 
@@ -574,7 +590,7 @@ def decide(conversation: Conversation, policies: Iterable[Policy] = ()) -> Decis
     chain = [*policies, *_REGISTERED]
     decision = next((d for d in (policy(conversation) for policy in chain) if d is not None), None)
     if decision is None:
-        built_in = (catalogue_policy, *SCENARIO_POLICIES)
+        built_in = (small_talk_policy, catalogue_policy, *SCENARIO_POLICIES)
         decision = next((d for d in (policy(conversation) for policy in built_in) if d is not None), None)
         decision = _finished(conversation, decision if decision is not None else generic_policy(conversation))
     return _constrain(conversation, decision)
