@@ -61,6 +61,7 @@ from .conversation import CallTools, Conversation, Decision, PlannedCall, Policy
 from .course_policy import catalogue_policy
 from .evidence import arguments_of, data_of, error_of, finished
 from .language import STOPWORDS, Language, cjk_bigrams, format_number, language_of, say, stem, words
+from .parts import segment_calls, value_from_results
 from .replies import UNREAD_LANGUAGE, missing_words, small_talk, unread_language
 from .scenario_policies import SCENARIO_POLICIES
 from .wording import call_words, decline, hint_real_model, label, not_mine
@@ -346,6 +347,9 @@ def _plan(conversation: Conversation, question: str | None = None, *, best_only:
     ranked = ranked[:1] if best_only else ranked
     declined: tuple[str, tuple[Parameter, ...]] | None = None
     for spec in ranked:
+        parted = segment_calls(spec, question, plan_arguments)
+        if parted:  # "20 euros to Bob and 30 euros to Alice": each part its own call, with its own values
+            return _Plan(tuple(PlannedCall(spec.name, arguments) for arguments in parted))
         calls = _calls_for(spec, question)
         if not isinstance(calls, Filled):
             return _Plan(tuple(calls))
@@ -384,11 +388,18 @@ def _follow_up(conversation: Conversation) -> list[PlannedCall]:
     if not fields:
         return []
     made = [(call.name, arguments_of(call)) for call, _ in conversation.exchanges()]
+    results = [data_of(result) for _, result in conversation.exchanges() if error_of(result) is None]
     question = conversation.question
     for spec in sorted(conversation.tools, key=lambda s: -match_score(s, question)):
-        parameters = parameters_of(spec.parameters)
-        preset = {p.name: fields[p.name] for p in parameters if p.required and p.name in fields}
-        if not preset or any(name == spec.name for name, _ in made):
+        if any(name == spec.name for name, _ in made) or match_score(spec, question) < _MATCH_THRESHOLD:
+            continue
+        # Only a value the question lacks comes from a result: a tool the question already fills needs none.
+        lacking = fill(spec, question).missing
+        parameters = {p.name: p for p in parameters_of(spec.parameters)}
+        preset = {name: fields[name] for name in lacking if name in fields}
+        preset |= {name: value for name in lacking if name not in preset
+                   for value in [value_from_results(parameters[name], results, question)] if value is not None}
+        if not preset:
             continue
         calls = _calls_for(spec, question, preset)
         if not isinstance(calls, Filled):

@@ -89,6 +89,8 @@ def field(key: str, value: Any, language: Language) -> str:
     """One field as words: "local time 13:00", "weight 3 kg", 当地时间 13:00; a list said as one."""
     bare, unit = unit_of(key)
     name = label(bare, language)
+    if isinstance(value, bool) and name:  # a flag is said as words: "booked", "not paid" / 已预订:是
+        return say(language, f"{name}:{'是' if value else '否'}", name if value else f"not {name}")
     shown = _said(value, unit, language)
     if isinstance(value, (dict, list)) and value:
         return f"{name}{say(language, ':', ': ' if not shown.startswith(chr(10)) else ':')}{shown}"
