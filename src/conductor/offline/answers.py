@@ -227,9 +227,10 @@ def _said(record: Record, language: Language) -> str:
     if record.error is not None:
         failure = plain_error(record.error, language)
         subject = record.label or _context_subject(record, language)
+        gap = "" if subject.endswith(")") else " "  # 这次调用(...)没有执行: no space after a Chinese bracket
         if not failure.ran:
-            return say(language, f"{subject} 没有执行:{failure.reason}", f"{subject} was not run: {failure.reason}")
-        return say(language, f"{subject} 失败:{failure.reason}", f"{subject} failed: {failure.reason}")
+            return say(language, f"{subject}{gap}没有执行:{failure.reason}", f"{subject} was not run: {failure.reason}")
+        return say(language, f"{subject}{gap}失败:{failure.reason}", f"{subject} failed: {failure.reason}")
     if record.text is not None:
         text = record.text.strip()
         # "Asia/Shanghai: 14:05." says what the bare "14:05" is about; a sentence naming it needs no label.
@@ -265,7 +266,8 @@ def _field(key: str, value: Any, unit: str, language: Language) -> str:
 
 def _context_subject(record: Record, language: Language) -> str:
     """The subject of a sentence about a call no one value names: its tool and its arguments as words."""
-    action = " ".join(name_words(record.tool)) or record.tool  # the tool's name said as words, not its identifier
+    # The tool's name said as words ("send email"), never its identifier; in Chinese, "the call" (这次调用).
+    action = say(language, "这次调用", " ".join(name_words(record.tool)).capitalize() or record.tool)
     if not record.context:
         return action
     return say(language, f"{action}({record.context})", f"{action} ({record.context})")

@@ -65,8 +65,11 @@ def segment_calls(spec: ToolSpec, question: str,
         return []
     whole = plan(spec, question, None)
     shared = whole.arguments if isinstance(whole, Filled) else (whole[0] if whole else {})
+    # The calls the whole question makes already: a part's own numbers and options all among them need no cut.
+    made = set() if isinstance(whole, Filled) else {repr(v) for call in whole for v in call.values()}
     calls: list[dict[str, Any]] = []
     kinds: set[frozenset[str]] = set()
+    covered = 0
     for part in cut:
         own = plan(spec, part, None)
         stated = own.arguments if isinstance(own, Filled) else (own[0] if len(own) == 1 else {})
@@ -75,6 +78,8 @@ def segment_calls(spec: ToolSpec, question: str,
         # and "the heavier is 25 kg" are two facts of one request.
         if not _own_values(spec, stated) or len(kinds) > 1:
             return []
+        if made and all(repr(stated[name]) in made for name in _own_values(spec, stated)):
+            covered += 1
         merged = {**shared, **stated}
         parameters = parameters_of(spec.parameters)
         if any(p.required and p.name not in merged for p in parameters):
@@ -82,7 +87,7 @@ def segment_calls(spec: ToolSpec, question: str,
         ordered = {p.name: merged[p.name] for p in parameters if p.name in merged}
         if ordered not in calls:
             calls.append(ordered)
-    return calls if len(calls) == len(cut) else []
+    return calls if len(calls) == len(cut) and covered < len(cut) else []
 
 
 def _own_values(spec: ToolSpec, stated: dict[str, Any]) -> frozenset[str]:

@@ -38,12 +38,11 @@ _CHINESE = {
     "unit": "单位", "value": "数值", "query": "搜索内容", "text": "文字", "ticker": "股票代码", "symbol": "代码",
     "pickup": "接送", "kind": "类型", "type": "类型", "category": "类别", "when": "时间", "seat": "座位",
     "class": "等级", "passengers": "人数", "people": "人数", "guests": "人数", "party": "", "size_": "",
-    "due": "截止日期", "priority": "优先级", "quality": "质量", "level": "级别", "mode": "方式",
+    "due": "截止日期", "item": "物品", "product": "商品", "song": "歌曲", "artist": "歌手", "movie": "电影", "priority": "优先级", "quality": "质量", "level": "级别", "mode": "方式",
 }
 _UNIT_WORDS = {"ml": "ml", "mg": "mg", "kg": "kg", "g": "g", "km": "km", "m": "m", "cm": "cm", "l": "L",
                "min": "minutes", "minutes": "minutes", "hours": "hours", "usd": "USD", "eur": "EUR", "pct": "%",
                "percent": "%", "c": "°C", "f": "°F"}
-_QUESTION_WORDS = ("who", "what", "how", "which", "when", "where")
 _FORMAT_NOISE = re.compile(
     r",?\s*(?:formatted\s+|as\s+|in\s+)?(?:ISO\s*8601\s*)?(?:date and time\s*)?\(?(?:YYYY-MM-DD(?:THH:MM)?|HH:MM)\)?"
     r"|,?\s*(?:on\s+the\s+)?24-hour(?:\s+clock)?|,?\s*e\.g\..*$|,?\s*ISO\s*8601.*$|;.*$",
@@ -66,16 +65,19 @@ def _english(parameter: Parameter) -> str:
     named = " ".join(words[:-1] if unit else words)
     clause = _clause(parameter.description)
     options = parameter.schema.get("enum") or parameter.schema.get("items", {}).get("enum")
-    if clause.split(" ", 1)[0].lower() in _QUESTION_WORDS:
-        said = clause  # "who receives the money", "how much water, in millilitres"
-    elif clause and not set(clause.lower().split()) <= set(named.lower().split()) | {"the", "a", "an"}:
+    if unit:  # the unit is said once, after the name: "the amount in ml (how much water)"
+        clause = re.sub(r",?\s*in\s+[a-z]+$", "", clause, flags=re.IGNORECASE)
+    # A description that only says the name again ("the amount of money to convert") adds nothing to it.
+    own = {w.lower() for w in words if w.lower() not in ("from", "to", "of", "the")} - {unit.lower()}
+    if clause and not own <= set(re.findall(r"[a-z]+", clause.lower())):
         said = f"the {named} ({clause})"
     else:
         said = f"the {named}"
     if unit and unit.lower() not in said.lower():
         said += f" in {unit}"
     if options:
-        said += " (" + _choices([str(o) for o in options], "en") + ")"
+        choices = _choices([str(o) for o in options], "en")
+        said = f"{said[:-1]}: {choices})" if said.endswith(")") else f"{said} ({choices})"
     return said
 
 
@@ -113,19 +115,29 @@ def missing_words(missing: Sequence[Parameter], language: Language) -> str:
 def _action(description: str) -> str:
     """What a tool does, from its description's first sentence, as a phrase after "to": "book a meeting room"."""
     first = re.split(r"(?<=[.!?])\s|\n", description.strip(), maxsplit=1)[0].rstrip(".!? ")
-    if not first or not re.match(r"[A-Z][a-z]+\b", first) or len(first.split()) > 12:
-        return ""
+    verb = first.split(" ", 1)[0].lower() if first else ""
+    if verb not in _VERBS or len(first.split()) > 12:
+        return ""  # "Today's buses between two stops" says what, not what to do
+    for pattern, said in _PERSON:
+        first = re.sub(pattern, said, first)
     return first[:1].lower() + first[1:]
+
+
+_VERBS = frozenset("""book add send log schedule remind refill rent hire reserve check look find post convert create set
+    pay email call buy order request cancel get show tell text play start stop turn put record track update delete
+    remove move share invite notify ask compute calculate search translate list fetch read write save open close
+    lock unlock switch make plan estimate quote count measure compare split shorten generate roll register sign
+    subscribe transfer withdraw deposit ship deliver return rate review""".split())
 
 
 def ask_for(missing: Sequence[Parameter], language: Language, description: str = "") -> str:
     """One sentence asking for the values a request lacks, in the question's language."""
     things = missing_words(missing, language)
     if language == "zh":
-        return f"可以办,不过我还需要知道{things}。请告诉我。"
+        return f"可以办,不过我还需要知道{things},请告诉我。"
     action = _action(description)
     lead = f"To {action}, I need to know" if action else "I can do that, but I need to know"
-    return f"{lead} {things}. Could you tell me?"
+    return f"{lead} {things}."
 
 
 def cannot_help(language: Language, *, tools_allowed: bool = True, any_tools: bool = True) -> str:
