@@ -93,7 +93,7 @@ _DEVELOPER = re.compile(r"the question does not say|问题里没有给出|问题
 _LITERALS = re.compile(r"\b(?:True|False|None|null)\b")
 _FIELD_BOOL = re.compile(r"\b[a-z]+ (?:yes|no)(?=[,.;)]|$)|[\u4e00-\u9fff](?:是|否)(?=[,,。;)]|$)", re.MULTILINE)
 _DUMP = re.compile(r"[{\[]\s*['\"]|['\"]\w+['\"]\s*:")
-_BARE = re.compile(r"(?:\b(?:is|are|was|equals|comes to)|(?<!\d)[:=]|是|为|等于)\s*-?(?<![\d:])\d[\d,]*(?:\.\d+)?\s*(?=[(.。,,;)(]|$)",
+_BARE = re.compile(r"(?:\b(?:is|are|was|equals|comes to)|(?<!\d)[:=]|是|为|等于)\s*-?(?<![\d:])\d[\d,]*(?:\.\d+)?(?!\.?\d|,\d)\s*(?=[(.。,,;)(]|$)",
                    re.MULTILINE)
 
 

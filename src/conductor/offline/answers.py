@@ -237,7 +237,8 @@ def _said(record: Record, language: Language) -> str:
         if not record.label:
             return _about(text, record, language)
         return text if record.label in text else say(language, f"{record.label}:{text}", f"{record.label}: {text}")
-    fields, unit = _with_unit(_localized(record.fields, language))
+    # A field the tool left empty (a due date of None) is not worth saying: a person would not say "due None".
+    fields, unit = _with_unit({k: v for k, v in _localized(record.fields, language).items() if v is not None})
     shown = {k: v for k, v in fields.items() if _value(v) != record.label and _value(v) not in record.stated}
     shown = shown or fields
     if list(shown) == ["result"]:

@@ -207,7 +207,7 @@ def _converted(question: str, parameters: list[Parameter]) -> str:
         size = amount * _UNITS[unit][1] + (int(extra) * 60 if extra else 0)
         return f" {_said(size / _UNITS[goal][1])} {goal} "
 
-    text = _ENGLISH_MEASURE.sub(english, question)
+    text = _ENGLISH_MEASURE.sub(english, with_digits(question) if language_of(question) == "en" else question)
     # 一个半小时: "one and a half hours"; with_digits leaves "一个" as an article, so it is read here.
     text = re.sub(r"一个半(?=小时|钟头)", "1个半", text)
     return _CHINESE_MEASURE.sub(chinese, with_digits(text) if language_of(text) == "zh" else text)
@@ -215,7 +215,7 @@ def _converted(question: str, parameters: list[Parameter]) -> str:
 
 # -- ids written with a space -----------------------------------------------------------------------------
 
-_SPACED_ID = re.compile(r"(?<![\w-])([A-Z]{1,4})\s(\d{1,6})(?![\w.,]\d|\w)")
+_SPACED_ID = re.compile(r"(?<![A-Za-z0-9-])([A-Z]{1,4})\s(\d{1,6})(?![\w.,]\d|[A-Za-z0-9])")
 _NOT_ID_WORDS = frozenset("USD EUR GBP JPY CNY CHF CAD AUD AM PM UTC GMT MB GB KB TB KG".split())
 
 
@@ -239,7 +239,8 @@ def prepare(spec: ToolSpec, question: str) -> tuple[str, dict[str, str]]:
     kinds = {documented_format(p) for p in parameters} - {None}
     text = question
     restore: dict[str, str] = {}
-    if any(_takes_spaced_ids(p) for p in parameters):
+    # An id written with a space is one value for every tool: "UA 919" is never the number 919 of a duration.
+    if True:
         def glue(match: re.Match[str]) -> str:
             if match.group(1) in _NOT_ID_WORDS:
                 return match.group(0)

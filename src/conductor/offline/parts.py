@@ -36,7 +36,8 @@ REQUEST_VERBS = (
 ).split()
 
 # A comma inside a number ("8,000") or before a year ("March 12, 2026") cuts nothing.
-_CUT = re.compile(r"\s*(?:(?<!\d),|,(?!\d)(?!\s*\d{4}\b)|[;,;])\s*(?:and\s+)?|\s+and\s+|\?\s+(?:and\s+)?(?=\S)|\s*、\s*|\s*和\s*", re.IGNORECASE)
+_CUT = re.compile(r"\s*(?:(?:,(?!\d)|(?<!\d),)(?!\s*\d{4}\b)|[;\uff0c\uff1b\u3001])\s*(?:and\s+)?|\s+and\s+"
+                  r"|\?\s+(?:and\s+)?(?=\S)|\s*\u548c\s*", re.IGNORECASE)
 
 
 def segments(question: str) -> list[str]:
@@ -61,12 +62,15 @@ def segment_calls(spec: ToolSpec, question: str,
     options of its own, or that leaves a required value unstated, means the question is not of this kind.
     """
     cut = segments(question)
+    # A part that starts with a verb of its own is another request ("... and log 7 hours of sleep"): a step.
+    if any(part.split(" ", 1)[0].lower() in REQUEST_VERBS for part in cut[1:]):
+        return []
     if len(cut) < 2 or any(len(part.split()) < 2 and not re.search(r"[\u4e00-\u9fff]", part) for part in cut):
         return []
     whole = plan(spec, question, None)
     shared = whole.arguments if isinstance(whole, Filled) else (whole[0] if whole else {})
     # The calls the whole question makes already: a part's own numbers and options all among them need no cut.
-    made = set() if isinstance(whole, Filled) else {repr(v) for call in whole for v in call.values()}
+    made = set() if isinstance(whole, Filled) else {_key(v) for call in whole for v in call.values()}
     calls: list[dict[str, Any]] = []
     kinds: set[frozenset[str]] = set()
     covered = 0
@@ -78,7 +82,7 @@ def segment_calls(spec: ToolSpec, question: str,
         # and "the heavier is 25 kg" are two facts of one request.
         if not _own_values(spec, stated) or len(kinds) > 1:
             return []
-        if made and all(repr(stated[name]) in made for name in _own_values(spec, stated)):
+        if made and all(_key(stated[name]) in made for name in _own_values(spec, stated)):
             covered += 1
         merged = {**shared, **stated}
         parameters = parameters_of(spec.parameters)
@@ -88,6 +92,11 @@ def segment_calls(spec: ToolSpec, question: str,
         if ordered not in calls:
             calls.append(ordered)
     return calls if len(calls) == len(cut) and covered < len(cut) else []
+
+
+def _key(value: Any) -> str:
+    """A value to compare across calls: 2 and 2.0 are one number."""
+    return repr(float(value)) if isinstance(value, (int, float)) and not isinstance(value, bool) else repr(value)
 
 
 def _own_values(spec: ToolSpec, stated: dict[str, Any]) -> frozenset[str]:

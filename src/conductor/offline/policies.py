@@ -61,7 +61,7 @@ from .conversation import CallTools, Conversation, Decision, PlannedCall, Policy
 from .course_policy import catalogue_policy
 from .evidence import arguments_of, data_of, error_of, finished
 from .language import STOPWORDS, Language, cjk_bigrams, format_number, language_of, say, stem, words
-from .parts import segment_calls, value_from_results
+from .parts import REQUEST_VERBS, segment_calls, value_from_results
 from .replies import UNREAD_LANGUAGE, missing_words, small_talk, unread_language
 from .scenario_policies import SCENARIO_POLICIES
 from .wording import call_words, decline, hint_real_model, label, not_mine
@@ -382,14 +382,15 @@ def _result_fields(conversation: Conversation) -> dict[str, Any]:
     return fields
 
 
-def _follow_up(conversation: Conversation) -> list[PlannedCall]:
-    """The next link of a chain: a tool the question asks for whose missing parameter a result now gives."""
+def _follow_up(conversation: Conversation, question: str | None = None) -> list[PlannedCall]:
+    """The next link of a chain: a tool the question (or one step of it) asks for whose missing parameter a
+    result now gives: by the parameter's name, or by kind (``parts.value_from_results``)."""
     fields = _result_fields(conversation)
     if not fields:
         return []
     made = [(call.name, arguments_of(call)) for call, _ in conversation.exchanges()]
     results = [data_of(result) for _, result in conversation.exchanges() if error_of(result) is None]
-    question = conversation.question
+    question = conversation.question if question is None else question
     for spec in sorted(conversation.tools, key=lambda s: -match_score(s, question)):
         if any(name == spec.name for name, _ in made) or match_score(spec, question) < _MATCH_THRESHOLD:
             continue
@@ -428,6 +429,8 @@ def _stand_in_text(conversation: Conversation, language: Language) -> str:
 
 _STEP = re.compile(
     r"\s*(?:[,;]\s*|\.\s+|\s+and\s+)then\b\s*,?\s*|\s*[,;]\s*after\s+that\b\s*,?\s*"
+    # "book the room ... and add a task ...": "and" before a verb of its own starts another request.
+    rf"|\s*,?\s+and\s+(?:also\s+)?(?=(?:{'|'.join(REQUEST_VERBS)})\b)"
     r"|\s*[,,;;]?\s*(?:然后|接着|随后|之后再)\s*|\s*[,,;;]\s*再(?=[\u4e00-\u9fff])",
     re.IGNORECASE,
 )
@@ -488,6 +491,10 @@ def _several_steps(conversation: Conversation) -> Decision | None:
     value: Any = None
     for index, step in enumerate(steps):
         plan = _plan(conversation, _with_previous(step, value) if index else step, best_only=True)
+        if not plan.calls and index and conversation.exchanges():
+            # "... and book the room when it lands": the step's missing value comes from an earlier result.
+            followed = _follow_up(conversation, step)
+            plan = _Plan(tuple(followed)) if followed else plan
         if not plan.calls:
             undone.append((step, plan))
             value = None
@@ -565,7 +572,8 @@ def generic_policy(conversation: Conversation) -> Decision:
     and says which is highest or lowest when the question compares.
     """
     language = language_of(conversation.question)
-    if conversation.exchanges() and conversation.tools_allowed:
+    # A question of several steps chains step by step (``_several_steps``), never across its steps at once.
+    if conversation.exchanges() and conversation.tools_allowed and len(steps_of(conversation.question)) < 2:
         follow = _follow_up(conversation)
         if follow:
             return CallTools(tuple(follow))
