@@ -352,7 +352,7 @@ _PURPOSE = re.compile(
     re.IGNORECASE,
 )
 # "提醒我15分钟后喝水": what to be reminded of comes after 提醒我 and any time ("15分钟后", "明天8点").
-_CHINESE_PURPOSE = re.compile(r"提醒(?:我|我们)?(?:[^，,。？?]*?(?:以后|之后|后|点|时))?([\u4e00-\u9fff]{2,})")
+_CHINESE_PURPOSE = re.compile(r"提醒(?:我|我们)?(?:[^，,。？?]*?(?:以后|之后|后|点|时))?((?!我)[\u4e00-\u9fff]{2,})")
 # A street address: a house number, a capitalised street name ending in a street word, then ", Town, ST" parts.
 _STREET_WORDS = "Street St Road Rd Avenue Ave Boulevard Blvd Parkway Pkwy Lane Ln Drive Dr Way Court Ct Place Square " \
                 "Terrace Highway Hwy Close Crescent Row".split()
@@ -1325,7 +1325,7 @@ _REQUEST_VERBS = frozenset("""book find show get give send add create make set c
     calculate estimate pull put grab help mute unmute pause resume delete remove update rename move copy share invite
     register enrol enroll sign submit file record note email text message ping notify tell ask suggest recommend
     price quote measure count rate review read write draw print scan upload download install restart deploy run
-    kick bump split score predict""".split())
+    kick bump split score predict pay transfer""".split())
 _SENTENCE_START = re.compile(r"(?:^|[.!?]\s+)\W*?(\w+)")
 
 
@@ -1342,7 +1342,7 @@ def _with_model_number(name: str, text: str) -> str:
     count of a unit after it ("Lisbon 3 days")."""
     # Not a score after it: "rate The Matrix 4 out of 5", "Inception 5/5".
     after = re.match(rf"{re.escape(name)}\s((?:\d{{1,3}}[A-Za-z]?|[A-Z]{{2,4}}|[A-HJ-Z](?=\s*(?:[,.;:!?]|and\b|or\b|$))))"
-                     rf"\b(?!\s*(?:[%°/]|out\s+of\b|stars?\b))(?:\s*([A-Za-z]+))?", text[text.find(name):])
+                     rf"\b(?!\s*(?:[%°/]|out\s+of\b|stars?\b))(?!\.\d)(?:\s*([A-Za-z]+))?", text[text.find(name):])
     if after is None or (after.group(2) and _is_unit_word(after.group(2).lower())):
         return name
     return f"{name} {after.group(1)}"

@@ -58,7 +58,7 @@ EVERYDAY_WORDS: dict[str, tuple[str, ...]] = {
     "住院": ("admission", "inpatient", "hospital"), "出院": ("discharge",), "护士": ("nurse",),
     "医保": ("health insurance", "insurance"), "病历": ("medical record", "record"),
     "诊断": ("diagnosis", "diagnose"), "治疗": ("treatment", "therapy"), "康复": ("rehab", "recovery"),
-    "理疗": ("physiotherapy", "therapy"), "心理咨询": ("therapy", "counseling"),
+    "理疗": ("physiotherapy", "physio", "therapy"), "心理咨询": ("therapy", "counseling"),
     "心理医生": ("therapist", "psychologist"), "怀孕": ("pregnancy", "pregnant"),
     "喝水": ("water", "hydration"), "饮水": ("water", "hydration"), "营养": ("nutrition",),
     "维生素": ("vitamin", "vitamins"), "蛋白质": ("protein",), "碳水": ("carbs", "carbohydrates"),
@@ -254,7 +254,8 @@ EVERYDAY_WORDS: dict[str, tuple[str, ...]] = {
     "词汇": ("vocabulary", "words"), "语法": ("grammar",), "发音": ("pronunciation",),
     "练习": ("practice", "exercise"), "复习": ("review", "revision"),
     # health and everyday life
-    "睡眠": ("sleep",), "心率": ("heart", "rate"), "血压": ("blood", "pressure"), "药": ("medicine", "medication"),
+    "睡眠": ("sleep",), "睡了": ("slept", "sleep"), "睡得很好": ("good",), "睡得不好": ("poor",),
+    "京都": ("kyoto",), "奥斯陆": ("oslo",), "利马": ("lima",), "心率": ("heart", "rate"), "血压": ("blood", "pressure"), "药": ("medicine", "medication"),
     "医生": ("doctor",), "挂号": ("appointment", "doctor"), "预约医生": ("appointment", "doctor"),
     "宠物": ("pet", "pets"), "植物": ("plant", "plants"), "浇水": ("water", "watering"),
     "停车": ("parking", "park"), "打车": ("taxi", "ride"), "出租车": ("taxi",), "油价": ("fuel", "price"),

@@ -61,6 +61,7 @@ from .conversation import CallTools, Conversation, Decision, PlannedCall, Policy
 from .course_policy import catalogue_policy
 from .evidence import arguments_of, data_of, error_of, finished
 from .language import STOPWORDS, Language, cjk_bigrams, format_number, language_of, say, stem, words
+from .choices import outside_choices
 from .parts import REQUEST_VERBS, segment_calls, value_from_results
 from .replies import UNREAD_LANGUAGE, missing_words, small_talk, unread_language
 from .scenario_policies import SCENARIO_POLICIES
@@ -221,16 +222,28 @@ def match_score(spec: ToolSpec, question: str) -> int:
                     if len(str(v)) >= 2 and (option_named(question, v) or concepts_of(str(v)) & said))
     shared_pairs = cjk_bigrams(question) & cjk_bigrams(f"{spec.name} {spec.description}")
     by_name = _shared(question_words, name_words_)
+    # A verb any request starts with ("book", "add") says less than the thing booked: 1 point, as a description word.
+    verbs = {w for w in by_name if w in _VERB_CONCEPTS}
+    # A unit of time in a name (log_hours) says nothing when the question holds a duration ("an hour-long call").
+    by_name -= verbs | (_TIME_UNIT_CONCEPTS if re.search(r"\b(?:\d+|an?)[\s-]+(?:hour|minute|day|week)", question)
+                        else set())
     by_description = _shared(question_words, description_words - by_name)
     by_parameters = _shared(question_words, _parameter_terms(spec) - by_name - by_description - name_words_)
     return (
         _NAME_POINTS * len(by_name)
+        + len(verbs)
         + _ENUM_POINTS * enum_hits
         + len(by_description)
         + len(by_parameters)
         + len(shared_pairs)
         + _evidence(spec, question)
     )
+
+
+_TIME_UNIT_CONCEPTS = frozenset(c for unit in ("hour", "hours", "minute", "minutes", "day", "days", "week", "weeks")
+                                for c in concepts_of(unit))
+_VERB_CONCEPTS = frozenset(c for verb in ("book", "add", "get", "set", "create", "make", "check", "find", "send")
+                           for c in concepts_of(verb))
 
 
 def _evidence(spec: ToolSpec, question: str) -> int:
@@ -352,6 +365,10 @@ def _plan(conversation: Conversation, question: str | None = None, *, best_only:
             return _Plan(tuple(PlannedCall(spec.name, arguments) for arguments in parted))
         calls = _calls_for(spec, question)
         if not isinstance(calls, Filled):
+            # "a business class seat" where the classes are first and second: ask, naming the choices.
+            outside = outside_choices(spec, question, calls[0].arguments)
+            if outside:
+                return _Plan(declined=(spec.name, tuple(outside)))
             return _Plan(tuple(calls))
         supplied = _supplier(conversation, spec, calls.missing, question)
         if supplied:

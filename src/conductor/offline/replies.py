@@ -52,7 +52,8 @@ _PERSON = (r"\bI\b", "you"), (r"\bmy\b", "your"), (r"\bme\b", "you"), (r"\bam\b"
 
 def _clause(description: str) -> str:
     """A parameter's description as a clause for a sentence: no format codes, no example, "I" said as "you"."""
-    text = _FORMAT_NOISE.sub("", description.strip()).strip().rstrip(".,;: ")
+    first = re.split(r"(?<=\.)\s|\s\(", description.strip(), maxsplit=1)[0]  # its first sentence, no aside
+    text = _FORMAT_NOISE.sub("", first).strip().rstrip(".,;: ")
     for pattern, said in _PERSON:
         text = re.sub(pattern, said, text)
     return text[:1].lower() + text[1:] if text[:2] != text[:2].upper() else text
@@ -64,7 +65,7 @@ def _english(parameter: Parameter) -> str:
     unit = _UNIT_WORDS.get(words[-1].lower(), "") if len(words) > 1 else ""
     named = " ".join(words[:-1] if unit else words)
     clause = _clause(parameter.description)
-    options = parameter.schema.get("enum") or parameter.schema.get("items", {}).get("enum")
+    options = _options(parameter)
     if unit:  # the unit is said once, after the name: "the amount in ml (how much water)"
         clause = re.sub(r",?\s*in\s+[a-z]+$", "", clause, flags=re.IGNORECASE)
     # A description that only says the name again ("the amount of money to convert") adds nothing to it.
@@ -88,12 +89,18 @@ def _chinese(parameter: Parameter) -> str:
     core = words[:-1] if unit else words
     said = "".join(_CHINESE.get(w, f" {w} ") for w in core).strip() or " ".join(core)
     said = re.sub(r"\s+", " ", said)
-    options = parameter.schema.get("enum") or parameter.schema.get("items", {}).get("enum")
+    options = _options(parameter)
     if unit:
         said += f"({unit})"
     if options:
         said += "(" + _choices([str(o) for o in options], "zh") + ")"
     return said
+
+
+def _options(parameter: Parameter) -> list[str]:
+    """The choices of a Literal or Enum parameter (None, the "not given" of an optional one, left out)."""
+    options = parameter.schema.get("enum") or parameter.schema.get("items", {}).get("enum") or []
+    return [str(o) for o in options if o is not None]
 
 
 def _choices(options: Sequence[str], language: Language) -> str:
