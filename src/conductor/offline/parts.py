@@ -70,7 +70,7 @@ def segment_calls(spec: ToolSpec, question: str,
     whole = plan(spec, question, None)
     shared = whole.arguments if isinstance(whole, Filled) else (whole[0] if whole else {})
     # The calls the whole question makes already: a part's own numbers and options all among them need no cut.
-    made = set() if isinstance(whole, Filled) else {_key(v) for call in whole for v in call.values()}
+    made = set() if isinstance(whole, Filled) else {_key(v) for call in whole for v in _leaves(call)}
     calls: list[dict[str, Any]] = []
     kinds: set[frozenset[str]] = set()
     covered = 0
@@ -95,8 +95,19 @@ def segment_calls(spec: ToolSpec, question: str,
 
 
 def _key(value: Any) -> str:
-    """A value to compare across calls: 2 and 2.0 are one number."""
+    """A value to compare across calls: 2, 2.0 and "2" (a postal code's digits) are one number."""
+    if isinstance(value, str) and re.fullmatch(r"-?\d+(?:\.\d+)?", value.strip()):
+        value = float(value)
     return repr(float(value)) if isinstance(value, (int, float)) and not isinstance(value, bool) else repr(value)
+
+
+def _leaves(value: Any) -> list[Any]:
+    """Every value inside a call's arguments, nested objects and lists included."""
+    if isinstance(value, dict):
+        return [leaf for item in value.values() for leaf in _leaves(item)]
+    if isinstance(value, list):
+        return [leaf for item in value for leaf in _leaves(item)]
+    return [value]
 
 
 def _own_values(spec: ToolSpec, stated: dict[str, Any]) -> frozenset[str]:
