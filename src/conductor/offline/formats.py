@@ -250,8 +250,13 @@ def prepare(spec: ToolSpec, question: str) -> tuple[str, dict[str, str]]:
 
         text = _SPACED_ID.sub(glue, text)
     text = _converted(text, parameters)
+    text = _options_said(text, parameters)
+    if language_of(question) == "zh":  # a Latin name or code inside Chinese is set apart: 从T3出发 -> 从 T3 出发
+        text = re.sub(r"(?<=[\u4e00-\u9fff])(?=[A-Za-z])", " ", text)
+        text = re.sub(r"\b([A-Za-z][A-Za-z0-9]*)(?=[\u4e00-\u9fff])", r"\1 ", text, flags=re.ASCII)
     if kinds & {"date", "datetime"}:
-        text = _DATE_PHRASES.sub(lambda m: normal_date(m.group(0)) or m.group(0), text)
+        text = _DATE_PHRASES.sub(lambda m: f" {normal_date(m.group(0))} " if normal_date(m.group(0)) else m.group(0),
+                                 text)
     if kinds & {"time", "datetime"}:
         text = _CHINESE_CLOCK.sub(lambda m: f" {normal_time(m.group(0)) or m.group(0)} ", text)
         text = _CLOCK.sub(lambda m: normal_time(m.group(0)) or m.group(0), text)
@@ -260,6 +265,32 @@ def prepare(spec: ToolSpec, question: str) -> tuple[str, dict[str, str]]:
     if text != question:
         logger.debug("read %r as %r for %s", question, text, spec.name)
     return text, restore
+
+
+_SIGN_CODES = {"$": "USD", "€": "EUR", "£": "GBP"}
+_CURRENCY_WORDS = {"euro": "EUR", "euros": "EUR", "dollar": "USD", "dollars": "USD", "欧元": "EUR", "美元": "USD",
+                   "英镑": "GBP", "人民币": "CNY", "日元": "JPY", "yen": "JPY"}
+
+
+def _options_said(text: str, parameters: list[Parameter]) -> str:
+    """Options said as people say them, for a parameter whose choices are codes: "$45" -> "45 USD" when USD is a
+    choice, "terminal 1" -> "T1" when T1 is (the code is the noun's initial and the number)."""
+    options = {str(o) for p in parameters for o in p.schema.get("enum", ()) if o is not None}
+    for sign, code in _SIGN_CODES.items():
+        if code in options:
+            text = re.sub(rf"{re.escape(sign)}\s?(\d+(?:\.\d+)?)", rf"\1 {code}", text)
+    for word, code in _CURRENCY_WORDS.items():
+        if code in options:
+            text = re.sub(rf"(\d)\s*{word}\b" if word.isascii() else rf"(\d)\s*{word}", rf"\1 {code}", text,
+                          flags=re.IGNORECASE)
+    for parameter in parameters:
+        for noun in name_words(parameter.name):
+            coded = {o for o in map(str, parameter.schema.get("enum", ())) if re.fullmatch(rf"{noun[0]}\d+", o, re.I)}
+            if len(noun) >= 3 and coded:
+                text = re.sub(rf"\b{noun}\s+(\d+)\b",
+                              lambda m: next((o for o in coded if o[1:] == m.group(1)), m.group(0)), text,
+                              flags=re.IGNORECASE)
+    return text
 
 
 def _joined_datetime(text: str) -> str:

@@ -62,6 +62,7 @@ from .course_policy import catalogue_policy
 from .evidence import arguments_of, data_of, error_of, finished
 from .language import STOPWORDS, Language, cjk_bigrams, format_number, language_of, say, stem, words
 from .choices import outside_choices
+from .formats import prepare
 from .parts import REQUEST_VERBS, segment_calls, value_from_results
 from .replies import UNREAD_LANGUAGE, missing_words, small_talk, unread_language
 from .scenario_policies import SCENARIO_POLICIES
@@ -248,7 +249,7 @@ _VERB_CONCEPTS = frozenset(c for verb in ("book", "add", "get", "set", "create",
 
 def _evidence(spec: ToolSpec, question: str) -> int:
     """1 point per required parameter of a distinctive kind (e-mail, URL, ticker...) the question holds a value of."""
-    read = read_question(question)
+    read = read_question(prepare(spec, question)[0])  # "UA 919" read whole, "March 9, 2026" as a date
     required = [p for p in parameters_of(spec.parameters) if p.required]
     typed = sum(1 for p in required if typed_values(read, role_of(p)))
     # "from A to B" and a tool with an origin and a destination: a route, a conversion, a transfer.

@@ -70,7 +70,8 @@ def _english(parameter: Parameter) -> str:
         clause = re.sub(r",?\s*in\s+[a-z]+$", "", clause, flags=re.IGNORECASE)
     # A description that only says the name again ("the amount of money to convert") adds nothing to it.
     own = {w.lower() for w in words if w.lower() not in ("from", "to", "of", "the")} - {unit.lower()}
-    if clause and not own <= set(re.findall(r"[a-z]+", clause.lower())):
+    asks = clause.split(" ", 1)[0].lower() in ("who", "what", "how", "which", "when", "where")
+    if clause and (asks or not own <= set(re.findall(r"[a-z]+", clause.lower()))):
         said = f"the {named} ({clause})"
     else:
         said = f"the {named}"
