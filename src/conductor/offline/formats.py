@@ -215,7 +215,7 @@ def _converted(question: str, parameters: list[Parameter]) -> str:
 
 # -- ids written with a space -----------------------------------------------------------------------------
 
-_SPACED_ID = re.compile(r"(?<![A-Za-z0-9-])([A-Z]{1,4})\s(\d{1,6})(?![\w.,]\d|[A-Za-z0-9])")
+_SPACED_ID = re.compile(r"(?<![A-Za-z0-9-])([A-Z]{1,4})\s(\d{1,6})(?![\w.,-]\d|[A-Za-z0-9])")
 _NOT_ID_WORDS = frozenset("USD EUR GBP JPY CNY CHF CAD AUD AM PM UTC GMT MB GB KB TB KG".split())
 
 
@@ -239,10 +239,12 @@ def prepare(spec: ToolSpec, question: str) -> tuple[str, dict[str, str]]:
     kinds = {documented_format(p) for p in parameters} - {None}
     text = question
     restore: dict[str, str] = {}
-    # An id written with a space is one value for every tool: "UA 919" is never the number 919 of a duration.
+    # An id written with a space is one value for every tool: "UA 919" is never the number 919 of a duration;
+    # but letters that are one of the tool's options say which, before a number of its own ("EU 42" shoe size).
+    options = {str(o).upper() for p in parameters for o in p.schema.get("enum", ()) if o is not None}
     if True:
         def glue(match: re.Match[str]) -> str:
-            if match.group(1) in _NOT_ID_WORDS:
+            if match.group(1) in _NOT_ID_WORDS or match.group(1) in options:
                 return match.group(0)
             glued = f"{match.group(1)}{match.group(2)}"
             restore[glued] = match.group(0)

@@ -497,12 +497,28 @@ def _step_note(step: str, plan: _Plan, language: Language) -> str:
     return say(language, f"“{step}”这一步我没有做:{why}。", f'I did not do "{step}": {why}.')
 
 
+def _one_request(conversation: Conversation, steps: Sequence[str]) -> bool:
+    """Are "steps" cut at "and" plus a verb one request after all? "Add 'Dentist' to my calendar ... and remind me
+    20 minutes before": the later part, read alone, wants the very tool the earlier part calls, and lacks values."""
+    if re.search(r"\bthen\b|然后|接着|随后|之后再|after that", conversation.question, re.IGNORECASE):
+        return False  # steps said in order are steps
+    earlier = {c.name for step in steps[:1] for c in _plan(conversation, step, best_only=True).calls}
+    for step in steps[1:]:
+        plan = _plan(conversation, step, best_only=True)
+        if not plan.calls and plan.declined is not None and plan.declined[0] in earlier:
+            return True
+        earlier |= {c.name for c in plan.calls}
+    return False
+
+
 def _several_steps(conversation: Conversation) -> Decision | None:
     """The next step's calls, or the answer once every step that can be done is done; None for one step."""
     steps = steps_of(conversation.question)
     if len(steps) < 2 or not conversation.tools or not (conversation.tools_allowed or conversation.exchanges()):
         return None
     language = language_of(conversation.question)
+    if _one_request(conversation, steps):
+        return None
     made = [(call.name, arguments_of(call)) for call, _ in conversation.exchanges()]
     undone: list[tuple[str, _Plan]] = []
     attributed: list[tuple[str, Any]] = []
