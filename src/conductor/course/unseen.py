@@ -87,11 +87,11 @@ _IDENTIFIER = re.compile(r"\b[A-Za-z][a-z0-9]*(?:_[A-Za-z0-9]+)+\b|\b[a-z]+[A-Z]
 _EXCEPTION = re.compile(
     r"Traceback|\b[A-Z][a-z]+(?:Error|Exception)\b|validation error|Input should be|Field required|"
     r"pydantic|errors\.pydantic|\bargs?\b\s*[=:]|raised|\bkwargs\b", re.IGNORECASE)
-_SELF = re.compile(r"stand-?in|离线替身|offline model|I am an? (?:offline|rule)", re.IGNORECASE)
+_SELF = re.compile(r"\bstand-?in\b|离线替身|offline model|I am an? (?:offline|rule)", re.IGNORECASE)
 _DEVELOPER = re.compile(r"the question does not say|问题里没有给出|问题中没有给出|the question (?:doesn't|did not) (?:say|state)",
                         re.IGNORECASE)
 _LITERALS = re.compile(r"\b(?:True|False|None|null)\b")
-_FIELD_BOOL = re.compile(r"\b[a-z]+ (?:yes|no)(?=[,.;)]|$)|[\u4e00-\u9fff](?:是|否)(?=[,,。;)]|$)", re.MULTILINE)
+_FIELD_BOOL = re.compile(r"\b[A-Za-z][a-z]+ (?:yes|no)(?=[,.;)]|\s\(|$)|[\u4e00-\u9fff](?:是|否)(?=[,,。;)]|$)", re.MULTILINE)
 _DUMP = re.compile(r"[{\[]\s*['\"]|['\"]\w+['\"]\s*:")
 _BARE = re.compile(r"(?:\b(?:is|are|was|equals|comes to)|(?<!\d)[:=]|是|为|等于)\s*-?(?<![\d:])\d[\d,]*(?:\.\d+)?(?!\.?\d|,\d)\s*(?=[(.。,,;)(]|$)",
                    re.MULTILINE)

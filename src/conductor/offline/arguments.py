@@ -1325,7 +1325,7 @@ _REQUEST_VERBS = frozenset("""book find show get give send add create make set c
     calculate estimate pull put grab help mute unmute pause resume delete remove update rename move copy share invite
     register enrol enroll sign submit file record note email text message ping notify tell ask suggest recommend
     price quote measure count rate review read write draw print scan upload download install restart deploy run
-    kick bump split score predict pay transfer""".split())
+    kick bump split score predict pay transfer tip""".split())
 _SENTENCE_START = re.compile(r"(?:^|[.!?]\s+)\W*?(\w+)")
 
 
@@ -2779,7 +2779,7 @@ def fill(spec: ToolSpec, question: str, *, preset: dict[str, Any] | None = None)
     The question is first said as the tool documents its values (``formats.prepare``: dates, times, units,
     ids written with a space); a value that still breaks its parameter's documented format is not sent.
     """
-    from .formats import conforms, prepare, restored  # formats reads parameters with this module's helpers
+    from .formats import conforms, prepare, restored, spaced_ids  # formats reads parameters with this module's helpers
 
     question, restore = prepare(spec, question)
     reader = _Reader(question, own_words(spec))
@@ -2789,6 +2789,10 @@ def fill(spec: ToolSpec, question: str, *, preset: dict[str, Any] | None = None)
     parameters = [p for p in parameters_of(spec.parameters) if p.name not in preset]
     reader.tool_parameters = parameters
     arguments, missing = reader.fill_all(parameters, allow_fan_out=True)
+    # An id the question wrote with a space ("FX 204") goes to the parameter whose example is written so.
+    for name, value in spaced_ids(parameters, missing, restore, arguments).items():
+        arguments[name] = value
+        missing.remove(name)
     for parameter in parameters:
         if parameter.name in arguments and not (_as_written(arguments[parameter.name], parameter, question)
                                                 and _fits_code(arguments[parameter.name], parameter)):

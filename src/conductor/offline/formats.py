@@ -30,7 +30,7 @@ from .arguments import Parameter, name_words, parameters_of, with_digits
 from .language import language_of
 from ..types import ToolSpec
 
-__all__ = ["documented_format", "prepare", "conforms", "restored", "normal_date", "normal_time"]
+__all__ = ["documented_format", "prepare", "conforms", "restored", "spaced_ids", "normal_date", "normal_time"]
 
 logger = logging.getLogger(__name__)
 
@@ -215,7 +215,7 @@ def _converted(question: str, parameters: list[Parameter]) -> str:
 
 # -- ids written with a space -----------------------------------------------------------------------------
 
-_SPACED_ID = re.compile(r"(?<![A-Za-z0-9-])([A-Z]{1,4})\s(\d{1,6})(?![\w.,-]\d|[A-Za-z0-9])")
+_SPACED_ID = re.compile(r"(?<![A-Za-z0-9-])([A-Z]{1,4})\s(\d{1,6})(?![\w.,-]\d|[A-Za-z0-9-])")
 _NOT_ID_WORDS = frozenset("USD EUR GBP JPY CNY CHF CAD AUD AM PM UTC GMT MB GB KB TB KG".split())
 
 
@@ -303,6 +303,20 @@ def _joined_datetime(text: str) -> str:
         return text
     text = re.sub(r"(?<![\d:T])\d{2}:\d{2}(?![\d:])", "", text, count=1)
     return re.sub(r"\b\d{4}-\d{2}-\d{2}\b", f"{dates[0]}T{times[0]}", text, count=1)
+
+
+def spaced_ids(parameters: list[Parameter], missing: list[str], restore: dict[str, str],
+               arguments: dict[str, Any]) -> dict[str, str]:
+    """The one id written with a space for each missing text parameter whose description's example is written so
+    ("e.g. "FX 204"" for ``service``), as read from the prepared question (glued; see :func:`restored`)."""
+    used = {v for v in arguments.values() if isinstance(v, str)}
+    free = [glued for glued in restore if glued not in used]
+    found = {}
+    for parameter in parameters:
+        if parameter.name in missing and parameter.kind == "string" and _SPACED_ID.search(parameter.description) \
+                and len(free) == 1:
+            found[parameter.name] = free[0]
+    return found
 
 
 def restored(value: Any, restore: dict[str, str]) -> Any:

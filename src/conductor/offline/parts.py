@@ -32,7 +32,7 @@ __all__ = ["REQUEST_VERBS", "segments", "segment_calls", "value_from_results"]
 REQUEST_VERBS = (
     "book add send log schedule remind refill rent hire reserve check look find post convert create set pay email "
     "call buy order request cancel get show tell text message text play start stop turn put record track update "
-    "delete remove move share invite notify ask"
+    "delete remove move share invite notify ask tip water give"
 ).split()
 
 # A comma inside a number ("8,000") or before a year ("March 12, 2026") cuts nothing.
@@ -74,7 +74,11 @@ def segment_calls(spec: ToolSpec, question: str,
     calls: list[dict[str, Any]] = []
     kinds: set[frozenset[str]] = set()
     covered = 0
-    for part in cut:
+    verb = cut[0].split(" ", 1)[0]
+    for index, part in enumerate(cut):
+        # A later part is read with the request's verb before it: "Ben 7 euros" as "Tip Ben 7 euros".
+        if index and verb.lower() in REQUEST_VERBS:
+            part = f"{verb} {part}"
         own = plan(spec, part, None)
         stated = own.arguments if isinstance(own, Filled) else (own[0] if len(own) == 1 else {})
         kinds.add(_own_values(spec, stated))
