@@ -156,8 +156,9 @@ def cannot_help(language: Language, *, tools_allowed: bool = True, any_tools: bo
     if any_tools:
         return say(language, "抱歉,这次我不能使用工具,所以回答不了这个问题。",
                    "Sorry, I can't use my tools for this request, so I can't answer that.")
-    return say(language, "抱歉,没有合适的工具,我回答不了这个问题。",
-               "Sorry, I can't answer that without a tool for it.")
+    return say(language, "抱歉,没有合适的工具,我回答不了这个问题:请给我一个能做这件事的工具,或者换一个问题。",
+               "Sorry, I can't answer that without a tool for it: offer me a tool that does it, or ask me something "
+               "else.")
 
 
 # -- small talk ---------------------------------------------------------------------------------------------
