@@ -620,10 +620,12 @@ _FILLER_WORDS = frozenset("""go goes going went gone come comes coming came put 
     getting yet still already really just""".split())
 # One-character verbs that come before what they act on: have, want, find, buy, book, order, borrow...
 _CHINESE_LEADING_VERBS = frozenset("有想要找买订点借约招看查问听玩去加")
+_CHINESE_MEASURE_START = re.compile(r"^(?:毫克|毫升|公斤|千克|克|升|公里|米|小时|分钟)(?=[\u4e00-\u9fff])")
 # Chinese words that carry no value: particles, pronouns, polite and question words.
 _CHINESE_FILLERS = re.compile(
     r"怎么样|如何|哪里|哪儿|哪个|有没有|能不能|可不可以|可以|麻烦|帮忙|这个月|关于|想[点借买要订]|约个|约一下|还有|"
     r"[一二两三四五六七八九十几\d]+[个张套节本份杯件位只条次]|"
+
     r"[把的了吗呢吧啊请帮我你他她它给是在和与及一下个什么怎么多少几哪订住查要想找]|现在|今天|一下|打开|关闭|关掉|开启")
 
 
@@ -2789,6 +2791,10 @@ def fill(spec: ToolSpec, question: str, *, preset: dict[str, Any] | None = None)
     parameters = [p for p in parameters_of(spec.parameters) if p.name not in preset]
     reader.tool_parameters = parameters
     arguments, missing = reader.fill_all(parameters, allow_fan_out=True)
+    # A measure after its number is no part of a name: "10毫克褪黑素" names 褪黑素 (melatonin), not 毫克褪黑素.
+    for name, value in list(arguments.items()):
+        if isinstance(value, str) and re.search(rf"\d{re.escape(value)}", question):
+            arguments[name] = _CHINESE_MEASURE_START.sub("", value) or value
     # An id the question wrote with a space ("FX 204") goes to the parameter whose example is written so.
     for name, value in spaced_ids(parameters, missing, restore, arguments).items():
         arguments[name] = value
