@@ -91,10 +91,11 @@ _SELF = re.compile(r"\bstand-?in\b|离线替身|offline model|I am an? (?:offlin
 _DEVELOPER = re.compile(r"the question does not say|问题里没有给出|问题中没有给出|the question (?:doesn't|did not) (?:say|state)",
                         re.IGNORECASE)
 _LITERALS = re.compile(r"\b(?:True|False|None|null)\b")
-_FIELD_BOOL = re.compile(r"\b[A-Za-z][a-z]+ (?:yes|no)(?=[,.;)]|\s\(|$)|[\u4e00-\u9fff](?:是|否)(?=[,,。;)]|$)", re.MULTILINE)
+_FIELD_BOOL = re.compile(r"\b[A-Za-z][a-z]+ (?:yes|no)(?=[,.;)]|\s\(|$)"
+                         r"|[\u4e00-\u9fff](?:是|否)(?=[,,。;)]|$)", re.MULTILINE)
 _DUMP = re.compile(r"[{\[]\s*['\"]|['\"]\w+['\"]\s*:")
-_BARE = re.compile(r"(?:\b(?:is|are|was|equals|comes to)|(?<!\d)[:=]|是|为|等于)\s*-?(?<![\d:])\d[\d,]*(?:\.\d+)?(?!\.?\d|,\d)\s*(?=[(.。,,;)(]|$)",
-                   re.MULTILINE)
+_BARE = re.compile(r"(?:\b(?:is|are|was|equals|comes to)|(?<!\d)[:=]|是|为|等于)\s*-?(?<![\d:])"
+                   r"\d[\d,]*(?:\.\d+)?(?!\.?\d|,\d)\s*(?=[(.。,,;)(]|$)", re.MULTILINE)
 
 
 def code_marks(answer: str, tools: Sequence[Tool]) -> list[str]:
@@ -228,7 +229,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m conductor.course.unseen", description=__doc__.split("\n")[0])
     parser.add_argument("sets", nargs="+", help="set files defining TOOLS and CASES")
     parser.add_argument("--api", action="append", choices=APIS, help="one API (repeat for more); default: all three")
-    parser.add_argument("--failures", action="store_true", help="list the cases that are wrong, missed or read like code")
+    parser.add_argument("--failures", action="store_true",
+                        help="list the cases that are wrong, missed or read like code")
     args = parser.parse_args(argv)
     logging.getLogger("conductor").setLevel(logging.ERROR)  # the one-time hint about real models is not a figure
     print(f"{'set':<12} {'api':<10} {'cases':>5} {'correct':>8} {'wrong':>6} {'missed':>7} {'code-like':>10} "

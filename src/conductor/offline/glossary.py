@@ -254,8 +254,10 @@ EVERYDAY_WORDS: dict[str, tuple[str, ...]] = {
     "词汇": ("vocabulary", "words"), "语法": ("grammar",), "发音": ("pronunciation",),
     "练习": ("practice", "exercise"), "复习": ("review", "revision"),
     # health and everyday life
-    "睡眠": ("sleep",), "发车": ("departs", "leaves", "train"), "车次": ("train",), "睡了": ("slept", "sleep"), "睡得很好": ("good",), "睡得不好": ("poor",),
-    "京都": ("kyoto",), "奥斯陆": ("oslo",), "利马": ("lima",), "心率": ("heart", "rate"), "血压": ("blood", "pressure"), "药": ("medicine", "medication"),
+    "睡眠": ("sleep",), "发车": ("departs", "leaves", "train"), "车次": ("train",),
+    "睡了": ("slept", "sleep"), "睡得很好": ("good",), "睡得不好": ("poor",),
+    "京都": ("kyoto",), "奥斯陆": ("oslo",), "利马": ("lima",),
+    "心率": ("heart", "rate"), "血压": ("blood", "pressure"), "药": ("medicine", "medication"),
     "医生": ("doctor",), "挂号": ("appointment", "doctor"), "预约医生": ("appointment", "doctor"),
     "宠物": ("pet", "pets"), "植物": ("plant", "plants"), "浇水": ("water", "watering"),
     "停车": ("parking", "park"), "打车": ("taxi", "ride"), "出租车": ("taxi",), "油价": ("fuel", "price"),

@@ -38,7 +38,8 @@ _CHINESE = {
     "unit": "单位", "value": "数值", "query": "搜索内容", "text": "文字", "ticker": "股票代码", "symbol": "代码",
     "pickup": "接送", "kind": "类型", "type": "类型", "category": "类别", "when": "时间", "seat": "座位",
     "class": "等级", "passengers": "人数", "people": "人数", "guests": "人数", "party": "", "size_": "",
-    "due": "截止日期", "item": "物品", "product": "商品", "song": "歌曲", "artist": "歌手", "movie": "电影", "priority": "优先级", "quality": "质量", "level": "级别", "mode": "方式",
+    "due": "截止日期", "item": "物品", "product": "商品", "song": "歌曲", "artist": "歌手", "movie": "电影",
+    "priority": "优先级", "quality": "质量", "level": "级别", "mode": "方式",
 }
 _UNIT_WORDS = {"ml": "ml", "mg": "mg", "kg": "kg", "g": "g", "km": "km", "m": "m", "cm": "cm", "l": "L",
                "min": "minutes", "minutes": "minutes", "hours": "hours", "usd": "USD", "eur": "EUR", "pct": "%",
