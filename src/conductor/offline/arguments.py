@@ -2795,6 +2795,23 @@ def fill(spec: ToolSpec, question: str, *, preset: dict[str, Any] | None = None)
     for name, value in list(arguments.items()):
         if isinstance(value, str) and re.search(rf"\d{re.escape(value)}", question):
             arguments[name] = _CHINESE_MEASURE_START.sub("", value) or value
+    # A value its parameter's documented format rejects (a quote before "due" read as the due date) is read again
+    # without it: the date the question gives is the parameter's.
+    bad = [p for p in parameters if p.name in arguments and not conforms(p, arguments[p.name])]
+    if bad:
+        again = _Reader(question, own_words(spec))
+        for value in [*preset.values(), *arguments.values()]:
+            again.take(value)
+        again.tool_parameters = bad
+        reread, _ = again.fill_all(bad, allow_fan_out=False)
+        for parameter in bad:
+            if parameter.name in reread and conforms(parameter, reread[parameter.name]):
+                arguments[parameter.name] = reread[parameter.name]
+    # A lone text the question sets off ("Add a task: buy printer paper.", a quote no other value took) is the
+    # one missing free-text parameter's.
+    for name, value in _set_off_text(parameters, missing, question, arguments).items():
+        arguments[name] = value
+        missing.remove(name)
     # An id the question wrote with a space ("FX 204") goes to the parameter whose example is written so.
     for name, value in spaced_ids(parameters, missing, restore, arguments).items():
         arguments[name] = value
@@ -2816,6 +2833,35 @@ def fill(spec: ToolSpec, question: str, *, preset: dict[str, Any] | None = None)
     found = {**preset, **restored(arguments, restore)}
     ordered = {p.name: found[p.name] for p in parameters_of(spec.parameters) if p.name in found}
     return Filled(ordered, missing, fan_out)
+
+
+_AFTER_COLON = re.compile(r"(?<=[^\W\d])\s*[:：]\s*(?!\d)([^,，。;；!?！？]+?)\s*(?:[,，。;；!?！？]|\.?$)")
+
+
+def _set_off_text(parameters: list[Parameter], missing: list[str], question: str,
+                  arguments: dict[str, Any]) -> dict[str, str]:
+    """The text after "<word>:" or the one quote no argument took, for the one missing free-text parameter."""
+    texts = [p for p in parameters if p.name in missing and p.kind == "string" and "enum" not in p.schema
+             and role_of(p) in ("", "title", "query") and not _formatted(p)]
+    if len(texts) != 1 or len([name for name in missing if name != texts[0].name]):
+        return {}
+    from .formats import conforms
+
+    # A value its parameter's format rejects (a quote read as a due date) is no value: it is dropped later.
+    kept = {p.name for p in parameters if p.name in arguments and conforms(p, arguments[p.name])}
+    used = " ".join(str(v) for k, v in arguments.items() if k in kept)
+    quotes = [q[1:-1] for q in _QUOTE.findall(question) if q[1:-1] not in used]
+    if len(quotes) == 1:
+        return {texts[0].name: quotes[0]}
+    found = _AFTER_COLON.search(question)
+    if found and found.group(1).strip() and found.group(1).strip() not in used:
+        return {texts[0].name: found.group(1).strip()}
+    return {}
+
+
+def _formatted(parameter: Parameter) -> bool:
+    """Does the parameter document a date or time format? (Such a value is never free text.)"""
+    return bool(re.search(r"YYYY|HH:MM|ISO\s*8601", parameter.description)) or "format" in parameter.schema
 
 
 def _per_pair(spec: ToolSpec, question: str, arguments: dict[str, Any]) -> list[dict[str, Any]]:
