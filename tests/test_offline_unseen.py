@@ -199,3 +199,21 @@ def test_a_run_is_judged_across_its_rounds():
     assert judge_run(case, TOOLS, [("tip_jar", {"person": "Ana", "amount": 50, "currency": "EUR"})], "x").verdict \
         == "wrong"
     assert judge_run(case, TOOLS, [], "x").verdict == "missed"
+
+
+@tool
+def add_chore(chore: str, by_day: str | None = None) -> dict:
+    """Put a chore on the family board.
+
+    Args:
+        chore: What has to be done.
+        by_day: The day it must be done by, YYYY-MM-DD.
+    """
+    return {"chore": chore, "by_day": by_day, "added": True}
+
+
+def test_free_text_set_off_by_a_colon_or_a_quote_is_the_one_text_parameter(llm):
+    colon = llm.run("Add a chore: clean the gutters.", tools=[add_chore, water_plants], max_rounds=2)
+    assert _calls(colon) == [("add_chore", {"chore": "clean the gutters"})]
+    quoted = llm.run("Add a chore 'sort the recycling' by June 5, 2026", tools=[add_chore, water_plants], max_rounds=2)
+    assert _calls(quoted) == [("add_chore", {"chore": "sort the recycling", "by_day": "2026-06-05"})]
