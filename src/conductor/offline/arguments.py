@@ -352,7 +352,7 @@ _PURPOSE = re.compile(
     re.IGNORECASE,
 )
 # "提醒我15分钟后喝水": what to be reminded of comes after 提醒我 and any time ("15分钟后", "明天8点").
-_CHINESE_PURPOSE = re.compile(r"提醒(?:我|我们)?(?:[^，,。？?]*?(?:以后|之后|后|点|时))?([\u4e00-\u9fff]{2,})")
+_CHINESE_PURPOSE = re.compile(r"提醒(?:我|我们)?(?:[^，,。？?]*?(?:以后|之后|后|点|时))?((?!我)[\u4e00-\u9fff]{2,})")
 # A street address: a house number, a capitalised street name ending in a street word, then ", Town, ST" parts.
 _STREET_WORDS = "Street St Road Rd Avenue Ave Boulevard Blvd Parkway Pkwy Lane Ln Drive Dr Way Court Ct Place Square " \
                 "Terrace Highway Hwy Close Crescent Row".split()
@@ -620,10 +620,12 @@ _FILLER_WORDS = frozenset("""go goes going went gone come comes coming came put 
     getting yet still already really just""".split())
 # One-character verbs that come before what they act on: have, want, find, buy, book, order, borrow...
 _CHINESE_LEADING_VERBS = frozenset("有想要找买订点借约招看查问听玩去加")
+_CHINESE_MEASURE_START = re.compile(r"^(?:毫克|毫升|公斤|千克|克|升|公里|米|小时|分钟)(?=[\u4e00-\u9fff])")
 # Chinese words that carry no value: particles, pronouns, polite and question words.
 _CHINESE_FILLERS = re.compile(
     r"怎么样|如何|哪里|哪儿|哪个|有没有|能不能|可不可以|可以|麻烦|帮忙|这个月|关于|想[点借买要订]|约个|约一下|还有|"
     r"[一二两三四五六七八九十几\d]+[个张套节本份杯件位只条次]|"
+
     r"[把的了吗呢吧啊请帮我你他她它给是在和与及一下个什么怎么多少几哪订住查要想找]|现在|今天|一下|打开|关闭|关掉|开启")
 
 
@@ -1325,7 +1327,7 @@ _REQUEST_VERBS = frozenset("""book find show get give send add create make set c
     calculate estimate pull put grab help mute unmute pause resume delete remove update rename move copy share invite
     register enrol enroll sign submit file record note email text message ping notify tell ask suggest recommend
     price quote measure count rate review read write draw print scan upload download install restart deploy run
-    kick bump split score predict""".split())
+    kick bump split score predict pay transfer tip""".split())
 _SENTENCE_START = re.compile(r"(?:^|[.!?]\s+)\W*?(\w+)")
 
 
@@ -1342,7 +1344,7 @@ def _with_model_number(name: str, text: str) -> str:
     count of a unit after it ("Lisbon 3 days")."""
     # Not a score after it: "rate The Matrix 4 out of 5", "Inception 5/5".
     after = re.match(rf"{re.escape(name)}\s((?:\d{{1,3}}[A-Za-z]?|[A-Z]{{2,4}}|[A-HJ-Z](?=\s*(?:[,.;:!?]|and\b|or\b|$))))"
-                     rf"\b(?!\s*(?:[%°/]|out\s+of\b|stars?\b))(?:\s*([A-Za-z]+))?", text[text.find(name):])
+                     rf"\b(?!\s*(?:[%°/]|out\s+of\b|stars?\b))(?!\.\d)(?:\s*([A-Za-z]+))?", text[text.find(name):])
     if after is None or (after.group(2) and _is_unit_word(after.group(2).lower())):
         return name
     return f"{name} {after.group(1)}"
@@ -2774,7 +2776,14 @@ def _fits_code(value: Any, parameter: Parameter) -> bool:
 
 
 def fill(spec: ToolSpec, question: str, *, preset: dict[str, Any] | None = None) -> Filled:
-    """Arguments for ``spec`` read from ``question``; ``preset`` values (from earlier results) come first."""
+    """Arguments for ``spec`` read from ``question``; ``preset`` values (from earlier results) come first.
+
+    The question is first said as the tool documents its values (``formats.prepare``: dates, times, units,
+    ids written with a space); a value that still breaks its parameter's documented format is not sent.
+    """
+    from .formats import conforms, prepare, restored, spaced_ids  # formats reads parameters with this module's helpers
+
+    question, restore = prepare(spec, question)
     reader = _Reader(question, own_words(spec))
     preset = preset or {}
     for value in preset.values():
@@ -2782,6 +2791,31 @@ def fill(spec: ToolSpec, question: str, *, preset: dict[str, Any] | None = None)
     parameters = [p for p in parameters_of(spec.parameters) if p.name not in preset]
     reader.tool_parameters = parameters
     arguments, missing = reader.fill_all(parameters, allow_fan_out=True)
+    # A measure after its number is no part of a name: "10毫克褪黑素" names 褪黑素 (melatonin), not 毫克褪黑素.
+    for name, value in list(arguments.items()):
+        if isinstance(value, str) and re.search(rf"\d{re.escape(value)}", question):
+            arguments[name] = _CHINESE_MEASURE_START.sub("", value) or value
+    # A value its parameter's documented format rejects (a quote before "due" read as the due date) is read again
+    # without it: the date the question gives is the parameter's.
+    bad = [p for p in parameters if p.name in arguments and not conforms(p, arguments[p.name])]
+    if bad:
+        again = _Reader(question, own_words(spec))
+        for value in [*preset.values(), *arguments.values()]:
+            again.take(value)
+        again.tool_parameters = bad
+        reread, _ = again.fill_all(bad, allow_fan_out=False)
+        for parameter in bad:
+            if parameter.name in reread and conforms(parameter, reread[parameter.name]):
+                arguments[parameter.name] = reread[parameter.name]
+    # A lone text the question sets off ("Add a task: buy printer paper.", a quote no other value took) is the
+    # one missing free-text parameter's.
+    for name, value in _set_off_text(parameters, missing, question, arguments).items():
+        arguments[name] = value
+        missing.remove(name)
+    # An id the question wrote with a space ("FX 204") goes to the parameter whose example is written so.
+    for name, value in spaced_ids(parameters, missing, restore, arguments).items():
+        arguments[name] = value
+        missing.remove(name)
     for parameter in parameters:
         if parameter.name in arguments and not (_as_written(arguments[parameter.name], parameter, question)
                                                 and _fits_code(arguments[parameter.name], parameter)):
@@ -2791,9 +2825,43 @@ def fill(spec: ToolSpec, question: str, *, preset: dict[str, Any] | None = None)
     if reader.fan_out and not all(_as_written(v, p, question) for p in parameters if p.name == reader.fan_out[0]
                                   for v in reader.fan_out[1]):
         missing += [reader.fan_out[0]]
-    found = {**preset, **arguments}
+    for parameter in parameters:
+        if parameter.name in arguments and not conforms(parameter, arguments[parameter.name]):
+            del arguments[parameter.name]  # a value the tool's documented format rejects is asked for instead
+            missing += [parameter.name] if parameter.required else []
+    fan_out = reader.fan_out and (reader.fan_out[0], restored(reader.fan_out[1], restore))
+    found = {**preset, **restored(arguments, restore)}
     ordered = {p.name: found[p.name] for p in parameters_of(spec.parameters) if p.name in found}
-    return Filled(ordered, missing, reader.fan_out)
+    return Filled(ordered, missing, fan_out)
+
+
+_AFTER_COLON = re.compile(r"(?<=[^\W\d])\s*[:：]\s*(?!\d)([^,，。;；!?！？]+?)\s*(?:[,，。;；!?！？]|\.?$)")
+
+
+def _set_off_text(parameters: list[Parameter], missing: list[str], question: str,
+                  arguments: dict[str, Any]) -> dict[str, str]:
+    """The text after "<word>:" or the one quote no argument took, for the one missing free-text parameter."""
+    texts = [p for p in parameters if p.name in missing and p.kind == "string" and "enum" not in p.schema
+             and role_of(p) in ("", "title", "query") and not _formatted(p)]
+    if len(texts) != 1 or len([name for name in missing if name != texts[0].name]):
+        return {}
+    from .formats import conforms
+
+    # A value its parameter's format rejects (a quote read as a due date) is no value: it is dropped later.
+    kept = {p.name for p in parameters if p.name in arguments and conforms(p, arguments[p.name])}
+    used = " ".join(str(v) for k, v in arguments.items() if k in kept)
+    quotes = [q[1:-1] for q in _QUOTE.findall(question) if q[1:-1] not in used]
+    if len(quotes) == 1:
+        return {texts[0].name: quotes[0]}
+    found = _AFTER_COLON.search(question)
+    if found and found.group(1).strip() and found.group(1).strip() not in used:
+        return {texts[0].name: found.group(1).strip()}
+    return {}
+
+
+def _formatted(parameter: Parameter) -> bool:
+    """Does the parameter document a date or time format? (Such a value is never free text.)"""
+    return bool(re.search(r"YYYY|HH:MM|ISO\s*8601", parameter.description)) or "format" in parameter.schema
 
 
 def _per_pair(spec: ToolSpec, question: str, arguments: dict[str, Any]) -> list[dict[str, Any]]:

@@ -233,7 +233,9 @@ def plain_error(text: str, language: Language, subject: str | None = None) -> Fa
     matched = re.match(rf"tool {_TOOL} is not allowed in this conversation", text)
     if matched:
         tool = matched["tool"]
-        return Failure(say(language, f"我在这次对话中无权使用 {tool}", f"I am not permitted to use {tool} in this conversation"), False)
+        # The tool's name said as words (a person reads the answer), never its identifier.
+        return Failure(say(language, "我在这次对话中无权使用这个工具",
+                           f"I am not permitted to use {tool.replace('_', ' ')} in this conversation"), False)
     matched = re.match(rf"tool {_TOOL} was withdrawn for the rest of this conversation after (?P<n>\d+)", text)
     if matched:
         tool, n = matched["tool"], matched["n"]
