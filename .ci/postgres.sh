@@ -29,9 +29,10 @@ start_postgres() {
         chown postgres "$pg_dir"
         as=(runuser -u postgres --)
     fi
-    "${as[@]}" "$bin/initdb" -D "$pg_dir/data" -U conductor --auth=trust >/dev/null
-    "${as[@]}" "$bin/pg_ctl" -D "$pg_dir/data" -o "-p $port -k $pg_dir -c listen_addresses=127.0.0.1" \
-        -l "$pg_dir/log" -w start >/dev/null
+    # From the cluster's own folder: the postgres user may not enter the caller's (a private temporary folder).
+    (cd "$pg_dir" && "${as[@]}" "$bin/initdb" -D "$pg_dir/data" -U conductor --auth=trust >/dev/null)
+    (cd "$pg_dir" && "${as[@]}" "$bin/pg_ctl" -D "$pg_dir/data" -o "-p $port -k $pg_dir -c listen_addresses=127.0.0.1" \
+        -l "$pg_dir/log" -w start >/dev/null)
     pg_stop=("${as[@]}" "$bin/pg_ctl" -D "$pg_dir/data" -m immediate stop)
     export CONDUCTOR_TEST_POSTGRES_URL="postgresql://conductor@127.0.0.1:$port/postgres"
     echo "CI: PostgreSQL $("$bin/postgres" --version | awk '{print $3}') on port $port"
