@@ -185,7 +185,7 @@ def enabled_for(exporter: Any = None, *, capture_content: bool = False) -> Itera
 
 
 def _version() -> str:
-    from . import __version__
+    from .version import __version__
 
     return __version__
 
