@@ -50,7 +50,8 @@ from .types import CostSplit, ToolResult, Turn, Usage, UserMessage
 
 if TYPE_CHECKING:
     from .pricing import ModelPrice
-    from .rounds import Conversation
+    from .state import RunState as Conversation  # the loop's Conversation, as this module reads it
+
 
 T = TypeVar("T")
 

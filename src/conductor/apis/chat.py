@@ -15,6 +15,7 @@ from typing import Any
 from ..types import Message, StopReason, SystemMessage, ToolCall, ToolResult, Turn, Usage, UserMessage
 from ..tokens import hidden_prompt_tokens
 from .base import HiddenPrompt
+from .tool_schemas import chat_tool
 from .base import (
     OPENED,
     ApiName,
@@ -97,7 +98,8 @@ class ChatApi:
         tools = only_allowed(settings) if restricted else settings.tools
         if len(tools):
             # OpenAI allows tool_choice and parallel_tool_calls only beside tools.
-            kwargs["tools"] = [t.openai_schema() for t in tools]
+            kwargs["tools"] = [chat_tool(t) for t in tools]
+
             choice = settings.tool_choice if tools_allowed else ToolChoice("none")
             if settings.allowed_tools is not None and not restricted and choice.mode in ("auto", "required"):
                 # Every tool stays in the request (the cached prefix holds); tool_choice restricts the calls.

@@ -26,6 +26,7 @@ from ..types import Message, Reasoning, StopReason, SystemMessage, ToolCall, Too
 from ..caching import anthropic_cache_control
 from ..tokens import anthropic_tool_use_prompt, hidden_prompt_tokens
 from ..context import COMPACT_BETA, compaction_edits
+from .tool_schemas import messages_tool
 from .base import (
     HISTORY_MODEL,
     OPENED,
@@ -220,7 +221,8 @@ class MessagesApi:
             # Server tools (web_search_20250305, ...) go beside the function tools unchanged.
             deferred = deferred_for(settings, self.api)
             kwargs["tools"] = [
-                {**t.anthropic_schema(), "defer_loading": True} if t.name in deferred else t.anthropic_schema()
+                {**messages_tool(t), "defer_loading": True} if t.name in deferred else messages_tool(t)
+
                 for t in settings.tools
             ] + hosted
             if settings.programmatic:

@@ -31,6 +31,7 @@ from typing import Any
 from ..types import Message, StopReason, SystemMessage, ToolCall, ToolResult, Turn, Usage, UserMessage
 from ..tokens import hidden_prompt_tokens
 from .base import HiddenPrompt
+from .tool_schemas import responses_tool
 from .base import (
     HISTORY_MODEL,
     OPENED,
@@ -274,15 +275,9 @@ class ResponsesApi:
 
     @staticmethod
     def tool(tool: Any, deferred: bool = False, *, programmatic: bool = False) -> dict[str, Any]:
-        # strict is always sent: the API takes an absent strict as true, which a non-strict schema doesn't meet.
-        wire = {
-            "type": "function",
-            "name": tool.name,
-            "description": tool.description,
-            "parameters": tool.wire_parameters,
-            "strict": tool.strict,
-        }
-        if deferred:  # loaded by the hosted tool_search when the model asks for it
+        wire = responses_tool(tool)
+        if deferred:
+  # loaded by the hosted tool_search when the model asks for it
             wire["defer_loading"] = True
         if programmatic and getattr(tool, "programmatic", True):
             from ..programs import RESPONSES_CALLERS, output_schema
