@@ -82,7 +82,6 @@ from .types import Turn
 if TYPE_CHECKING:
     import threading
 
-
     from .providers import LLM
     from .rounds import Conversation
 

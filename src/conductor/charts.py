@@ -452,7 +452,7 @@ def _call_label(record: ToolCallRecord, position: int, width: int = 32) -> str:
     else:
         args = str(record.arguments)
     if not _drawable(args):
-        from .offline.language import in_english
+        from .language import in_english
 
         english = in_english(args)
         args = english if english is not None and _drawable(english) else f"#{position}"

@@ -31,7 +31,6 @@ from .types import ToolResult, Turn
 if TYPE_CHECKING:
     from .state import RunState as Conversation  # the loop's Conversation, as this module reads it
 
-
 logger = logging.getLogger(__name__)
 
 CONTEXT_CHOICES = (None, "client", "server")

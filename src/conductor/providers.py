@@ -34,7 +34,7 @@ from .trace import ToolCallRecord
 from .types import CostSplit, ToolCall, Usage
 
 if TYPE_CHECKING:
-    from .offline import OfflineModel
+    from .standin import OfflineModel
     from .streaming import StreamEvent
 
 logger = logging.getLogger(__name__)
@@ -834,15 +834,16 @@ def _connect_offline(
     gullible: bool = False,
     reasoning: bool = False,
 ) -> LLM:
-    from .offline import LatencyModel, OfflineModel
+    from .standin import offline_model as new_offline_model
 
     try:
         chosen = api_name(api or "responses")
     except ValueError as exc:
         raise ProviderError(f"{exc} (the offline model speaks all three)") from None
     if offline_model is None:
-        latency = LatencyModel() if latency_scale is None else LatencyModel(scale=latency_scale)
-        offline_model = OfflineModel(seed=seed, latency=latency, gullible=gullible, reasoning=reasoning)
+        offline_model = new_offline_model(
+            seed=seed, latency_scale=latency_scale, gullible=gullible, reasoning=reasoning
+        )
     elif latency_scale is not None or seed or gullible or reasoning:
         raise ProviderError(
             "seed=, latency_scale=, gullible= and reasoning= configure a new offline model; with offline_model= "

@@ -620,7 +620,6 @@ class Tool:
 
         return messages_tool(self)
 
-
     # -- running it ------------------------------------------------------------
 
     def validate(self, arguments: str | dict[str, Any]) -> dict[str, Any]:

@@ -82,7 +82,6 @@ if TYPE_CHECKING:
     from .state import RunOutcome as RunResult  # the loop's objects, as the hooks read them
     from .state import RunState as Conversation
     from .trace import Trace
-
     from .types import ToolCall, Turn
 
 logger = logging.getLogger(__name__)

@@ -104,7 +104,8 @@ from typing import Any
 from ..types import ToolSpec
 
 from .categories import CATEGORY_NAMES, CATEGORY_WORDS
-from .glossary import CHINESE_GLOSSARY
+from ..glossary import CHINESE_GLOSSARY
+from ..wording import name_words  # the library's (it says parameter names as words); named here too
 from .thesaurus import groups_of
 from .language import (
     CURRENCY_CODES, ROOMS, STOPWORDS, find_expressions, find_phrases, find_places, format_number,
@@ -689,11 +690,6 @@ def measure_of(parameter: Parameter) -> set[str]:
     """What its name says a number measures ("tip_percent" -> {"percent"}, "minutes" -> {"minute"})."""
     return {_CONCEPTS[w] for w in [*name_words(parameter.name), *map(stem, name_words(parameter.name))]
             if w in _CONCEPTS}
-
-
-def name_words(name: str) -> list[str]:
-    """A name split at "_", "-", spaces and camelCase, lower-cased: ``fromUnit`` -> ["from", "unit"]."""
-    return [p.lower() for p in re.split(r"[_\-\s]+|(?<=[a-z])(?=[A-Z])", name) if p]
 
 
 @dataclass(frozen=True)
