@@ -313,11 +313,14 @@ class WireApi(Protocol):
         *,
         tools_allowed: bool,
         continued: tuple[str, int] | None = None,
+        conversation: Sequence[Message] = (),
     ) -> dict[str, Any]:
-        """The create call's keyword arguments.
+        """The create call's keyword arguments, with the part each request feature the run asked for adds
+        (:mod:`.parts`: deferred tools, the program tool, the prompt cache, compaction, a program's container).
 
         ``continued`` (server state, Responses only): the id of the last response and how many of
-        ``messages`` the server already holds.
+        ``messages`` the server already holds. ``conversation``: the run's neutral conversation, which a part
+        may read (a program's container).
         """
 
     def prompt_extras(self, request: dict[str, Any]) -> dict[str, Any]:

@@ -29,8 +29,10 @@ from collections.abc import AsyncIterator, Iterator, Sequence
 from typing import Any
 
 from ..types import Message, StopReason, SystemMessage, ToolCall, ToolResult, Turn, Usage, UserMessage
+from ..programs import RESPONSES_CALLERS, RESPONSES_TOOL, output_schema
 from ..tokens import hidden_prompt_tokens
 from .base import HiddenPrompt
+from .parts import REQUEST_PARTS, TOOL_PARTS, Draft, Part, add_parts
 from .tool_schemas import responses_tool
 from .base import (
     HISTORY_MODEL,
@@ -210,7 +212,9 @@ class ResponsesApi:
         *,
         tools_allowed: bool,
         continued: tuple[str, int] | None = None,
+        conversation: Sequence[Message] = (),
     ) -> dict[str, Any]:
+        draft = Draft(settings, tools_allowed, conversation, self.openai_fields)
         kwargs: dict[str, Any] = {"model": settings.model, "input": list(messages), **settings.options}
         if settings.server_state:
             kwargs["store"] = True
@@ -245,15 +249,8 @@ class ResponsesApi:
         tools = only_allowed(settings) if restricted else settings.tools
         if len(tools) or hosted:
             # Hosted tools (web_search, ...) go beside the function tools unchanged, as the caller wrote them.
-            deferred = deferred_for(settings, self.api)
-            kwargs["tools"] = [
-                *(self.tool(t, t.name in deferred, programmatic=settings.programmatic) for t in tools),
-                *hosted,
-            ]
-            if settings.programmatic:
-                from ..programs import RESPONSES_TOOL
-
-                kwargs["tools"].append(dict(RESPONSES_TOOL))
+            kwargs["tools"] = [*(responses_tool(t) for t in tools), *hosted]
+            add_parts(kwargs, PARTS, draft, TOOL_PARTS)
             choice = settings.tool_choice if tools_allowed else ToolChoice("none")
             if settings.allowed_tools is not None and not restricted and choice.mode in ("auto", "required"):
                 # Every tool stays in the request (the cached prefix holds); tool_choice restricts the calls.
@@ -267,26 +264,8 @@ class ResponsesApi:
                 kwargs["tool_choice"] = self._tool_choice(choice)
             if settings.parallel_tool_calls is not None:
                 kwargs["parallel_tool_calls"] = settings.parallel_tool_calls
-        if settings.cache is not False and settings.cache_key and self.openai_fields:
-            kwargs.setdefault("prompt_cache_key", settings.cache_key)
-        if settings.context == "server" and settings.context_limit:
-            kwargs.setdefault("context_management", [{"type": "compaction", "compact_threshold": settings.context_limit}])
+        add_parts(kwargs, PARTS, draft, REQUEST_PARTS)
         return kwargs
-
-    @staticmethod
-    def tool(tool: Any, deferred: bool = False, *, programmatic: bool = False) -> dict[str, Any]:
-        wire = responses_tool(tool)
-        if deferred:
-  # loaded by the hosted tool_search when the model asks for it
-            wire["defer_loading"] = True
-        if programmatic and getattr(tool, "programmatic", True):
-            from ..programs import RESPONSES_CALLERS, output_schema
-
-            wire["allowed_callers"] = list(RESPONSES_CALLERS)
-            schema = output_schema(tool)
-            if schema is not None:
-                wire["output_schema"] = schema
-        return wire
 
     @staticmethod
     def _tool_choice(choice: ToolChoice) -> Any:
@@ -598,6 +577,57 @@ def _final(response: Any) -> Any:
     if response is None:
         raise StreamIncomplete("the stream ended before the model finished (no response.completed event)")
     return response
+
+
+# -- the request features' parts (conductor.apis.parts) ---------------------------------------
+
+
+def _function_tools(request: dict[str, Any]) -> list[dict[str, Any]]:
+    return [t for t in request.get("tools", ()) if t.get("type") == "function"]
+
+
+def _deferred_part(request: dict[str, Any], draft: Draft) -> None:
+    """Tool search: the tools it loads when the model asks go out deferred, beside the hosted tool_search."""
+    deferred = deferred_for(draft.settings, "responses")
+    for wire in _function_tools(request) if deferred else ():
+        if wire["name"] in deferred:
+            wire["defer_loading"] = True
+
+
+def _program_tool_part(request: dict[str, Any], draft: Draft) -> None:
+    """Programmatic tool calling: ``allowed_callers`` and ``output_schema`` on each tool a program may call, and
+    the program tool after the others."""
+    settings = draft.settings
+    if not settings.programmatic or "tools" not in request:
+        return
+    for wire in _function_tools(request):
+        tool = settings.tools.get(wire["name"])
+        if getattr(tool, "programmatic", True):
+            wire["allowed_callers"] = list(RESPONSES_CALLERS)
+            schema = output_schema(tool)
+            if schema is not None:
+                wire["output_schema"] = schema
+    request["tools"].append(dict(RESPONSES_TOOL))
+
+
+def _cache_part(request: dict[str, Any], draft: Draft) -> None:
+    """The prompt cache: the key that routes a run's requests to one cache (OpenAI's own servers only)."""
+    settings = draft.settings
+    if settings.cache is not False and settings.cache_key and draft.openai_fields:
+        request.setdefault("prompt_cache_key", settings.cache_key)
+
+
+def _compaction_part(request: dict[str, Any], draft: Draft) -> None:
+    """context="server": the API compacts the conversation itself from ``context_limit`` input tokens."""
+    settings = draft.settings
+    if settings.context == "server" and settings.context_limit:
+        request.setdefault("context_management", [{"type": "compaction", "compact_threshold": settings.context_limit}])
+
+
+PARTS: dict[str, Part] = {
+    "deferred": _deferred_part, "program_tool": _program_tool_part, "cache": _cache_part,
+    "compaction": _compaction_part,
+}
 
 
 __all__ = ["ResponsesApi", "REASONING_MODELS", "NOT_REASONING", "is_reasoning_model", "remember_reasoning"]
