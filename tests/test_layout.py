@@ -262,3 +262,42 @@ def test_the_graph_sees_lazy_and_type_checking_imports_and_shows_a_cycle() -> No
     )
     del sources["conductor.low"]
     assert cycles(import_graph(sources)) == []
+
+
+# -- the picture of the layers in docs/library.md is the code's ----------------------------------------------------
+
+LIBRARY_DOC = PACKAGE.parents[1] / "docs" / "library.md"
+
+
+def _picture_rows(text: str, names: set[str]) -> list[list[str]]:
+    """The rows of the picture under "## The layers", top first: the module names each line starts with; a line
+    that is only "|" separates two rows."""
+    block = text.split("## The layers", 1)[1].split("```text", 1)[1].split("```", 1)[0]
+    lines = block.split("\n")
+    start = next(i for i, line in enumerate(lines) if set(line.strip()) == {"-"}) + 1
+    rows: list[list[str]] = [[]]
+    for line in lines[start:]:
+        if line.strip() == "|":
+            rows.append([])
+            continue
+        for token in line.split():
+            if token not in names:
+                break
+            rows[-1].append(token)
+    return [row for row in rows if row]
+
+
+def test_the_picture_of_the_layers_is_the_import_graph() -> None:
+    graph = _package_graph()
+    library = {m for m in graph if _is_library(m)}
+    short = {m: m.removeprefix("conductor.") for m in library}
+    rows = _picture_rows(LIBRARY_DOC.read_text(encoding="utf-8"), set(short.values()))
+    drawn = [name for row in rows for name in row]
+    assert sorted(drawn) == sorted(short.values()), "draw each library module once in docs/library.md"
+    row_of = {name: index for index, row in enumerate(rows) for name in row}
+    upward = [
+        f"{short[module]} (row {row_of[short[module]] + 1}) imports {short[target]} (row {row_of[short[target]] + 1})"
+        for module, edges in sorted(graph.items()) if module in library
+        for target in sorted(edges) if target in library and row_of[short[target]] < row_of[short[module]]
+    ]
+    assert upward == [], "imports up a row of the picture in docs/library.md:\n" + "\n".join(upward)
