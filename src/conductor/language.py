@@ -168,7 +168,9 @@ def say(language: Language, zh: str, en: str) -> str:
 
 
 # Single quotes only where they cannot be an apostrophe; Chinese text may touch them ("把'你好'翻译成英文").
-_QUOTES = re.compile(r'"([^"]+)"|“([^”]+)”|《([^》]+)》|「([^」]+)」|(?<![A-Za-z0-9_])\'([^\']+)\'(?![A-Za-z0-9_])')
+_QUOTES = re.compile(
+    r'"([^"]+)"|“([^”]+)”|《([^》]+)》|「([^」]+)」|(?<![A-Za-z0-9_])\'([^\']+)\'(?![A-Za-z0-9_])'
+)
 
 _ENGLISH_NAMES: dict[str, str] = {chinese: english[0] for chinese, english in GAZETTEER}
 

@@ -32,10 +32,12 @@ _CHINESE_WORDS = {
     "amount": "金额", "currency": "货币", "rate": "汇率", "population": "人口", "distance": "距离",
     "duration": "时长", "time": "时间", "date": "日期", "status": "状态", "rating": "评分", "count": "数量",
     "area": "面积", "result": "结果", "name": "名称", "title": "标题", "city": "城市", "country": "国家",
-    "score": "分数", "account": "账户", "converted": "换算结果", "local": "当地", "timezone": "时区", "zone": "时区",
+    "score": "分数", "account": "账户", "converted": "换算结果", "local": "当地", "timezone": "时区",
+    "zone": "时区",
     "offset": "偏移", "delivery": "送达", "days": "天数", "day": "天数", "factor": "倍数",
     "ingredients": "配料", "servings": "份数", "serving": "份数", "weight": "重量", "original": "原",
-    "new": "新", "from": "原", "to": "目标", "recipe": "食谱", "quantity": "数量", "message": "消息", "suggestion": "建议", "suggestions": "建议",
+    "new": "新", "from": "原", "to": "目标", "recipe": "食谱", "quantity": "数量", "message": "消息",
+    "suggestion": "建议", "suggestions": "建议",
     "description": "说明", "total_cost": "总费用", "utc_offset": "时差", "wind_speed": "风速", "id": "编号",
 }
 # Units a key may end with ("weight_kg", "flour_g"): said after the value instead.
@@ -207,14 +209,16 @@ def quote_for(language: Language, text: str) -> str:
 
 def _denial_reason(reason: str, language: Language) -> str:
     known = {
-        "the approval policy did not approve it": ("审批规则没有批准", "the approval policy did not approve it"),
+        "the approval policy did not approve it": (
+            "审批规则没有批准", "the approval policy did not approve it"),
         "no one approved it": ("没有人批准", "no one approved it"),
     }
     if not reason:
         return say(language, "没有获得批准", "it was not approved")
     if reason in known:
         return say(language, *known[reason])
-    return say(language, f"没有获得批准,理由是:{quote_for(language, reason)}", f"it was not approved ({reason})")
+    return say(language, f"没有获得批准,理由是:{quote_for(language, reason)}",
+               f"it was not approved ({reason})")
 
 
 def _problems_plainly(problems: str, language: Language) -> str:
@@ -228,7 +232,8 @@ def _problems_plainly(problems: str, language: Language) -> str:
         required = re.match(r"'([^']+)' is a required property", message)
         should = re.match(r"Input should be (?:a valid )?(.+?)(?:, (?:unable|got|input)\b.*)?$", message)
         typed = re.match(r".+ is not of type '(\w+)'", message)
-        kinds = {"number": ("数字", "a number"), "integer": ("整数", "a whole number"), "string": ("文本", "text"),
+        kinds = {"number": ("数字", "a number"), "integer": ("整数", "a whole number"),
+                 "string": ("文本", "text"),
                  "boolean": ("true 或 false", "true or false"), "object": ("对象", "an object"),
                  "array": ("列表", "a list"), "list": ("列表", "a list"), "dictionary": ("对象", "an object")}
         if message == "Field required" or required:
@@ -240,7 +245,8 @@ def _problems_plainly(problems: str, language: Language) -> str:
         elif should or typed:
             wanted = (typed.group(1) if typed else should.group(1)).strip()
             zh, en = kinds.get(wanted, (None, wanted))
-            said.append(say(language, f"{field_} 必须是{zh}" if zh else f"{field_} 的值不符合要求", f"{field_} must be {en}"))
+            said.append(say(language, f"{field_} 必须是{zh}" if zh else f"{field_} 的值不符合要求",
+                            f"{field_} must be {en}"))
         elif field_:
             said.append(say(language, f"{field_} 的值不符合要求", f"{field_} was not valid"))
     return say(language, ";", "; ").join(said)
@@ -275,26 +281,29 @@ def plain_error(text: str, language: Language, subject: str | None = None) -> Fa
     matched = re.match(rf"tool {_TOOL} is not allowed in this conversation", text)
     if matched:
         tool = matched["tool"]
-        return Failure(say(language, f"我在这次对话中无权使用 {tool}", f"I am not permitted to use {tool} in this conversation"), False)
+        return Failure(say(language, f"我在这次对话中无权使用 {tool}",
+                           f"I am not permitted to use {tool} in this conversation"), False)
     matched = re.match(rf"tool {_TOOL} was withdrawn for the rest of this conversation after (?P<n>\d+)", text)
     if matched:
         tool, n = matched["tool"], matched["n"]
         return Failure(say(language, f"{tool} 连续 {n} 次收到无效参数,这次对话里已经停用",
                            f"I stopped using {tool} after {n} calls with invalid arguments"), False)
-    matched = re.match(rf"invalid arguments for {_TOOL}: (?P<problems>.*?)(?:\. (?:This was invalid call|Fix the arguments).*)?$",
-                       text, re.S)
+    matched = re.match(
+        rf"invalid arguments for {_TOOL}: (?P<problems>.*?)(?:\. (?:This was invalid call|Fix the arguments).*)?$",
+        text, re.S)
     if matched:
         tool, problems = matched["tool"], matched["problems"].strip()
         withdrawn = "withdrawn" in text[matched.end("problems"):]
         said = _problems_plainly(problems, language)
         zh = f"我给的参数不符合要求({said})" if said else "我给的参数不符合要求"
-        en = f"the arguments I sent did not fit the tool ({said})" if said else "the arguments I sent did not fit the tool"
+        en = "the arguments I sent did not fit the tool" + (f" ({said})" if said else "")
         if withdrawn:
             zh, en = zh + f",{tool} 已经停用", en + f", so I stopped using {tool}"
         return Failure(say(language, zh, en), False)
     matched = re.match(rf"arguments for {_TOOL} (?:are not valid JSON|must be a JSON object)", text)
     if matched:
-        return Failure(say(language, "我给的参数不是有效的 JSON 对象", "the arguments I sent were not a valid JSON object"), False)
+        return Failure(say(language, "我给的参数不是有效的 JSON 对象",
+                           "the arguments I sent were not a valid JSON object"), False)
     matched = re.match(rf"unknown tool {_TOOL}", text)
     if matched:
         tool = matched["tool"]
@@ -304,20 +313,24 @@ def plain_error(text: str, language: Language, subject: str | None = None) -> Fa
         n = matched["n"]
         return Failure(say(language, f"同样的调用之前已经做过 {n} 次,所以没有再做",
                            f"I had already made exactly this call {n} {'time' if n == '1' else 'times'}"), False)
-    matched = re.match(rf"the user did not approve this call to {_TOOL}(?: \((?P<reason>.*)\))?, so it was not run", text, re.S)
+    matched = re.match(rf"the user did not approve this call to {_TOOL}(?: \((?P<reason>.*)\))?, so it was not run",
+                       text, re.S)
     if matched:
         return Failure(_denial_reason((matched["reason"] or "").strip(), language), False)
     matched = re.match(rf"{_TOOL} was not run: its arguments are not the ones that were approved", text)
     if matched:
-        return Failure(say(language, "它的参数在批准之后被改动过", "its arguments were changed after they were approved"), False)
+        return Failure(say(language, "它的参数在批准之后被改动过",
+                           "its arguments were changed after they were approved"), False)
     matched = re.match(rf"{_TOOL} was not run: the run's deadline had passed", text)
     if matched:
-        return Failure(say(language, "这次请求的时限已到,来不及执行", "the time allowed for this request ran out before it could start"), False)
+        return Failure(say(language, "这次请求的时限已到,来不及执行",
+                           "the time allowed for this request ran out before it could start"), False)
     matched = re.match(r"the MCP server (?P<server>.+?)'s tools changed since they were read and approved "
                        r"\((?P<change>.*)\), so the call to .+? was not made", text, re.S)
     if matched:  # conductor.mcp's refusal; what the program must do next is for its author, not the user
         server, change = matched["server"], matched["change"]
-        return Failure(say(language, f"MCP 服务器 {server} 的工具在批准之后变了({quote_for(language, change)}),所以没有调用",
+        return Failure(say(language,
+                           f"MCP 服务器 {server} 的工具在批准之后变了({quote_for(language, change)}),所以没有调用",
                            f"the tools of the MCP server {server} changed after they were approved ({change}), "
                            "so it was not called"), False)
     matched = re.match(rf"{_TOOL} was abandoned at the run's deadline \(still running after (?P<s>[\d.]+) s\)", text)
@@ -327,23 +340,29 @@ def plain_error(text: str, language: Language, subject: str | None = None) -> Fa
                            f"{it} was still running at the run's deadline (after {s} s) and was given up"))
     matched = re.match(rf"{_TOOL} was given up while it waited for the rate limit", text)
     if matched:
-        return Failure(say(language, "等待调用额度的时间太长,已经放弃", "it waited too long for the rate limit and was given up"), False)
-    matched = re.match(r"rate limit: (?P<user>.+?) may make (?P<n>\d+) tool calls a minute(?:.*?Try again in (?P<s>\d+) s)?", text, re.S)
+        return Failure(say(language, "等待调用额度的时间太长,已经放弃",
+                           "it waited too long for the rate limit and was given up"), False)
+    matched = re.match(
+        r"rate limit: (?P<user>.+?) may make (?P<n>\d+) tool calls a minute(?:.*?Try again in (?P<s>\d+) s)?",
+        text, re.S)
     if matched:
         user, n, s = matched["user"], matched["n"], matched["s"]
         later = say(language, f",{s} 秒后可以再试", f"; it can be tried again in {s} s") if s else ""
         return Failure(say(language, f"{user} 每分钟最多调用 {n} 次工具,额度已经用完{later}",
-                           f"{user} has used the {n} tool {'call' if n == '1' else 'calls'} allowed per minute{later}"), False)
+                           f"{user} has used the {n} tool {'call' if n == '1' else 'calls'} allowed per minute"
+                           f"{later}"), False)
     matched = re.match(rf"(?:ToolTimeout: )?{_TOOL} timed out after (?P<s>[\d.]+) s", text)
     if matched:
         s = _seconds(matched["s"])
         return Failure(say(language, f"{it}在 {s} 秒内没有返回结果", f"{it} did not answer within {s} s"))
     matched = re.match(rf"(?:ToolTimeout: )?{_TOOL} was not tried: its retry deadline had passed", text)
     if matched:
-        return Failure(say(language, "重试的时限已过,没有再试", "its time for retries had run out before it could be tried"), False)
+        return Failure(say(language, "重试的时限已过,没有再试",
+                           "its time for retries had run out before it could be tried"), False)
     matched = re.match(rf"(?:ToolOutputError: )?(?:tool {_TOOL}|the tool) ran \(its side effects", text)
     if matched:
-        return Failure(say(language, f"{it}执行了,但返回的结果无法读取", f"{it} ran, but what it returned could not be read"))
+        return Failure(say(language, f"{it}执行了,但返回的结果无法读取",
+                           f"{it} ran, but what it returned could not be read"))
     return Failure(_tool_message(original, language, it))
 
 
@@ -357,7 +376,8 @@ def _tool_message(text: str, language: Language, it: str) -> str:
     message = _for_the_user(_without_class_names(bare))
     if not message:
         name = bare.split(":")[0].strip()
-        known = {"TimeoutError": ("超时了", "it timed out"), "ConnectionError": ("连接失败", "the connection failed")}
+        known = {"TimeoutError": ("超时了", "it timed out"),
+                 "ConnectionError": ("连接失败", "the connection failed")}
         zh, en = known.get(name, (f"{it}失败了,没有说明原因", f"{it} failed without saying why"))
         return say(language, zh, en)
     if bare.startswith("KeyError: "):
@@ -386,7 +406,8 @@ _NO_ANSWER = re.compile(
 )
 _WITHIN = re.compile(r"\b(?:within|in|after) (?P<s>\d+(?:\.\d+)?) ?(?:s|secs?|seconds?)\b", re.IGNORECASE)
 _CACHE_MISS = re.compile(
-    r"^no cached \w+(?: \w+)? for (?P<key>'[^']*'|\"[^\"]*\"|\S+)(?:; the cache holds (?P<held>.+))?$", re.IGNORECASE | re.S
+    r"^no cached \w+(?: \w+)? for (?P<key>'[^']*'|\"[^\"]*\"|\S+)(?:; the cache holds (?P<held>.+))?$",
+    re.IGNORECASE | re.S,
 )
 
 

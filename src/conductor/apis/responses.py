@@ -268,6 +268,17 @@ class ResponsesApi:
         return kwargs
 
     @staticmethod
+    def tool(tool: Any, deferred: bool = False, *, programmatic: bool = False) -> dict[str, Any]:
+        """One function tool as a request lists it, with the parts tool search (``deferred``) and programs
+        (``programmatic``) add to it in :meth:`request`."""
+        wire = responses_tool(tool)
+        if deferred:
+            _defer(wire)
+        if programmatic:
+            _for_programs(wire, tool)
+        return wire
+
+    @staticmethod
     def _tool_choice(choice: ToolChoice) -> Any:
         if choice.mode == "tool":
             return {"type": "function", "name": choice.name}
@@ -591,7 +602,7 @@ def _deferred_part(request: dict[str, Any], draft: Draft) -> None:
     deferred = deferred_for(draft.settings, "responses")
     for wire in _function_tools(request) if deferred else ():
         if wire["name"] in deferred:
-            wire["defer_loading"] = True
+            _defer(wire)
 
 
 def _program_tool_part(request: dict[str, Any], draft: Draft) -> None:
@@ -601,13 +612,20 @@ def _program_tool_part(request: dict[str, Any], draft: Draft) -> None:
     if not settings.programmatic or "tools" not in request:
         return
     for wire in _function_tools(request):
-        tool = settings.tools.get(wire["name"])
-        if getattr(tool, "programmatic", True):
-            wire["allowed_callers"] = list(RESPONSES_CALLERS)
-            schema = output_schema(tool)
-            if schema is not None:
-                wire["output_schema"] = schema
+        _for_programs(wire, settings.tools.get(wire["name"]))
     request["tools"].append(dict(RESPONSES_TOOL))
+
+
+def _defer(wire: dict[str, Any]) -> None:
+    wire["defer_loading"] = True  # loaded by the hosted tool_search when the model asks for it
+
+
+def _for_programs(wire: dict[str, Any], tool: Any) -> None:
+    if getattr(tool, "programmatic", True):
+        wire["allowed_callers"] = list(RESPONSES_CALLERS)
+        schema = output_schema(tool)
+        if schema is not None:
+            wire["output_schema"] = schema
 
 
 def _cache_part(request: dict[str, Any], draft: Draft) -> None:
