@@ -21,8 +21,7 @@ one with every part in it: a new feature adds its part here and in the API modul
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..types import Message
 from .base import RequestSettings
@@ -31,9 +30,8 @@ TOOL_PARTS: tuple[str, ...] = ("deferred", "program_tool")
 REQUEST_PARTS: tuple[str, ...] = ("cache", "compaction", "container")
 
 
-@dataclass(frozen=True)
-class Draft:
-    """What a part reads besides the request it adds to."""
+class Draft(NamedTuple):
+    """What a part reads besides the request it adds to (a tuple: made for every request, it costs little)."""
 
     settings: RequestSettings
     tools_allowed: bool
