@@ -108,3 +108,30 @@ def test_the_loop_sends_what_the_parts_add(api: str, monkeypatch: pytest.MonkeyP
     llm.run("What is the weather in Oslo?", tools=[get_weather])
     assert seen and seen[0] == 1  # the first request: the question alone
     assert all(r.body.get("metadata") == {"part": "added"} for r in llm.offline.requests)
+
+
+@pytest.mark.parametrize("api", ["responses", "chat", "messages"])
+def test_a_new_feature_needs_no_change_to_the_loop_or_providers(api: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A feature of its own: an llm.run option, checked, whose part tags every request of the run."""
+    module = {"responses": responses, "chat": chat, "messages": messages}[api]
+
+    def check_tag(value: object, api_: str, model: str) -> str:
+        if not isinstance(value, str):
+            raise ValueError(f"tag= takes text, got {value!r}")
+        return f"{value}@{api_}"
+
+    def tag_part(request: dict, draft: parts.Draft) -> None:
+        tag = draft.settings.features.get("tag")
+        if tag is not None:
+            request["metadata"] = {"tag": tag}
+
+    monkeypatch.setitem(parts.RUN_OPTIONS, "tag", check_tag)
+    monkeypatch.setattr(parts, "REQUEST_PARTS", (*parts.REQUEST_PARTS, "tag"))
+    monkeypatch.setitem(module.PARTS, "tag", tag_part)
+    llm = cd.connect("offline", api=api, latency_scale=0)
+    llm.run("What is the weather in Oslo?", tools=[get_weather], tag="lesson")
+    assert [r.body.get("metadata") for r in llm.offline.requests] == [{"tag": f"lesson@{api}"}] * 2
+    llm.run("What is the weather in Oslo?", tools=[get_weather])
+    assert "metadata" not in llm.offline.requests[-1].body
+    with pytest.raises(ValueError, match="tag= takes text"):
+        llm.run("What is the weather in Oslo?", tools=[get_weather], tag=3)

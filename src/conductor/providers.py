@@ -23,6 +23,7 @@ from .apis.base import check_system, system_text
 from .caching import cache_key, check_cache
 from .context import check_context
 from .apis.hosted import split_tools
+from .apis.parts import read_features
 from .apis.responses import remember_reasoning
 from .budget import Budget, Ledger, RunLimits, stopped_answer
 from .execution import DEFAULT_MAX_WORKERS, aexecute, execute
@@ -183,6 +184,7 @@ class LLM:
                              "old tool results: pass context='server' (the API's own compaction) or leave server_state out")
         tool_search = options.pop("tool_search", None)
         programmatic = check_programmatic(options.pop("programmatic", False), self.api, self.model)
+        features = read_features(options, self.api, self.model)  # a request feature's own option (apis.parts)
         _check_options(options, self.api, server_state)
         functions, hosted = split_tools(_check_tools(tools), self.api)
         registry = ToolRegistry(functions)
@@ -205,7 +207,7 @@ class LLM:
         settings = RequestSettings(
             self.model, registry, check_system(system), max_tokens, parallel_tool_calls, options, tool_choice=choice,
             server_state=server_state, hosted_tools=hosted, hosted_api=self.api if hosted else None,
-            deferred=searched.deferred, programmatic=programmatic, **scale,
+            deferred=searched.deferred, programmatic=programmatic, features=features, **scale,
         )
         conversation = Conversation(
             adapter=self.adapter,

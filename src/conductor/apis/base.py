@@ -11,7 +11,7 @@ fields; nothing outside those modules reads or writes them.
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
@@ -75,6 +75,8 @@ class RequestSettings:
     context: str | None = None
     context_limit: int | None = None
     programmatic: bool = False  # the model may write a program that calls the tools (conductor.programs)
+    # A request feature registered in conductor.apis.parts.RUN_OPTIONS: its llm.run option's setting, by name.
+    features: Mapping[str, Any] = field(default_factory=dict)
 
 
 # Servers known to take OpenAI's own request fields that compatible servers may not: "prompt_cache_key" and

@@ -15,7 +15,7 @@ from typing import Any
 from ..types import Message, StopReason, SystemMessage, ToolCall, ToolResult, Turn, Usage, UserMessage
 from ..tokens import hidden_prompt_tokens
 from .base import HiddenPrompt
-from .parts import REQUEST_PARTS, Draft, Part, add_parts
+from .parts import Draft, Part, add_parts
 from .tool_schemas import chat_tool
 from .base import (
     OPENED,
@@ -112,7 +112,7 @@ class ChatApi:
             if settings.parallel_tool_calls is not None:
                 kwargs["parallel_tool_calls"] = settings.parallel_tool_calls
         # Chat Completions carries no tool parts (no tool search, no programs): only the request's.
-        add_parts(kwargs, PARTS, Draft(settings, tools_allowed, conversation, self.openai_fields), REQUEST_PARTS)
+        add_parts(kwargs, PARTS, Draft(settings, tools_allowed, conversation, self.openai_fields), "request")
         return kwargs
 
     @staticmethod

@@ -27,7 +27,7 @@ from .. import programs
 from ..caching import anthropic_cache_control
 from ..tokens import anthropic_tool_use_prompt, hidden_prompt_tokens
 from ..context import COMPACT_BETA, compaction_edits
-from .parts import REQUEST_PARTS, TOOL_PARTS, Draft, Part, add_parts
+from .parts import Draft, Part, add_parts
 from .tool_schemas import messages_tool
 from .base import (
     HISTORY_MODEL,
@@ -220,11 +220,11 @@ class MessagesApi:
             # blocks in a request without tools. tool_choice none forbids their use instead.
             # Server tools (web_search_20250305, ...) go beside the function tools unchanged.
             kwargs["tools"] = [messages_tool(t) for t in settings.tools] + hosted
-            add_parts(kwargs, PARTS, draft, TOOL_PARTS)
+            add_parts(kwargs, PARTS, draft, "tools")
             kwargs["tool_choice"] = self._tool_choice(
                 settings.tool_choice if tools_allowed else ToolChoice("none"), settings.parallel_tool_calls
             )
-        add_parts(kwargs, PARTS, draft, REQUEST_PARTS)
+        add_parts(kwargs, PARTS, draft, "request")
         return kwargs
 
     @staticmethod

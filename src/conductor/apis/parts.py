@@ -14,20 +14,29 @@ through :func:`add_parts`, in the order of :data:`TOOL_PARTS` and :data:`REQUEST
 
 Each API module lists the parts it carries in its ``PARTS`` table (part -> function); an API that does not carry
 one has no entry for it. The tool parts come before the tool choice, which may name what they add (Responses
-``allowed_tools`` lists the program tool). The loop (:mod:`conductor.rounds`) asks an API for a request and gets
-one with every part in it: a new feature adds its part here and in the API modules that carry it.
+``allowed_tools`` lists the program tool); the others after. The loop (:mod:`conductor.rounds`) asks an API for a
+request and gets one with every part in it.
+
+A new feature touches its own module and the API modules that carry it: its ``llm.run`` option goes in
+:data:`RUN_OPTIONS` (``providers`` reads every option listed there into ``RequestSettings.features``), its part's
+name in :data:`REQUEST_PARTS` (or :data:`TOOL_PARTS`), and the part itself in each carrying API's ``PARTS``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from ..types import Message
-from .base import RequestSettings
+from .base import ApiName, RequestSettings
 
 TOOL_PARTS: tuple[str, ...] = ("deferred", "program_tool")
 REQUEST_PARTS: tuple[str, ...] = ("cache", "compaction", "container")
+
+RUN_OPTIONS: dict[str, Callable[[Any, ApiName, str], Any]] = {}
+"""A feature's ``llm.run`` option -> the check that turns the value given into the setting its parts read
+(``draft.settings.features[option]``), for the API and model of the run; it raises ``ValueError`` naming the fix.
+(The features the course teaches have settings of their own on :class:`~.base.RequestSettings`.)"""
 
 
 class Draft(NamedTuple):
@@ -42,12 +51,18 @@ class Draft(NamedTuple):
 Part = Callable[[dict[str, Any], Draft], None]
 
 
-def add_parts(request: dict[str, Any], parts: Mapping[str, Part], draft: Draft, order: Sequence[str]) -> None:
-    """Let each part of ``order`` that the API carries (``parts``) add to ``request``, in that order."""
-    for name in order:
+def add_parts(request: dict[str, Any], parts: Mapping[str, Part], draft: Draft, stage: Literal["tools", "request"]
+              ) -> None:
+    """Let each part of ``stage`` that the API carries (``parts``) add to ``request``, in order."""
+    for name in TOOL_PARTS if stage == "tools" else REQUEST_PARTS:
         part = parts.get(name)
         if part is not None:
             part(request, draft)
 
 
-__all__ = ["Draft", "Part", "REQUEST_PARTS", "TOOL_PARTS", "add_parts"]
+def read_features(options: dict[str, Any], api: ApiName, model: str) -> dict[str, Any]:
+    """Take each option of :data:`RUN_OPTIONS` out of ``options`` (an ``llm.run`` call's): its checked setting."""
+    return {name: check(options.pop(name), api, model) for name, check in RUN_OPTIONS.items() if name in options}
+
+
+__all__ = ["Draft", "Part", "REQUEST_PARTS", "RUN_OPTIONS", "TOOL_PARTS", "add_parts", "read_features"]

@@ -32,7 +32,7 @@ from ..types import Message, StopReason, SystemMessage, ToolCall, ToolResult, Tu
 from ..programs import RESPONSES_CALLERS, RESPONSES_TOOL, output_schema
 from ..tokens import hidden_prompt_tokens
 from .base import HiddenPrompt
-from .parts import REQUEST_PARTS, TOOL_PARTS, Draft, Part, add_parts
+from .parts import Draft, Part, add_parts
 from .tool_schemas import responses_tool
 from .base import (
     HISTORY_MODEL,
@@ -250,7 +250,7 @@ class ResponsesApi:
         if len(tools) or hosted:
             # Hosted tools (web_search, ...) go beside the function tools unchanged, as the caller wrote them.
             kwargs["tools"] = [*(responses_tool(t) for t in tools), *hosted]
-            add_parts(kwargs, PARTS, draft, TOOL_PARTS)
+            add_parts(kwargs, PARTS, draft, "tools")
             choice = settings.tool_choice if tools_allowed else ToolChoice("none")
             if settings.allowed_tools is not None and not restricted and choice.mode in ("auto", "required"):
                 # Every tool stays in the request (the cached prefix holds); tool_choice restricts the calls.
@@ -264,7 +264,7 @@ class ResponsesApi:
                 kwargs["tool_choice"] = self._tool_choice(choice)
             if settings.parallel_tool_calls is not None:
                 kwargs["parallel_tool_calls"] = settings.parallel_tool_calls
-        add_parts(kwargs, PARTS, draft, REQUEST_PARTS)
+        add_parts(kwargs, PARTS, draft, "request")
         return kwargs
 
     @staticmethod
