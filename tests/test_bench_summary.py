@@ -12,7 +12,7 @@ import re
 import pytest
 
 from conductor import bench
-from conductor.course import scale
+from conductor.course import programmatic, scale
 from conductor.__main__ import build_parser
 from conductor.course.scenarios import get_weather
 
@@ -22,7 +22,7 @@ BAR_LINE = re.compile(r"^(batch cpu|batch wall|retry alone|retry timeout): .+?\s
 
 
 def _fake_benchmarks(monkeypatch, *, loop=1.05, cpu=1.2, wall=1.05, retry=1.02, timeout=1.08, accuracy=0.9,
-                     unstated=0, tracing=1.04, scaled=0.25):
+                     unstated=0, tracing=1.04, scaled=0.25, program=0.3):
     monkeypatch.setattr(bench, "bench_loops", lambda n: [bench.LoopBench(n, 1.0, loop, api) for api in bench.OFFLINE_APIS])
     monkeypatch.setattr(bench, "bench_parallel", lambda **k: [bench.ParallelRow(8, 0.1, 0.8, 0.104)])
     monkeypatch.setattr(bench, "bench_batch_cpu", lambda n, c, **k: bench.BatchCpu(n, c, 5, 2.0, 2.0 * cpu))
@@ -41,34 +41,44 @@ def _fake_benchmarks(monkeypatch, *, loop=1.05, cpu=1.2, wall=1.05, retry=1.02, 
     def row(name, cost, answer="Sydney: 25°C"):
         return scale.ScaleRow(name, 100, 0, 0, cost, 5, 0.0, answer, True)
 
+    # At 62 tools the floor is 0.2x: a best strategy at `scaled` gets (1 - scaled) / 0.8 of the possible saving.
     monkeypatch.setattr(scale, "bench", lambda: [
-        scale.ApiScale(api, row("naive", 1.0), row("both", scaled), row("both", scaled), row("client", scaled),
-                       row("floor", 0.1)) for api in bench.OFFLINE_APIS])
+        scale.ApiScale(api, size, (row("naive", 1.0), row("client search", scaled), row("floor", 0.2)))
+        for size in scale.SIZES for api in bench.OFFLINE_APIS])
+    def comparison(api: str) -> programmatic.Comparison:
+        way = programmatic.Way  # the loop reads 1,000 input tokens, the program ``program`` of them
+        loop = way("loop", 2, 1000, 0.1, 0.01, "Rome is warmest", "Rome is warmest.")
+        program_way = way("program", 2, round(1000 * program), 0.1, 0.004, "Rome is warmest", "Rome is warmest.")
+        return programmatic.Comparison(api, loop, program_way, "large")
+
+    monkeypatch.setattr(programmatic, "bench_programmatic",
+                        lambda tasks: [comparison(api) for api in ("responses", "messages")])
     monkeypatch.setattr(bench, "_import_seconds", lambda statement: 0.1 if "conductor" in statement else 0.5)
 
 
 def test_every_figure_is_held_to_its_bar(monkeypatch, capsys):
     _fake_benchmarks(monkeypatch)
     rows = bench.bench_summary()
-    assert [r.ok for r in rows] == [True] * 14
+    assert [r.ok for r in rows] == [True] * 16
     assert [r.measure.split(":")[0] for r in rows] == [
         "loop (responses)", "loop (chat)", "loop (messages)", "parallel", *BARS, "tracing (chat)",
-        "scale (responses)", "scale (chat)", "scale (messages)", "import conductor / import openai (SDKs load lazily)",
-        "offline model",
+        "scale (responses)", "scale (chat)", "scale (messages)", "programmatic (responses)", "programmatic (messages)",
+        "import conductor / import openai (SDKs load lazily)", "offline model",
     ]
-    assert [r.shown for r in rows][4:12] == ["1.20x", "1.05x", "1.02x", "1.08x", "1.04x", "0.25x", "0.25x", "0.25x"]
+    assert [r.shown for r in rows][12:14] == ["0.30x", "0.30x"]
+    assert [r.shown for r in rows][4:12] == ["1.20x", "1.05x", "1.02x", "1.08x", "1.04x", *["94%; 0.25x"] * 3]
     bench.print_summary(rows)
     out = capsys.readouterr().out
-    assert "NO" not in out and out.count("yes") == 14
+    assert "NO" not in out and out.count("yes") == 16
 
 
 def test_a_missed_bar_shows(monkeypatch, capsys):
-    _fake_benchmarks(monkeypatch, cpu=1.3, timeout=1.12, unstated=1, tracing=1.11, scaled=0.31)
+    _fake_benchmarks(monkeypatch, cpu=1.3, timeout=1.12, unstated=1, tracing=1.11, scaled=0.31, program=0.51)
     rows = bench.bench_summary()
-    assert [r.ok for r in rows] == [True, True, True, True, False, True, True, False, False, False, False, False, True,
-                                    False]
+    assert [r.ok for r in rows] == [True, True, True, True, False, True, True, False, False, False, False, False,
+                                    False, False, True, False]
     bench.print_summary(rows)
-    assert capsys.readouterr().out.count(" NO") == 7
+    assert capsys.readouterr().out.count(" NO") == 9
 
 
 def test_the_bars_are_bounded_as_the_issue_says(monkeypatch):
@@ -173,3 +183,17 @@ def test_bench_batch_prints_both_bars_and_the_profile(capsys):
     assert re.search(r"both with the tool off the event loop .*: \d+\.\d\dx", out)
     kept = re.search(r"(\d+\.\d) KB \(keep_raw=False, the default\), (\d+\.\d) KB with", out)
     assert kept and float(kept.group(1)) < float(kept.group(2))  # the SDK's objects are what keep_raw leaves out
+
+
+def test_bench_exits_1_when_a_bar_is_missed(monkeypatch, capsys):
+    from conductor.__main__ import main
+
+    _fake_benchmarks(monkeypatch)
+    assert main(["bench"]) == 0
+    _fake_benchmarks(monkeypatch, scaled=0.31)  # the 300-tool catalogue at 0.31x the naive loop: over 0.30x
+    assert main(["bench"]) == 1
+    out = capsys.readouterr().out
+    assert [line.split(":")[0] for line in out.splitlines() if line.endswith(" NO")] == ["scale (responses)",
+                                                                                         "scale (chat)",
+                                                                                         "scale (messages)"]
+

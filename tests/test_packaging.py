@@ -126,6 +126,11 @@ def test_notebook_is_committed_executed_without_errors(path: Path) -> None:
     fix = f"jupyter nbconvert --to notebook --execute --inplace {path.relative_to(ROOT)}"
     assert not unrun, f"cells {unrun} were never executed; commit the notebook executed: {fix}"
     assert not errors, f"cells {errors} hold error outputs"
+    stderr = [index for index, cell in code if any(output.get("name") == "stderr" for output in cell.outputs)]
+    assert not stderr, (
+        f"cells {stderr} print to stderr, which a saved notebook shows in a pink box a learner reads as their "
+        "error: print the lesson's own output to stdout (a logged warning a lesson shows: capture it and print it)"
+    )
 
 
 @pytest.mark.parametrize("path", sorted((ROOT / "notebooks").glob("*.ipynb")), ids=lambda path: path.stem)

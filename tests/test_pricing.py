@@ -142,3 +142,33 @@ def test_pricing_never_touches_the_network(monkeypatch):
 def test_importing_pricing_does_not_load_genai_prices():
     code = "import sys, conductor.pricing; assert 'genai_prices' not in sys.modules"
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_the_offline_model_named_after_a_real_model_is_priced_as_it():
+    import conductor as cd
+
+    @cd.tool
+    def warmth(city: str) -> dict:
+        """Get the temperature in a city right now."""
+        return {"city": city, "temperature_c": 20.0 if city == "Rome" else 8.0}
+
+    assert pricing.priced_as("claude-sonnet-4-6", "offline-messages") == ("claude-sonnet-4-6", "anthropic")
+    assert pricing.priced_as("gpt-5.4", "offline-responses") == ("gpt-5.4", "openai")
+    assert pricing.priced_as("primary", "offline-messages") == ("claude-haiku-4-5", "anthropic")  # no such model
+    assert pricing.priced_as("gpt-5.4", "offline-messages") == ("claude-haiku-4-5", "anthropic")  # not that API's
+    llm = cd.connect("offline", api="messages", model="claude-sonnet-4-6", latency_scale=0)
+    assert llm.prices.model == "claude-sonnet-4-6" and llm.prices.input_per_mtok == 3.0
+    result = llm.run("Which city is warmest, Oslo or Rome?", tools=[warmth])
+    assert result.cost == pytest.approx(pricing.cost(result.usage, "claude-sonnet-4-6", "anthropic"))
+
+
+def test_container_time_bills_its_minimum_and_the_free_hours():
+    price = pricing.CODE_EXECUTION
+    assert (price.free_hours_per_month, price.usd_per_hour, price.minimum_minutes) == (1550, 0.05, 5)
+    assert pricing.container_hours(12) == pytest.approx(5 / 60)  # a few seconds: the 5-minute minimum
+    assert pricing.container_hours(7200) == pytest.approx(2)
+    assert pricing.container_cost([12, 7200]) == pytest.approx(0.05 * (2 + 5 / 60))
+    assert pricing.container_cost([7200], free_hours_left=1.5) == pytest.approx(0.05 * 0.5)
+    assert pricing.container_cost([7200], free_hours_left=price.free_hours_per_month) == 0.0
+    with pytest.raises(ValueError, match="cannot live"):
+        pricing.container_hours(-1)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import anthropic
 import openai
@@ -11,9 +12,10 @@ from anthropic.types import Message
 from openai.types.responses import Response
 
 import conductor as cd
-from conductor.course.programmatic import QUESTION, bench_programmatic, get_hourly_forecast
+from conductor.course.programmatic import QUESTION, TASKS, bench_programmatic, get_hourly_forecast, print_programmatic
 from conductor.offline import LatencyModel, OfflineModel
 from conductor.programs import code_execution_version
+from conductor.tokens import estimate_tokens
 
 PROGRAM_APIS = ("responses", "messages")
 runs: list[str] = []
@@ -99,20 +101,93 @@ def test_responses_validate_against_the_sdk_models(api: str) -> None:
             kind.model_validate(turn.raw.model_dump(mode="json", exclude_none=True))
 
 
-@pytest.mark.parametrize("api", [
-    "responses",
-    pytest.param("messages", marks=pytest.mark.xfail(strict=True, reason=(
-        "faithful billing: every Messages request that offers code execution bills the tool's own prompt (1,750 "
-        "tokens) and the tool-use prompt (496), so the program's five requests cost 2.37x the loop's two (0.99x "
-        "once a response where only the program resumed bills nothing); and the loop's answer, 24 hours of numbers "
-        "for four cities, is about 5,300 output tokens with digits counted as tokenizers cut them, past max_tokens "
-        "4,096, so it is cut before its conclusion"))),
-])
-def test_the_bench_saves_input_tokens_with_the_same_answer(api: str) -> None:
-    (comparison,) = bench_programmatic((api,))
-    assert comparison.program.requests == 5 and comparison.loop.requests == 2
-    assert comparison.same_answer
-    assert comparison.token_ratio <= 0.80
+@pytest.mark.parametrize("api", PROGRAM_APIS)
+def test_a_program_pays_on_large_results_and_costs_more_on_small_ones(api: str) -> None:
+    small, large = bench_programmatic((api,))
+    assert (small.task, large.task) == ("small", "large")
+    for comparison in (small, large):  # the four calls come back together both ways: two requests each
+        assert comparison.program.requests == comparison.loop.requests == 2
+        assert comparison.same_answer
+    assert TASKS["large"].result_characters() >= 8 * TASKS["small"].result_characters()
+    assert large.token_ratio <= 0.50 and large.dollar_ratio < 1  # the results stay out of the model's context
+    assert small.token_ratio > 1  # the program's code (and on Messages the code execution prompt) outweighs them
+    if api == "messages":
+        assert large.model == "claude-sonnet-4-6"  # a model that has programmatic calling, priced as itself
+        # the code execution tool's own prompt, billed on each of the program's two requests
+        assert small.program.input_tokens - small.loop.input_tokens >= 2 * 1750
+
+
+def test_the_bench_prints_its_lines_and_says_a_missed_goal(capsys) -> None:
+    from dataclasses import replace
+
+    comparisons = bench_programmatic(("responses",), ("large",))
+    assert print_programmatic(comparisons) == 0
+    out = capsys.readouterr().out
+    assert re.match(r"programmatic \[responses\] large: 2 requests vs 2 in the loop, 0\.\d\dx input tokens, "
+                    r"0\.\d\dx dollars, same answer: yes", out)
+    (measured,) = comparisons
+    worse = replace(measured, program=replace(measured.program, input_tokens=measured.loop.input_tokens))
+    assert print_programmatic([worse]) == 1
+    assert "MISSED, 1.00x input tokens is over the goal of 0.50x" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("api", PROGRAM_APIS)
+def test_program_calls_made_together_come_back_in_one_response(api: str) -> None:
+    model = OfflineModel(latency=LatencyModel.instant())
+    result = _llm(api, model).run(QUESTION, tools=[forecast], max_rounds=6, programmatic=True)
+    assert result.api_calls == 2 and len(result.rounds[0].tool_calls) == 4
+    code = result.programs[0].code
+    assert ("asyncio.gather" if api == "messages" else "Promise.all") in code
+
+
+@pytest.mark.parametrize("api", PROGRAM_APIS)
+def test_results_of_program_calls_never_count_as_input(api: str) -> None:
+    def run(forecast_tool):
+        return _llm(api).run(QUESTION, tools=[forecast_tool], max_rounds=6, programmatic=True)
+
+    @cd.tool
+    def padded_forecast(city: str) -> dict:
+        """Get today's hour-by-hour weather forecast for a city (24 hours of readings) and its high."""
+        day = get_hourly_forecast.func(city)
+        return {**day, "hours": day["hours"] * 40}  # forty times the readings
+
+    plain, padded = run(forecast), run(padded_forecast)
+    assert len(padded.tool_calls[0].output) > 30 * len(plain.tool_calls[0].output)
+    # the same input tokens but for the tool's name in the request and the program's code
+    assert abs(padded.usage.input_tokens - plain.usage.input_tokens) < 40
+
+
+@pytest.mark.parametrize("api", PROGRAM_APIS)
+def test_a_response_where_only_the_program_resumed_bills_nothing(api: str) -> None:
+    question = "What are the orders of the user with email ada@example.com?"
+    result = _llm(api).run(question, tools=[find_user, get_orders], max_rounds=4, programmatic=True)
+    usage = [(c.usage.input_tokens, c.usage.output_tokens) for c in result.trace.model_calls]
+    assert len(usage) == 3 and usage[1] == (0, 0)  # the program made its next call by itself
+    assert usage[0][0] > 0 and usage[2][0] > 0 and usage[2][1] > 0
+    assert result.cost == pytest.approx(sum(c.cost for c in result.trace.model_calls[::2]))
+
+
+def test_a_program_writes_nothing_for_its_calls() -> None:
+    """The model's output is the program, not the calls the program makes: four calls or forty, one program."""
+    few = _llm("messages").run(QUESTION, tools=[forecast], max_rounds=6, programmatic=True)
+    many_cities = ", ".join(["Oslo", "Bergen", "Paris", "Rome", "Madrid", "Lisbon", "Berlin", "Vienna"])
+    many = _llm("messages").run(f"Which city is warmest today: {many_cities}?", tools=[forecast], max_rounds=6,
+                                programmatic=True)
+    first_few, first_many = few.trace.model_calls[0].usage, many.trace.model_calls[0].usage
+    code_growth = estimate_tokens(many.programs[0].code) - estimate_tokens(few.programs[0].code)
+    assert first_many.output_tokens - first_few.output_tokens <= code_growth + 10
+
+
+def test_container_time_is_priced_apart_with_its_minimum() -> None:
+    result = cd.connect("offline", api="messages", model="claude-sonnet-4-6", latency_scale=0).run(
+        QUESTION, tools=[forecast], max_rounds=6, programmatic=True)
+    used = cd.programs.container_time(result)
+    assert len(used.containers) == 1 and used.hours == pytest.approx(5 / 60)  # a run of seconds: the minimum
+    assert used.usd == pytest.approx(0.05 * 5 / 60)
+    assert cd.programs.container_time(result, free_hours_left=1550).usd == 0.0
+    assert "$0 within the 1,550 free hours a month, $0.0042 past them" in str(used)
+    assert cd.programs.container_time(_llm("responses").run(QUESTION, tools=[forecast], programmatic=True,
+                                                            max_rounds=6)).containers == ()
 
 
 @pytest.mark.parametrize("api", PROGRAM_APIS)
@@ -131,15 +206,16 @@ def test_a_program_call_to_a_tool_without_allowed_callers_is_refused() -> None:
     code_tool = {"type": code_execution_version(), "name": "code_execution"}
     first = client.messages.create(model="conductor-offline", max_tokens=1024, tools=[tool, code_tool],
                                    messages=[{"role": "user", "content": QUESTION}])
-    call = next(b for b in first.content if b.type == "tool_use")
-    assert call.caller.type.startswith("code_execution_")
+    calls = [b for b in first.content if b.type == "tool_use"]
+    assert len(calls) == 4 and all(c.caller.type.startswith("code_execution_") for c in calls)
     bare = {k: v for k, v in tool.items() if k != "allowed_callers"}
+    answers = [{"type": "tool_result", "tool_use_id": call.id, "content": "{}"} for call in calls]
     with pytest.raises(anthropic.BadRequestError, match="allowed_callers"):
         client.messages.create(
             model="conductor-offline", max_tokens=1024, tools=[bare, code_tool], container=first.container.id,
             messages=[{"role": "user", "content": QUESTION},
                       {"role": "assistant", "content": [b.model_dump(exclude_none=True) for b in first.content]},
-                      {"role": "user", "content": [{"type": "tool_result", "tool_use_id": call.id, "content": "{}"}]}],
+                      {"role": "user", "content": answers}],
         )
 
 
@@ -169,10 +245,10 @@ def test_approval_inside_a_program_pauses_and_resumes_with_the_program_waiting(a
     assert result.stopped_by == "approval"
     (pending,) = result.pending
     assert pending.caller == "program" and pending.arguments["city"] == "Oslo"
-    assert runs == ORDER[:2]
+    assert runs == ["Paris", "Rome", "Bergen"]  # the program's other calls, which came with it, ran
     result.approve(pending.id)
     done = llm.resume(result)
-    assert runs == ORDER  # each ran once: resume runs only the approved call
+    assert sorted(runs) == sorted(ORDER)  # each ran once: resume runs only the approved call
     assert done.programs[0].status == "completed" and "Rome is the warmest" in done.answer
 
 
@@ -193,10 +269,10 @@ def test_a_tool_error_inside_a_program_is_a_value_it_reports(api: str) -> None:
 
 
 @pytest.mark.parametrize("api", PROGRAM_APIS)
-def test_max_rounds_stops_a_long_program(api: str) -> None:
-    runs.clear()
-    result = _llm(api).run(QUESTION, tools=[forecast], max_rounds=2, programmatic=True)
-    assert runs == ORDER[:2]  # two rounds: two of the program's calls, then tools are forbidden
+def test_max_rounds_stops_a_program_between_its_responses(api: str) -> None:
+    question = "What are the orders of the user with email ada@example.com?"
+    result = _llm(api).run(question, tools=[find_user, get_orders], max_rounds=1, programmatic=True)
+    assert [c.name for c in result.tool_calls] == ["find_user"]  # one round, then tools are forbidden
     assert result.forced_final and result.programs[0].status == "incomplete"  # on both APIs
 
 
@@ -223,15 +299,16 @@ def test_a_retried_request_never_runs_a_program_call_twice(api: str) -> None:
 
 
 @pytest.mark.parametrize("api", PROGRAM_APIS)
-def test_a_budget_stops_a_program_between_its_calls(api: str) -> None:
-    first = _llm(api).run(QUESTION, tools=[forecast], max_rounds=6, programmatic=True, max_tokens=2000)
-    two_requests = sum(c.usage.total_tokens for c in first.trace.model_calls[:2])
-    runs.clear()
-    limit = two_requests + 2100  # the third request's worst case (its input plus 2,000 output tokens) is more
-    result = _llm(api).run(QUESTION, tools=[forecast], max_rounds=6, programmatic=True, max_tokens=2000,
+def test_a_budget_stops_a_program_between_its_responses(api: str) -> None:
+    question = "What are the orders of the user with email ada@example.com?"
+    tools = [find_user, get_orders]
+    first = _llm(api).run(question, tools=tools, max_rounds=4, programmatic=True, max_tokens=2000)
+    # room for the first request's worst case (its input and up to 2,000 output tokens), not for the next one's
+    limit = first.trace.model_calls[0].usage.total_tokens + 2000
+    result = _llm(api).run(question, tools=tools, max_rounds=4, programmatic=True, max_tokens=2000,
                            budget=cd.Budget(tokens=limit))
     assert result.stopped_by == "budget"
-    assert 1 <= len(runs) < 4 and runs == ORDER[:len(runs)] and result.usage.total_tokens <= limit
+    assert [c.name for c in result.tool_calls] == ["find_user"] and result.usage.total_tokens <= limit
     assert result.programs[0].status == "running"  # the run ended with the program waiting
 
 
@@ -285,7 +362,9 @@ def test_a_deadline_ends_a_program_run_in_time(api: str) -> None:
 
     llm = cd.connect("offline", api=api, latency_scale=0)
     result = llm.run(QUESTION, tools=[slow_forecast], max_rounds=6, programmatic=True, deadline=0.8)
-    assert result.stopped_by == "deadline" and len(result.tool_calls) < 4
+    # the four calls came together and ran one after another past the deadline: no request after them
+    assert result.stopped_by == "deadline" and result.api_calls == 1
+    assert result.programs[0].status == "running"
 
 
 @pytest.mark.parametrize("api", PROGRAM_APIS)
@@ -299,7 +378,7 @@ def test_a_paused_program_run_survives_json_and_resumes(api: str) -> None:
     assert paused.pending[0].caller == "program"
     paused.approve(paused.pending[0].id)
     done = llm.resume(paused, tools=[guarded])
-    assert runs == ORDER and done.programs[0].status == "completed"
+    assert sorted(runs) == sorted(ORDER) and done.programs[0].status == "completed"
 
 
 @pytest.mark.parametrize("api", PROGRAM_APIS)
@@ -360,3 +439,14 @@ def test_a_continued_run_lists_only_its_own_programs(api: str) -> None:
     second = llm.run("Thanks. Which city is coolest?", tools=[forecast], max_rounds=6, programmatic=True,
                      history=first.messages)
     assert all(p not in second.programs for p in first.programs)
+
+
+@pytest.mark.parametrize("api", PROGRAM_APIS)
+@pytest.mark.parametrize("programmatic", [True, False])
+def test_large_results_are_said_in_words(api: str, programmatic: bool) -> None:
+    task = TASKS["large"]
+    result = _llm(api).run(task.question, tools=[task.tool], max_rounds=6, programmatic=programmatic)
+    answer = result.answer
+    assert "96 entries, temperature" in answer and "Rome is the warmest" in answer
+    assert "\n- " not in answer and "count" not in answer and "{" not in answer  # no readings, no dict dump
+    assert len(answer) < 600

@@ -71,6 +71,9 @@ _LAZY = {
     "cancelled": "retry",
     "run_killable": "retry",
     "retry": None,
+    # lessons 06-07: tool search, namespaces, the model's own programs
+    "search": None,
+    "programs": None,
     # what only the lessons use (conductor.course)
     "flaky": "course",
     "colab": "course",

@@ -133,7 +133,9 @@ def _run_bench(args: argparse.Namespace) -> int:
     from .course import bench
 
     if args.which is None:
-        bench.print_summary(bench.bench_summary())
+        rows = bench.bench_summary()
+        bench.print_summary(rows)
+        return 0 if all(row.ok for row in rows) else 1  # a missed bar: its row says NO, and exit 1
     elif args.which == "loop":
         bench.print_loop(bench.bench_loops(args.conversations or 200))
     elif args.which == "batch":
@@ -155,7 +157,7 @@ def _run_bench(args: argparse.Namespace) -> int:
     elif args.which == "scale":
         from .course import scale
 
-        scale.print_bench(scale.bench())
+        return 0 if scale.print_bench(scale.bench()) else 1  # a missed target: its line says why, and exit 1
     elif args.which == "offline":
         try:
             cases = bench.load_cases(args.cases) if args.cases else bench.CASES
@@ -165,7 +167,7 @@ def _run_bench(args: argparse.Namespace) -> int:
     elif args.which == "programmatic":
         from .course import programmatic
 
-        programmatic.print_programmatic(programmatic.bench_programmatic())
+        return programmatic.print_programmatic(programmatic.bench_programmatic())
     else:
         rows = bench.bench_parallel(latency=args.latency, max_workers=args.max_workers)
         bench.print_parallel(rows, args.max_workers)
@@ -184,7 +186,8 @@ def add_bench(subparsers: argparse._SubParsersAction) -> None:
         "batch: 1,000 conversations through cd.Orchestrator at concurrency 100: CPU against a hand-written "
         "asyncio loop on canned responses, wall time against the ideal at a lognormal model latency, and the "
         "memory kept per result. tracing: bench loop's task with cd.tracing on (spans exported in memory) over off. "
-        "scale: one task over a 60-tool catalogue on each API, naive loop vs prompt caching and tool search. "
+        "scale: one task over catalogues of 10, 62 and 300 tools on each API, the naive loop vs prompt caching, "
+        "hosted and client tool search, namespaces, allowed tools and the floor (only the tool the task needs). "
         "programmatic: a four-call task as tool rounds and as the model's own program.",
     )
     parser.add_argument(

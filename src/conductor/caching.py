@@ -21,6 +21,7 @@ What each request read from and wrote to the cache comes back in its usage, read
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -73,3 +74,49 @@ def _cache_marks(value: Any) -> Iterable[dict[str, Any]]:
     elif isinstance(value, list):
         for item in value:
             yield from _cache_marks(item)
+
+
+# Extended (24-hour) prompt cache retention, ``prompt_cache_retention="24h"`` (OpenAI's prompt caching guide, "Prompt
+# cache retention", as mirrored on Azure's prompt caching page, 2026): offered on these models (by exact name, a
+# dated snapshot included), and on gpt-5.5 and every later model, which take nothing else (their docstring in
+# openai 3.54: "For gpt-5.5, gpt-5.5-pro, and future models, only 24h is supported").
+RETENTION_24H_MODELS: tuple[str, ...] = (
+    "gpt-4.1", "gpt-5", "gpt-5-codex", "gpt-5.1", "gpt-5.1-chat-latest", "gpt-5.1-codex", "gpt-5.1-codex-mini",
+    "gpt-5.1-codex-max", "gpt-5.2", "gpt-5.3-codex", "gpt-5.4",
+)
+_OPENAI_FAMILY = re.compile(r"^(gpt-|o\d|chatgpt-)")
+_SNAPSHOT = re.compile(r"-\d{4}-\d{2}-\d{2}$")
+_VERSION = re.compile(r"^gpt-(\d+)(?:\.(\d+))?")
+
+
+def only_24h(model: str) -> bool:
+    """Does ``model`` take only 24-hour retention (gpt-5.5 and later)?"""
+    match = _VERSION.match(model)
+    return bool(match) and (int(match[1]), int(match[2] or 0)) >= (5, 5)
+
+
+def offers_24h(model: str) -> bool | None:
+    """True when ``model`` offers 24-hour prompt cache retention, False when an OpenAI model is known not to, None
+    when the name is of no OpenAI family (a compatible server's model: the server decides)."""
+    if only_24h(model) or _SNAPSHOT.sub("", model) in RETENTION_24H_MODELS:
+        return True
+    return False if _OPENAI_FAMILY.match(model) else None
+
+
+def check_retention(options: dict[str, Any], model: str) -> None:
+    """Refuse, before any request, a ``prompt_cache_retention`` the model does not take (the API answers a 400)."""
+    retention = options.get("prompt_cache_retention")
+    if retention == "24h" and offers_24h(model) is False:
+        offered = ", ".join(RETENTION_24H_MODELS)
+        raise ValueError(
+            f"prompt_cache_retention='24h': {model} does not offer 24-hour prompt cache retention (the API would "
+            f"refuse the request with a 400). Models that do: {offered}, and gpt-5.5 and later. Leave the option out "
+            f"(the cache then lasts minutes, as on every model from gpt-4o on), or connect to one of those models"
+        )
+    if retention == "in_memory" and only_24h(model):
+        raise ValueError(
+            f"prompt_cache_retention='in_memory': {model} takes only 24-hour retention (gpt-5.5 and later models "
+            f"keep cached prefixes up to 24 hours and refuse 'in_memory' with a 400). Leave the option out, or pass "
+            f"'24h'; for in-memory caching only, connect to an older model such as gpt-5.4"
+        )
+

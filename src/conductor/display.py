@@ -259,10 +259,17 @@ def has_frontend() -> bool:
 
 
 def progress_bar(total: int, description: str, unit: str) -> Any:
-    """A tqdm progress bar: a widget where a notebook frontend draws it (JupyterLab, Colab), else text on
-    stderr. Headless (papermill, nbval) a widget would be saved as its first frame, "0/200", for good."""
+    """A tqdm progress bar: a widget where a notebook frontend draws it (JupyterLab, Colab), else text.
+
+    Headless (papermill, nbval) a widget would be saved as its first frame, "0/200", for good, so the bar is
+    text there, on stdout: a saved notebook shows it as the cell's output, not as a stderr box a learner reads
+    as an error. Outside a kernel (a script, the command line) it goes to stderr, keeping stdout for results.
+    """
     if has_frontend():
         from tqdm.auto import tqdm
-    else:
-        from tqdm import tqdm
-    return tqdm(total=total, desc=description, unit=unit, mininterval=0.5)
+
+        return tqdm(total=total, desc=description, unit=unit, mininterval=0.5)
+    from tqdm import tqdm
+
+    stream = sys.stdout if in_notebook() else sys.stderr
+    return tqdm(total=total, desc=description, unit=unit, mininterval=0.5, file=stream)

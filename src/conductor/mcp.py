@@ -61,7 +61,7 @@ import weakref
 from collections.abc import Callable, Collection, Coroutine
 from typing import Any
 
-from .tools import Tool, ToolOutputError
+from .tools import Namespace, Tool, ToolOutputError
 
 __all__ = ["mcp_server", "new_server", "MCPConnection", "MCPServerError", "MCPToolError", "MCPToolsChangedError"]
 
@@ -515,6 +515,7 @@ class MCPConnection:
         max_invalid: int | None = None,
         strict: bool | None = None,
         defer_loading: bool | None = None,
+        namespace: bool | str | Namespace | None = None,
     ) -> list[Tool]:
         """The server's tools as conductor tools, built from each tool's own ``inputSchema``.
 
@@ -525,6 +526,9 @@ class MCPConnection:
         are ``@cd.tool``'s, for every tool (give one tool its own with ``cd.tool(t, retry=...)``).
         ``defer_loading=True`` defers every tool of the server: a run sends them for a tool
         search to load (see :mod:`conductor.search`) instead of into the model's context.
+        ``namespace=True`` sends them on the Responses API inside one namespace named after the server, described
+        by its instructions (see :meth:`namespace`; a str names it, a :class:`~conductor.tools.Namespace` is used
+        as it is): with tool search the model then reads one line for the whole server until it loads a tool.
 
         The definitions read now are the approved ones: a later call to a tool the server has
         changed since is not made (see the module's docstring). Call ``.tools()`` again to
@@ -532,7 +536,8 @@ class MCPConnection:
         """
         self.start()
         listing = self._sync(self._list)
-        return self._build(listing, allowed, requires_approval, retry, timeout, max_invalid, strict, defer_loading)
+        built = self._build(listing, allowed, requires_approval, retry, timeout, max_invalid, strict, defer_loading)
+        return self._in_namespace(built, namespace)
 
     async def atools(
         self,
@@ -544,12 +549,33 @@ class MCPConnection:
         max_invalid: int | None = None,
         strict: bool | None = None,
         defer_loading: bool | None = None,
+        namespace: bool | str | Namespace | None = None,
     ) -> list[Tool]:
         """:meth:`tools` without blocking the event loop while the list is read."""
         if not self.running:
             await asyncio.to_thread(self.start)
         listing = await self._async_call(self._list)
-        return self._build(listing, allowed, requires_approval, retry, timeout, max_invalid, strict, defer_loading)
+        built = self._build(listing, allowed, requires_approval, retry, timeout, max_invalid, strict, defer_loading)
+        return self._in_namespace(built, namespace)
+
+    def namespace(self, name: str | None = None, description: str | None = None) -> Namespace:
+        """This server as a Responses namespace: ``name`` (by default the server's own name, with what a tool
+        name cannot hold made "_") and ``description`` (by default its instructions, else "Tools of <name>")."""
+        client = self._client()
+        info = getattr(client, "server_info", None)
+        label = name or re.sub(r"[^a-zA-Z0-9_-]", "_", getattr(info, "name", None) or self.label)[:64]
+        instructions = getattr(client, "instructions", None)
+        return Namespace(label, description or (instructions if isinstance(instructions, str) and
+                                                instructions.strip() else f"Tools of the MCP server {label}."))
+
+    def _in_namespace(self, tools: list[Tool], namespace: bool | str | Namespace | None) -> list[Tool]:
+        if namespace is None or namespace is False:
+            return tools
+        if namespace is True or isinstance(namespace, str):
+            namespace = self.namespace(None if namespace is True else namespace)
+        if not isinstance(namespace, Namespace):
+            raise TypeError(f"namespace= takes True, a name, a cd.tools.Namespace or None, got {namespace!r}")
+        return [tool.with_options(namespace=namespace) for tool in tools]
 
     def _build(
         self,

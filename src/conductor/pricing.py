@@ -11,9 +11,11 @@ Who is priced how: callers pass ``(model, provider)`` where ``provider`` is one 
 - ``"openai"`` / ``"anthropic"``: the real API; ``model`` is the model name sent
   (dated names such as ``claude-haiku-4-5-20251001`` are understood).
 - ``"offline-responses"`` / ``"offline-chat"`` / ``"offline-messages"``: the course's
-  offline model, speaking that API's wire format. It is priced as a real, cheap model of that
-  API (:data:`OFFLINE_PRICED_AS`), whatever name it goes by, so the cost
-  figures in the lessons are the ones a learner would pay.
+  offline model, speaking that API's wire format. Connected under the name of a real model of
+  that API's provider (``cd.connect("offline", api="messages", model="claude-sonnet-4-5")``) it
+  is priced as that model, as it bills as that model (its hidden prompts and cache minimum go by
+  the name too); under its own name or any other it is priced as a real, cheap model of that API
+  (:data:`OFFLINE_PRICED_AS`), so the cost figures in the lessons are the ones a learner would pay.
 
 Each part of a request's usage is billed at its own rate (:func:`cost_split`):
 prompt tokens read from the cache, tokens written to it, the rest of the
@@ -25,6 +27,9 @@ the batch rate: ``batch=True`` here. genai-prices 0.2.3 has batch prices (its pr
 variants for ``{"processing": "batch"}``) for the models in the providers' batch price
 tables; for a model it has none for, the providers' documented discount
 (:data:`BATCH_DISCOUNT`) is applied to its standard rates.
+
+Code execution containers (programmatic tool calling on Messages, :mod:`conductor.programs`) are billed by
+time, apart from tokens and from any response's usage: :data:`CODE_EXECUTION` and :func:`container_cost`.
 
 A model genai-prices does not know (a local model behind an OpenAI-compatible
 ``base_url``, a fine-tune) costs $0.00: one warning is logged per model, and no
@@ -39,6 +44,7 @@ takes about 0.2-0.3 s on the course machine (it pulls in pydantic and httpx2).
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
@@ -67,6 +73,41 @@ BATCH_DISCOUNT = 0.5
 # Anthropic bills a 1-hour cache write at 2x the base input price (a 5-minute write: 1.25x, genai-prices'
 # cache_write rate); pricing page, "Prompt caching" (checked 2026-11-28).
 ONE_HOUR_WRITE = 2.0
+
+
+
+@dataclass(frozen=True)
+class ContainerPrice:
+    """How a provider bills the containers its code execution tool runs in: by the hour, past free hours."""
+
+    free_hours_per_month: float  # for the organization, before any is billed
+    usd_per_hour: float
+    minimum_minutes: float  # a container is billed for at least this long
+    source: str
+
+
+# Anthropic's code execution tool (it runs the programs of programmatic tool calling): 1,550 free hours a month,
+# then $0.05 an hour per container, at least 5 minutes each. Pricing page and the code execution tool's page,
+# "Usage and pricing" (checked 2026-12-01). The responses carry no container time: it is billed monthly.
+CODE_EXECUTION = ContainerPrice(1550.0, 0.05, 5.0, "Anthropic's code execution tool pricing, checked 2026-12-01")
+
+
+def container_hours(seconds: float, price: ContainerPrice = CODE_EXECUTION) -> float:
+    """The hours billed for one container that lived ``seconds``: at least the price's minimum."""
+    if seconds < 0:
+        raise ValueError(f"a container cannot live {seconds} seconds")
+    return max(seconds, price.minimum_minutes * 60) / 3600
+
+
+def container_cost(
+    lifetimes: Sequence[float], *, free_hours_left: float = 0.0, price: ContainerPrice = CODE_EXECUTION
+) -> float:
+    """US dollars for containers that lived ``lifetimes`` seconds each, once ``free_hours_left`` of the month's
+    free hours are used up (0, the default: the month's free hours are gone; pass
+    ``price.free_hours_per_month`` for an organization that has used none)."""
+    hours = sum(container_hours(seconds, price) for seconds in lifetimes)
+    return max(0.0, hours - max(0.0, free_hours_left)) * price.usd_per_hour
+
 
 # The names used before the course taught three APIs.
 OFFLINE_ALIASES = {"offline-openai": "offline-chat", "offline-anthropic": "offline-messages"}
@@ -108,19 +149,35 @@ class ModelPrice:
 def priced_as(model: str, provider: str) -> tuple[str, str]:
     """The ``(model, provider)`` to look up in the price table for ``(model, provider)``.
 
-    The offline model maps to a real model (``"offline-chat"`` ->
-    ``("gpt-4.1-mini", "openai")``); a real provider maps to itself.
+    The offline model maps to the real model it is named after when the price table knows that name for the
+    API's provider (``("claude-sonnet-4-5", "offline-messages")`` -> ``("claude-sonnet-4-5", "anthropic")``), else
+    to the API's default (``"offline-chat"`` -> ``("gpt-4.1-mini", "openai")``); a real provider maps to itself.
     Raises ``ValueError`` for a provider outside :data:`PROVIDERS`.
     """
     provider = OFFLINE_ALIASES.get(provider, provider)
     if provider in OFFLINE_PRICED_AS:
-        return OFFLINE_PRICED_AS[provider]
+        real_provider = OFFLINE_PRICED_AS[provider][1]
+        return (model, real_provider) if _known(model, real_provider) else OFFLINE_PRICED_AS[provider]
     if provider in ("openai", "anthropic"):
         return model, provider
     raise ValueError(
         f"unknown provider {provider!r}: pass one of {', '.join(PROVIDERS)} "
         "(for the offline model, name the API it speaks, e.g. 'offline-responses')"
     )
+
+
+@lru_cache(maxsize=None)
+def _known(model: str, provider: str) -> bool:
+    """Does genai-prices have a price for ``model`` on ``provider``?"""
+    import genai_prices
+
+    if not model:
+        return False
+    try:
+        genai_prices.calc_price(genai_prices.Usage(), model_ref=model, provider_id=provider)
+    except LookupError:
+        return False
+    return True
 
 
 @lru_cache(maxsize=None)

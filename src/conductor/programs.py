@@ -23,6 +23,14 @@ What a request adds (the wire fields live in each API's module):
 Reading a run back: ``result.tool_calls[i].caller`` is ``"model"`` or ``"program"`` (so is
 ``result.pending[i].caller``), and ``result.programs`` lists each :class:`Program` as the API
 returned it.
+
+What it costs, as the APIs bill it (recorded on Messages): the calls a program makes at the same time
+(``asyncio.gather``, ``Promise.all``) come back together in one response; a response where only the
+program resumed (it made its next calls, the model wrote nothing) bills 0 input and 0 output tokens; the
+results of a program's calls never count as input, its code and output do. Each request that offers the
+code execution tool bills that tool's own prompt (:mod:`conductor.tokens`, ``HIDDEN_PROMPTS``), so on a
+task with small results a program costs more input than the loop, and pays on a task with large ones.
+On Messages the program's container is billed by time, apart from the tokens (:func:`container_time`).
 """
 
 from __future__ import annotations
@@ -250,6 +258,44 @@ def container(conversation: Iterable[Message]) -> str | None:
         if isinstance(message, Turn) and message.container:
             latest = message.container
     return latest
+
+
+def containers(conversation: Iterable[Message]) -> tuple[str, ...]:
+    """Every code execution container the conversation's turns ran programs in (Messages), in order."""
+    return tuple(dict.fromkeys(m.container for m in conversation if isinstance(m, Turn) and m.container))
+
+
+@dataclass(frozen=True)
+class ContainerTime:
+    """The code execution containers a run used (Messages) and their time's price, billed monthly apart from the
+    tokens (``result.cost`` has none of it).
+
+    The responses carry no container clock, so each container is counted as living for the run's seconds: a
+    lower bound the 5-minute minimum covers for any run shorter than that (a container idles out about 4.5
+    minutes after its last use).
+    """
+
+    containers: tuple[str, ...]
+    hours: float  # billed: each container at least the minimum
+    usd: float  # once the month's free hours are used up; $0 within them
+
+    def __str__(self) -> str:
+        from .pricing import CODE_EXECUTION
+
+        if not self.containers:
+            return "no code execution container"
+        return (f"{len(self.containers)} code execution container(s), {self.hours * 60:.0f} minutes billed: $0 "
+                f"within the {CODE_EXECUTION.free_hours_per_month:,.0f} free hours a month, ${self.usd:.4f} past them")
+
+
+def container_time(result: Any, *, free_hours_left: float = 0.0) -> ContainerTime:
+    """The containers ``result``'s run used and what their time costs past ``free_hours_left`` free hours."""
+    from .pricing import container_cost, container_hours
+
+    used = containers(result.conversation)
+    lifetimes = [max(0.0, float(result.seconds))] * len(used)
+    return ContainerTime(used, sum(container_hours(s) for s in lifetimes),
+                         container_cost(lifetimes, free_hours_left=free_hours_left))
 
 
 def with_container(request: dict[str, Any], conversation: Sequence[Message]) -> dict[str, Any]:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from . import search, tracing
 from .apis import ApiName, RequestSettings, api_for, api_name, tool_choice_from
 from .apis.base import check_system, system_text
-from .caching import cache_key, check_cache
+from .caching import cache_key, check_cache, check_retention
 from .context import check_context
 from .apis.hosted import split_tools
 from .apis.parts import read_features
@@ -187,6 +187,8 @@ class LLM:
         features = read_features(options, self.api, self.model)  # a request feature's own option (apis.parts)
         _check_options(options, self.api, server_state)
         functions, hosted = split_tools(_check_tools(tools), self.api)
+        search.check_hosted_search(hosted, self.api, self.model)
+        check_retention(options, self.model)
         registry = ToolRegistry(functions)
         guards = dict(guards or {})
         allowed = check_allowed_tools(guards.pop("allowed_tools", None), registry)

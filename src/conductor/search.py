@@ -54,10 +54,12 @@ __all__ = [
     "Prepared",
     "Search",
     "ToolIndex",
+    "check_hosted_search",
     "check_tool_search",
     "cjk_pairs",
     "client_search_registry",
     "has_hosted_search",
+    "is_hosted_search",
     "prepare",
     "search_words",
     "searches",
@@ -211,6 +213,30 @@ def has_hosted_search(api: str, model: str) -> bool:
     return any(model == prefix or model.startswith(prefix) for prefix in SEARCH_MODELS.get(api, ()))
 
 
+# The providers' own model families: a model of one of them that SEARCH_MODELS leaves out has no hosted search
+# (the API answers a 400); any other name (a compatible server's model) is left to the server.
+_SEARCH_FAMILIES: dict[str, tuple[str, ...]] = {"responses": ("gpt-", "o1", "o3", "o4", "chatgpt-"), "messages": ("claude-",)}
+
+
+def is_hosted_search(api: str, tool: dict[str, Any]) -> bool:
+    """Is ``tool`` (a hosted tool's dict given to ``tools=``) the API's own tool search?"""
+    kind = str(tool.get("type", ""))
+    return kind == "tool_search" if api == "responses" else api == "messages" and kind.startswith("tool_search_tool_")
+
+
+def check_hosted_search(hosted: Sequence[dict[str, Any]], api: str, model: str) -> None:
+    """Refuse, before any request, the API's hosted tool search given by hand on a model that does not have it."""
+    tool = next((t for t in hosted if is_hosted_search(api, t)), None)
+    if tool is None or has_hosted_search(api, model) or not model.startswith(_SEARCH_FAMILIES.get(api, ())):
+        return
+    offered = ", ".join(m for m in SEARCH_MODELS[api] if m != "conductor-offline")
+    raise ValueError(
+        f"tools= got {{'type': {tool.get('type')!r}, ...}}: {model} has no hosted tool search on the {api} API (the "
+        f"API would refuse the request with a 400). Models that have it: {offered}. Leave the dict out and pass "
+        f"tool_search='client' (conductor's own search_tools tool, on any model), or connect to one of those models"
+    )
+
+
 @dataclass(frozen=True)
 class Prepared:
     """What a run sends, tool-wise, once its tool search is set up (see :func:`prepare`)."""
@@ -307,13 +333,12 @@ def client_search_registry(loaded: Sequence[Tool], deferred: Sequence[Tool], fou
     lock = threading.Lock()
 
     def search_tools(query: str) -> dict[str, Any]:
-        """Find tools you do not have yet and make them available: the best matches (up to 5) can be
-        called from your next step on, and stay available. Their definitions are added to your tools.
+        """Load more tools: the best matches (up to 5) join your tools for the next step on.
 
         Args:
-            query: a few words saying what the tool should do (an action, a subject, a parameter),
-                e.g. "weather forecast for a city".
+            query: what the tool should do, e.g. "weather forecast for a city".
         """
+        # Short on purpose: this definition is resent on every request of the run (see tests/test_scale.py).
         found = index.search(query)
         with lock:
             new = [name for name in found if name not in live]
@@ -354,8 +379,9 @@ def searches(result: Any) -> list[Search]:
     found: list[Search] = []
     queries: dict[str, str] = {}  # client search call id -> its query
     for message in result.messages:
-        if message.get("type") == "tool_search_output":
-            names = [t.get("name", "") for t in message.get("tools") or ()]
+        if message.get("type") == "tool_search_output":  # a function, or a namespace and the functions it loaded
+            names = [inner.get("name", "") for t in message.get("tools") or ()
+                     for inner in (t.get("tools") if t.get("type") == "namespace" else [t]) or ()]
             found.append(Search(None, tuple(names), "hosted"))
         for call in message.get("tool_calls") or ():  # Chat Completions
             if call.get("function", {}).get("name") == SEARCH_TOOL:

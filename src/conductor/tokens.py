@@ -51,6 +51,7 @@ __all__ = [
     "tool_tokens",
     "tools_tokens",
     "openai_function_tokens",
+    "openai_namespace_tokens",
     "anthropic_tool_tokens",
     "HiddenPromptRule",
     "HIDDEN_PROMPTS",
@@ -222,6 +223,13 @@ def openai_function_tokens(name: str, description: str, parameters: Mapping[str,
     return FUNCTION_START + estimate_tokens(text) + _properties_tokens(parameters, definitions)
 
 
+def openai_namespace_tokens(name: str, description: str) -> int:
+    """A Responses namespace's own name and description, which the model reads whether or not a search has loaded
+    any of its functions (those it reads are counted as functions). No recorded request shows a namespace's
+    price: this is the stand-in's estimate, shaped as a deferred function's listing (a name and description)."""
+    return FUNCTION_START + estimate_tokens(f"{name}:{(description or '').removesuffix('.')}")
+
+
 def anthropic_tool_tokens(name: str, description: str, input_schema: Mapping[str, Any]) -> int:
     """One custom tool's definition on Messages: its name, description and schema as JSON."""
     schema = json.dumps(input_schema, ensure_ascii=False, sort_keys=True)
@@ -373,9 +381,14 @@ def hidden_prompts(
             found["tool search tool"] = _tokens(api, "tool search tool", "offered", model)
         if any(k.startswith(ANTHROPIC_CODE_EXECUTION_TYPES) for k in kinds):
             found["code execution tool"] = _tokens(api, "code execution tool", "offered", model)
-    elif api == "responses" and "tool_search" in kinds:
-        case = "nothing loaded" if _none_loaded(request, items) else "loaded"
-        found["tool_search instructions"] = _tokens(api, "tool_search instructions", case, model)
+    elif api == "responses" and ("tool_search" in kinds or "namespace" in kinds):
+        if "tool_search" in kinds:
+            case = "nothing loaded" if _none_loaded(request, items) else "loaded"
+            found["tool_search instructions"] = _tokens(api, "tool_search instructions", case, model)
+        if "namespace" in kinds:
+            found["namespace names and descriptions"] = sum(
+                openai_namespace_tokens(str(t.get("name") or ""), str(t.get("description") or ""))
+                for t in tools if t.get("type") == "namespace")
     elif api == "chat" and "function" in kinds and (rule := hidden_rule(api, "reasoning model's tool instructions",
                                                                         "functions", model)) is not None:
         found[rule.prompt] = rule.tokens

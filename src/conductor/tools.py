@@ -22,6 +22,7 @@ import string
 import sys
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, get_type_hints
 
 import docstring_parser
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
     import jsonschema
 
 __all__ = [
+    "Namespace",
     "Tool",
     "tool",
     "ToolDefinitionError",
@@ -56,8 +58,27 @@ _MESSAGE_CHARS = 200  # one validation problem, as the model reads it; an argume
 _MISSING: Any = object()  # tells ``tool(None)`` (a mistake) from ``@tool()``, and an option given from one left out
 _OPTIONS = frozenset({
     "name", "description", "exclusive", "parameters", "requires_approval", "max_invalid", "retry", "timeout",
-    "fallbacks", "progress", "strict", "sync_to_thread", "defer_loading", "programmatic",
+    "fallbacks", "progress", "strict", "sync_to_thread", "defer_loading", "programmatic", "namespace",
 })
+
+
+@dataclass(frozen=True)
+class Namespace:
+    """A group of tools the Responses API shows the model under one name and description (an MCP server's tools,
+    say): ``{"type": "namespace", "name", "description", "tools": [...]}``. With tool search, the model reads only
+    the name and description of a namespace whose functions are deferred until a search loads some of them, so a
+    catalogue of many servers costs a line per server. Chat Completions and Messages have no namespaces: the tools
+    are sent one by one there. ``server.tools(namespace=True)`` groups an MCP server's tools under its name."""
+
+    name: str
+    description: str
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not _NAME_RE.match(self.name):
+            raise ValueError(f"namespace name {self.name!r}: use 1-64 letters, digits, '_' or '-' (e.g. \"crm\")")
+        if not isinstance(self.description, str) or not self.description.strip():
+            raise ValueError(f"namespace {self.name!r} needs a description: the model reads it to decide what to "
+                             "search for (the Responses API requires one)")
 
 
 class ToolDefinitionError(TypeError):
@@ -461,6 +482,7 @@ class Tool:
         sync_to_thread: bool = True,
         defer_loading: bool | None = None,
         programmatic: bool = True,
+        namespace: Namespace | None = None,
     ) -> None:
         name = _check_callable(func, name)
         # Not the wrapped object's __dict__: a callable instance's attributes would overwrite the tool's.
@@ -492,6 +514,7 @@ class Tool:
         # Tool search (conductor.search): True keeps the definition out of the model's context until a
         # search loads it; False keeps it loaded even under tool_search=True; None leaves it to the run.
         self.defer_loading = _check_defer_loading(defer_loading, name)
+        self.namespace = _check_namespace(namespace, name)  # Responses: sent inside this namespace
         doc_description, param_docs = _parse_docstring(doc, name)
         self.description = description or doc_description
         self.arguments_model: type[pydantic.BaseModel] | None = None
@@ -743,6 +766,8 @@ class Tool:
         )
         if "defer_loading" in options:
             copied.defer_loading = _check_defer_loading(options["defer_loading"], name)
+        if "namespace" in options:
+            copied.namespace = _check_namespace(options["namespace"], name)
         return copied
 
     def calling(self, func: Callable[..., Any]) -> Tool:
@@ -790,6 +815,13 @@ def _attribute(owner: Any, qualname: str) -> Any:
     for part in qualname.split("."):
         owner = getattr(owner, part)
     return owner
+
+
+def _check_namespace(namespace: Any, name: str) -> Namespace | None:
+    if namespace is not None and not isinstance(namespace, Namespace):
+        raise TypeError(f"tool {name!r}: namespace= takes a cd.tools.Namespace(name, description) or None, "
+                        f"got {namespace!r}")
+    return namespace
 
 
 def _check_defer_loading(defer_loading: Any, name: str) -> bool | None:
@@ -841,6 +873,7 @@ def tool(
     sync_to_thread: bool = _MISSING,
     defer_loading: bool | None = _MISSING,
     programmatic: bool = _MISSING,
+    namespace: Namespace | None = _MISSING,
 ) -> Any:
     """Decorate a function as a tool: ``@tool`` or ``@tool(name=..., exclusive=True)``.
 
@@ -873,6 +906,8 @@ def tool(
     ``programmatic=False`` keeps the tool out of the programs a model writes with
     ``llm.run(..., programmatic=True)``: the model may still call it itself, one round at a time
     (see :mod:`conductor.programs`).
+    ``namespace=cd.tools.Namespace("crm", "CRM tools: leads and deals.")`` sends the tool inside that
+    namespace on the Responses API (see :class:`Namespace`); the other APIs send it as usual.
     """
 
     given = {
@@ -881,7 +916,7 @@ def tool(
             "requires_approval": requires_approval, "max_invalid": max_invalid, "retry": retry, "timeout": timeout,
             "fallbacks": fallbacks, "progress": progress, "strict": strict, "sync_to_thread": sync_to_thread,
             "defer_loading": defer_loading,
-            "programmatic": programmatic,
+            "programmatic": programmatic, "namespace": namespace,
         }.items() if value is not _MISSING
     }
 

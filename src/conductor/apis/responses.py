@@ -97,6 +97,25 @@ _HISTORY_ITEMS = (*_ASSISTANT_ITEMS, "function_call_output", *sorted(SERVER_ITEM
 HISTORY_ORIGIN = ("responses", HISTORY_MODEL)  # a turn read from history=: this API's items, the model unknown
 
 
+def in_namespaces(tools: Sequence[Any], wires: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The function tools ``wires`` (one per tool of ``tools``), those of a tool with a ``namespace`` grouped in
+    ``{"type": "namespace", "name", "description", "tools": [...]}``, placed where its first tool was: the
+    functions keep their own ``defer_loading`` (the API takes it on the functions, never on the namespace)."""
+    grouped: list[dict[str, Any]] = []
+    spaces: dict[str, dict[str, Any]] = {}
+    for tool, wire in zip(tools, wires):
+        space = getattr(tool, "namespace", None)
+        if space is None:
+            grouped.append(wire)
+            continue
+        if space.name not in spaces:
+            spaces[space.name] = {"type": "namespace", "name": space.name, "description": space.description,
+                                  "tools": []}
+            grouped.append(spaces[space.name])
+        spaces[space.name]["tools"].append(wire)
+    return grouped
+
+
 def hosted_kind(tool: dict[str, Any]) -> str | None:
     """``"hosted"`` for a tool OpenAI runs, ``"client"`` for a typed tool your code must carry out, or
     ``None`` when the dict is not one of this API's typed tools."""
@@ -249,7 +268,7 @@ class ResponsesApi:
         tools = only_allowed(settings) if restricted else settings.tools
         if len(tools) or hosted:
             # Hosted tools (web_search, ...) go beside the function tools unchanged, as the caller wrote them.
-            kwargs["tools"] = [*(responses_tool(t) for t in tools), *hosted]
+            kwargs["tools"] = [*in_namespaces(tools, [responses_tool(t) for t in tools]), *hosted]
             add_parts(kwargs, PARTS, draft, "tools")
             choice = settings.tool_choice if tools_allowed else ToolChoice("none")
             if settings.allowed_tools is not None and not restricted and choice.mode in ("auto", "required"):
@@ -594,7 +613,14 @@ def _final(response: Any) -> Any:
 
 
 def _function_tools(request: dict[str, Any]) -> list[dict[str, Any]]:
-    return [t for t in request.get("tools", ()) if t.get("type") == "function"]
+    """The request's function tools, those inside a namespace too (the same dicts: a part marks them there)."""
+    found = []
+    for wire in request.get("tools", ()):
+        if wire.get("type") == "function":
+            found.append(wire)
+        elif wire.get("type") == "namespace":
+            found += [t for t in wire.get("tools", ()) if t.get("type") == "function"]
+    return found
 
 
 def _deferred_part(request: dict[str, Any], draft: Draft) -> None:

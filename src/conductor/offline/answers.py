@@ -8,6 +8,12 @@ warmest", "compare", "cheaper"), the answer also says which entity has the
 highest or lowest value of the numeric field the question is about (among one
 tool's results, each place once).
 
+A large result is said in words, never as its raw readings: a table (a field holding more than
+:data:`TABLE_ROWS` objects) is said as its number of entries and the range of the field the question
+is about ("hours: 24 entries, temperature 12.4 to 18.8°C"), and so is the summary a program made of
+one (its count and each field's minimum, maximum and mean, see :mod:`.programs`); a long list of numbers
+is said as its count and range.
+
 A failed call is said plainly for the user (``evidence.plain_error``): what
 conductor wrote for the model (a guard's refusal, a timeout) is restated, never
 copied, and an exception's class name is left out. The same result of the same
@@ -49,6 +55,8 @@ _SUPERLATIVES: tuple[tuple[tuple[str, ...], str, str, tuple[str, ...]], ...] = (
     (("expensive", "贵"), "the most expensive", "最贵", ("price", "cost", "fare", "amount")),
 )
 _LABEL_KEYS = ("name", "city", "location", "symbol", "ticker", "country", "title", "id")
+TABLE_ROWS = 12  # a list of more objects than this inside a result is a table: said as its size and ranges
+_STATS = {"min", "max", "mean"}
 
 
 @dataclass(frozen=True)
@@ -155,7 +163,7 @@ def records(conversation: Conversation, language: Language = "en") -> list[Recor
             continue  # a result cleared to fit the context (conductor.context): nothing left to quote
         label = _label(call, calls)
         error = error_of(result)
-        data = data_of(result)
+        data = in_words(data_of(result), conversation.question, language)
         arguments = arguments_of(call)
         wanted = {_value(v) for value in arguments.values() for v in (value if isinstance(value, list) else [value])}
         tool = call.name
@@ -178,6 +186,58 @@ def records(conversation: Conversation, language: Language = "en") -> list[Recor
         if note and len(found) > before:
             found[before] = replace(found[before], note=note)
     return _merged(found)
+
+
+def in_words(data: Any, question: str, language: Language = "en") -> Any:
+    """A result dict with each table in it (or a program's summary of one) said in words."""
+    if not isinstance(data, dict):
+        return data
+    said: dict[str, Any] = {}
+    for key, value in data.items():
+        if isinstance(value, list) and len(value) > TABLE_ROWS and all(isinstance(v, dict) for v in value):
+            numeric = [k for k in value[0] if all(_is_number(v.get(k)) for v in value)]
+            ranges = {k: (min(v[k] for v in value), max(v[k] for v in value)) for k in numeric}
+            said[key] = _table_words(len(value), ranges, question, language)
+        elif _is_summary(value):
+            ranges = {k: (v["min"], v["max"]) for k, v in value.items() if k != "count"}
+            said[key] = _table_words(value["count"], ranges, question, language)
+        elif isinstance(value, list) and len(value) > TABLE_ROWS and all(_is_number(v) for v in value):
+            said[key] = _values_words(len(value), min(value), max(value), language)
+        elif isinstance(value, dict) and set(value) == {"count", *_STATS} and _is_number(value["count"]):
+            said[key] = _values_words(value["count"], value["min"], value["max"], language)
+        else:
+            said[key] = value
+    return said
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _is_summary(value: Any) -> bool:
+    """A program's summary of a table: ``{"count": n, field: {"min", "max", "mean"}, ...}``."""
+    return (isinstance(value, dict) and _is_number(value.get("count")) and len(value) > 1
+            and all(isinstance(v, dict) and set(v) == _STATS for k, v in value.items() if k != "count"))
+
+
+def _values_words(count: Any, low: Any, high: Any, language: Language) -> str:
+    """"500 values, 0 to 96": a long list of numbers (or a program's summary of one) in words."""
+    return say(language, f"{format_number(count)} 个值,{_value(low)} 至 {_value(high)}",
+               f"{format_number(count)} values, {_value(low)} to {_value(high)}")
+
+
+def _table_words(count: Any, ranges: dict[str, tuple[Any, Any]], question: str, language: Language) -> str:
+    """"24 entries, temperature 12.4 to 18.8°C": the size, and the range of the fields the question is about."""
+    superlative = next((s for s in _SUPERLATIVES if mentions(question, s[0])), None)
+    asked = {stem(w) for w in words(question)} | set(superlative[3] if superlative else ())
+    about = [k for k in ranges if asked & ({stem(w) for w in name_words(k)} | set(name_words(k)))][:2]
+    parts = [say(language, f"{format_number(count)} 条", f"{format_number(count)} entries")]
+    for key in about:
+        bare, unit = unit_of(key)
+        low, high = ranges[key]
+        parts.append(say(language, f"{key_label(bare, language)} {_amount(low, unit)} 至 {_amount(high, unit)}",
+                         f"{key_label(bare, language)} {_amount(low, unit)} to {_amount(high, unit)}"))
+    return say(language, ",", ", ").join(parts)
 
 
 def _merged(found: Sequence[Record]) -> list[Record]:

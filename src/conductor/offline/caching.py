@@ -267,12 +267,17 @@ def prefix_view(api: str, body: dict[str, Any], conversation: Conversation) -> C
     where the model reads them: on Responses their names and descriptions stay among the tools (their
     parameters load with a search); on Messages nothing of them is in the prompt until a search loads them
     into the conversation, after the cached prefix."""
-    deferred = {t["name"] for t in body.get("tools") or () if isinstance(t, dict) and t.get("defer_loading")
-                and "name" in t}
+    listed = [t for t in body.get("tools") or () if isinstance(t, dict)]
+    # Responses: a namespace's deferred functions are not in the prompt at all (the namespace's line is, with the
+    # hidden prompts), and those a search loads come with its output, after the cached prefix.
+    spaced = {inner["name"] for t in listed if t.get("type") == "namespace" for inner in t.get("tools") or ()
+              if isinstance(inner, dict) and inner.get("defer_loading") and "name" in inner}
+    deferred = {t["name"] for t in listed if t.get("defer_loading") and "name" in t} | spaced
     if not deferred:
         return conversation
     if api == "responses":
-        tools = tuple(replace(t, parameters={}) if t.name in deferred else t for t in conversation.tools)
+        tools = tuple(replace(t, parameters={}) if t.name in deferred else t for t in conversation.tools
+                      if t.name not in spaced)
     else:
         tools = tuple(t for t in conversation.tools if t.name not in deferred)
     return replace(conversation, tools=tools)

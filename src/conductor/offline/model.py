@@ -43,7 +43,7 @@ from .wire import WIRES
 from .wire import chat as chat_wire
 from .wire import messages as messages_wire
 from .batches import DEFAULT_BATCH_DELAY, BatchServer
-from .caching import PromptCache, allowed_only, hosted_allowed, prefix_view, second_pass
+from .caching import CacheUse, PromptCache, allowed_only, hosted_allowed, prefix_view, second_pass
 from .compaction import Compaction, restore, summarise, threshold
 from .completion import BATCH_LINE, CREATED_EPOCH, Completion, Finish, RenderedCall  # their names stay here
 from .batches import serves as serves_batches
@@ -538,13 +538,16 @@ class OfflineModel:
         limit = conversation.max_tokens
         # A program the model writes is output too: it counts against max_tokens like the text.
         code_tokens = estimate_tokens(step.program.code) if step is not None and step.new and step.program else 0
-        spent = reasoning_tokens + code_tokens + output_tokens(text, ((c.name, c.arguments) for c in calls))
+        # The calls a program makes are the program's doing, not text the model generates.
+        written = () if step is not None and step.by_program else calls
+        spent = reasoning_tokens + code_tokens + output_tokens(text, ((c.name, c.arguments) for c in written))
         if limit is not None and spent > limit:
             text, calls, finish = truncate_to_tokens(text, max(0, limit - reasoning_tokens)), (), "max_tokens"
             code_tokens = 0
             if step is not None and step.new:
                 step = programs.Step(Reply(text))  # cut off while writing the program: no program
-        answer_tokens = output_tokens(text + (refusal or ""), ((c.name, c.arguments) for c in calls))
+        written = () if step is not None and step.by_program else calls
+        answer_tokens = output_tokens(text + (refusal or ""), ((c.name, c.arguments) for c in written))
         search_step = searched.step if searched is not None and finish != "refusal" else None
         if search_step is not None:  # the search the model wrote is output too
             answer_tokens += output_tokens("", [("tool_search", search_step.query)])
@@ -561,6 +564,11 @@ class OfflineModel:
         cache = self.prompt_cache.use(wire.API, body, prefix_view(wire.API, body, counted))
         if searched is not None and searched.first_pass_tokens and read is known:
             cache = second_pass(wire.API, cache, searched.first_pass_tokens)
+        # Only the program resumed (it made its next calls by itself): the model read and wrote nothing, and the
+        # response bills 0 input and 0 output tokens (recorded on Messages; see .programs).
+        resumed = step is not None and not step.sampled
+        if resumed:
+            cache, answer_tokens, reasoning, reasoning_tokens = CacheUse(), 0, "", 0
         return Completion(
             id=wire.message_id(digest),
             created=self._now(digest),
@@ -571,7 +579,8 @@ class OfflineModel:
             refusal=refusal,
             # What the model read: after a compaction, the summary and what followed; with search, the tools in
             # its context (and, on OpenAI, the deferred tools' names); with a program, not its calls' results.
-            input_tokens=searched.input_tokens if searched is not None and read is known else request_tokens(counted),
+            input_tokens=0 if resumed else (
+                searched.input_tokens if searched is not None and read is known else request_tokens(counted)),
             output_tokens=reasoning_tokens + answer_tokens,
             reasoning=reasoning,
             reasoning_tokens=reasoning_tokens,

@@ -4,19 +4,28 @@ A request is programmatic when it offers the code execution tool (Messages: a ``
 version) or ``{"type": "programmatic_tool_calling"}`` (Responses). The stand-in then plans as it
 always does (:mod:`.policies`); when the plan is a fan-out (two or more calls of tools a program may
 call), it writes a program for it instead of asking for the calls itself: Python on Messages, as
-Claude's code execution runs, JavaScript on Responses. The program holds the plan as data, calls each
-tool in turn, catches a tool's error as a value, and prints (returns) a short summary of each result
-(:func:`brief`). The stand-in runs that program itself, statelessly: each request carries the program
-(the ``server_tool_use`` block, the ``program`` item) and the calls it made with their results, so
-the next step is read from the request. One call per response, each marked with its ``caller``;
-when every planned call is answered the program ends with its output, and the answer is built from
-that output (the policies read each result as the program summed it up).
+Claude's code execution runs, JavaScript on Responses. The program holds the plan as data, makes its
+calls at the same time (``asyncio.gather``, ``Promise.all``; a plan that makes one call again polls, each
+call awaited in turn, :func:`polls`), catches a tool's error as a value, and
+prints (returns) a short summary of each result (:func:`brief`). The stand-in runs that program
+itself, statelessly: each request carries the program (the ``server_tool_use`` block, the ``program``
+item) and the calls it made with their results, so the next step is read from the request.
 
-What the model's context holds, and so what the usage counts as input, is what the providers
-document: the program's code and its output, not the results its calls returned (they went to the
-program). A program whose run is cut short (tools forbidden on the final request) ends
-``incomplete`` with what it has: a ``program_output`` with that status on Responses; on Messages,
-which has only a return code, the code of a process stopped from outside (:data:`STOPPED_RETURN_CODE`).
+As the APIs run it (recorded on Messages): the calls a program makes together come back together, in
+one response, each marked with its ``caller``; a chain's next link (a call that needs the first calls'
+results) comes in the next response, where only the program resumed; when every planned call is
+answered the program ends with its output, and the model reads that output and answers (the policies
+read each result as the program summed it up, and say it in words).
+
+Billing (:func:`sampled`): a response where only the program resumed bills 0 input and 0 output tokens
+(recorded on Messages; Responses documents no rule, and the stand-in bills it the same way). A response
+where the model wrote something (the program, its answer) bills what the model's context holds: the
+program's code and its output, not the results its calls returned (they went to the program), plus the
+code execution tool's own prompt (:mod:`conductor.tokens`); its output is what the model wrote (the code,
+any text), not the calls the program made. A program whose run is cut short (tools forbidden on the final
+request) ends ``incomplete`` with what it has: a ``program_output`` with that status on Responses; on
+Messages, which has only a return code, the code of a process stopped from outside
+(:data:`STOPPED_RETURN_CODE`).
 """
 
 from __future__ import annotations
@@ -123,6 +132,13 @@ _JAVASCRIPT_BRIEF = '''function brief(value) {
 }'''
 
 
+def polls(plan: tuple[PlannedCall, ...]) -> bool:
+    """Does ``plan`` make one call again with the same arguments? Then it polls (waits for something to change):
+    each call waits for the one before, so the program awaits them in turn, one call a response."""
+    seen = [(c.name, json.dumps(c.arguments, sort_keys=True, default=str)) for c in plan]
+    return len(set(seen)) < len(seen)
+
+
 Then = tuple[str, dict[str, Any], list[str]]
 """A chain's next link: the tool, the arguments the question gives, and the parameters the results must give."""
 
@@ -132,6 +148,7 @@ def write_python(plan: tuple[PlannedCall, ...], then: Then | None = None) -> str
     calls = [(c.name, c.arguments) for c in plan]
     tools = sorted({c.name for c in plan} | ({then[0]} if then else set()))
     return "\n".join([
+        "import asyncio",
         "import json",
         "",
         f"PLAN = {calls!r}",
@@ -149,7 +166,14 @@ def write_python(plan: tuple[PlannedCall, ...], then: Then | None = None) -> str
         '        return {"error": str(error)}',
         "",
         "",
-        "results = [(name, arguments, await call(name, arguments)) for name, arguments in PLAN]",
+        *([
+            "# the same call again: each waits for the one before (polling)",
+            "results = [(name, arguments, await call(name, arguments)) for name, arguments in PLAN]",
+        ] if polls(plan) else [
+            "# the calls at the same time: they come back to the caller together",
+            "answers = await asyncio.gather(*(call(name, arguments) for name, arguments in PLAN))",
+            "results = [(name, arguments, answer) for (name, arguments), answer in zip(PLAN, answers)]",
+        ]),
         *([
             "name, arguments, needs = THEN",
             "fields = {k: v for _, _, result in results if isinstance(result, dict) for k, v in result.items()}",
@@ -181,8 +205,15 @@ def write_javascript(plan: tuple[PlannedCall, ...], then: Then | None = None) ->
         "  }",
         "}",
         "",
-        "const results = [];",
-        "for (const [name, args] of PLAN) results.push([name, args, await call(name, args)]);",
+        *([
+            "// the same call again: each waits for the one before (polling)",
+            "const results = [];",
+            "for (const [name, args] of PLAN) results.push([name, args, await call(name, args)]);",
+        ] if polls(plan) else [
+            "// the calls at the same time: they come back to the caller together",
+            "const answers = await Promise.all(PLAN.map(([name, args]) => call(name, args)));",
+            "const results = PLAN.map(([name, args], i) => [name, args, answers[i]]);",
+        ]),
         *([
             "const [name, given, needs] = THEN;",
             "const fields = Object.assign({}, ...results.map(([, , r]) => (r && typeof r === \"object\" ? r : {})));",
@@ -250,6 +281,12 @@ class Step:
     output: str | None = None  # the program ended in this response with this output
     status: str = "completed"  # the program_output status / return code 0 when completed
     by_program: bool = False  # the decision's calls are the program's
+
+    @property
+    def sampled(self) -> bool:
+        """Did the model write anything in this response? Not when only the program resumed (it made its next
+        calls by itself): such a response bills 0 input and 0 output tokens."""
+        return not (self.program is not None and self.by_program and not self.new)
 
 
 def programmatic(api: str, body: dict[str, Any]) -> bool:
@@ -395,8 +432,9 @@ def step(
         plan, then = open_run.plan, open_run.then
         made = len(open_run.calls)
         total = len(plan) + (then is not None)
-        if made < len(plan) and conversation.tools_allowed:
-            return Step(CallTools((plan[made],)), program=open_run, by_program=True)
+        if made < len(plan) and conversation.tools_allowed:  # the calls it still has to make, together
+            return Step(CallTools(plan[made:made + 1] if polls(plan) else plan[made:]), program=open_run,
+                        by_program=True)
         if then is not None and made == len(plan) and conversation.tools_allowed:
             return Step(CallTools((_next_link(then, open_run, conversation),)), program=open_run, by_program=True)
         output = output_of(open_run, conversation)
@@ -417,7 +455,8 @@ def step(
         write = write_python if api == "messages" else write_javascript
         code = write(decision.calls, then)
         run = Run("", code, "python" if api == "messages" else "javascript")
-        return Step(CallTools(decision.calls[:1], decision.text), program=run, new=True, by_program=True)
+        first = decision.calls[:1] if polls(decision.calls) else decision.calls
+        return Step(CallTools(first, decision.text), program=run, new=True, by_program=True)
     return Step(decision)
 
 

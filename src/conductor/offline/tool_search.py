@@ -80,6 +80,22 @@ def is_responses_search(tool: dict[str, Any]) -> bool:
     return tool.get("type") == "tool_search" and tool.get("execution", "server") == "server"
 
 
+def responses_functions(tools: Sequence[dict[str, Any]]) -> list[tuple[dict[str, Any], dict[str, Any] | None]]:
+    """A Responses request's function tools, each with the namespace it is in (None at the top level)."""
+    found: list[tuple[dict[str, Any], dict[str, Any] | None]] = []
+    for tool in tools:
+        if tool.get("type") == "function":
+            found.append((tool, None))
+        elif tool.get("type") == "namespace":
+            found += [(inner, tool) for inner in tool.get("tools") or () if inner.get("type") == "function"]
+    return found
+
+
+def namespace_of(tools: Sequence[dict[str, Any]], name: str) -> dict[str, Any] | None:
+    """The namespace tool that holds the function ``name`` in a Responses request, if one does."""
+    return next((space for tool, space in responses_functions(tools) if tool.get("name") == name), None)
+
+
 def is_messages_search(tool: dict[str, Any]) -> bool:
     """Is ``tool`` Anthropic's BM25 tool search tool?"""
     return tool.get("type") in _MESSAGES_SEARCH_TYPES
@@ -155,7 +171,7 @@ def _blocks(message: dict[str, Any]) -> list[dict[str, Any]]:
 def _deferral(api: str, body: dict[str, Any], items: Sequence[dict[str, Any]]) -> _Deferral:
     tools = body.get("tools") or []
     if api == "responses":
-        deferred = {t["name"]: t for t in tools if t.get("type") == "function" and t.get("defer_loading") and "name" in t}
+        deferred = {t["name"]: t for t, _ in responses_functions(tools) if t.get("defer_loading") and "name" in t}
         searchable = any(is_responses_search(t) for t in tools)
         loaded = _responses_loaded(items)
         searched = _searched_responses(items)
@@ -311,7 +327,7 @@ def decide_with_search(
         if deferral.deferred and deferral.searchable:
             # An allowed_tools list without the hosted search: the model cannot search, as on the real API.
             may_search = api != "responses" or hosted_allowed(body, "tool_search")
-            return _hosted(api, deferral, conversation, decide, may_search)
+            return _hosted(api, deferral, conversation, decide, body, may_search)
     client = _client_search_tool(conversation)
     if client is not None:
         return _client(conversation, client, decide)
@@ -319,10 +335,10 @@ def decide_with_search(
 
 
 def _hosted(api: str, deferral: _Deferral, conversation: Conversation,
-            decide: Callable[[Conversation], Decision], may_search: bool = True) -> Outcome:
+            decide: Callable[[Conversation], Decision], body: dict[str, Any], may_search: bool = True) -> Outcome:
     hidden = {name for name in deferral.deferred if name not in deferral.loaded}
     visible = _among(conversation, [t for t in conversation.tools if t.name not in hidden])
-    extra = _listed(api, conversation, hidden)
+    extra = _listed(api, conversation, hidden, body)
     # one search per question, and none when the request's allowed_tools leaves the search out
     searching = may_search and hidden and conversation.tools_allowed and not deferral.searched
     if not searching or not _calls_hidden(decide(conversation), hidden):
@@ -341,15 +357,19 @@ def _hosted(api: str, deferral: _Deferral, conversation: Conversation,
     if api == "responses" and found and after.hidden >= OPENAI_TOOL_SEARCH_UNLOADED:
         # The search loaded a function: the second pass reads tool_search's shorter instructions.
         after = replace(after, hidden=after.hidden - OPENAI_TOOL_SEARCH_UNLOADED + OPENAI_TOOL_SEARCH_LOADED)
-    return Outcome(decide(after), after, step, _listed(api, conversation, loaded), first_pass)
+    return Outcome(decide(after), after, step, _listed(api, conversation, loaded, body), first_pass)
 
 
-def _listed(api: str, conversation: Conversation, names: set[str]) -> int:
+def _listed(api: str, conversation: Conversation, names: set[str], body: dict[str, Any]) -> int:
     """What the model reads of the deferred tools ``names``: on Responses each one's name and description (its
-    parameters load later, OpenAI's tool search guide); on Messages nothing until a search loads it."""
+    parameters load later, OpenAI's tool search guide) unless it is in a namespace, whose name and description
+    alone the model reads (billed with the request's other namespaces, :func:`conductor.tokens.hidden_prompts`);
+    on Messages nothing until a search loads it."""
     if api != "responses":
         return 0
-    return sum(tool_tokens(api, t.name, t.description, {}) for t in conversation.tools if t.name in names)
+    spaced = {t.get("name") for t, space in responses_functions(body.get("tools") or ()) if space is not None}
+    return sum(tool_tokens(api, t.name, t.description, {}) for t in conversation.tools
+               if t.name in names and t.name not in spaced)
 
 
 def _client(conversation: Conversation, tool: ToolSpec, decide: Callable[[Conversation], Decision]) -> Outcome:

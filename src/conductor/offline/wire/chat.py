@@ -13,6 +13,7 @@ import json
 from typing import TYPE_CHECKING, Any, Literal
 
 from ...types import ToolCall, ToolResult, Turn, UserMessage
+from .. import offers
 from ..contract import InvalidRequest, offered_tool, openai_strict_problem
 from ..conversation import Conversation, ToolChoice
 from ..faults import FaultContext, retry_headers
@@ -346,6 +347,7 @@ def check(body: dict[str, Any], server: ServerState) -> None:
     _check_messages_present(body)
     _check_tools(body)
     _check_output_limit(body)
+    offers.check_retention(body)
     if server.reasoning and body.get("tools") and reasons(body):
         # gpt-5.x reasons by default, so leaving reasoning_effort out does not help: only "none" does.
         raise InvalidRequest(

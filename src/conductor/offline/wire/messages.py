@@ -22,7 +22,7 @@ from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, Literal
 
 from ...types import ToolCall, ToolResult, Turn, UserMessage
-from .. import programs
+from .. import offers, programs
 from ..compaction import check_trigger
 from ..contract import InvalidRequest, anthropic_strict_problem, hosted_tool_refused, offered_tool
 from ..conversation import Conversation, ToolChoice
@@ -458,6 +458,7 @@ def check(body: dict[str, Any], server: ServerState) -> None:
     if not messages:
         raise InvalidRequest("messages: at least one message is required")
     _check_tools(body.get("tools") or [])
+    offers.check_search(API, body)
     check_messages(body)
     _check_roles(messages)
     _check_blocks(messages)

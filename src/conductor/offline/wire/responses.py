@@ -24,12 +24,12 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Literal
 
 from ...types import ToolCall, ToolResult, Turn, UserMessage
-from .. import programs
+from .. import offers, programs
 from ..contract import InvalidRequest, hosted_tool_refused, offered_tool, openai_strict_problem
 from ..conversation import Conversation, ToolChoice
 from ..ids import hexadecimal
 from ..reasoning import seal, unseal
-from ..tool_search import check_responses, is_responses_search
+from ..tool_search import check_responses, is_responses_search, namespace_of, responses_functions
 from ..tokens import split_pieces, token_weight
 from .chat import (
     FAULT_ERRORS,
@@ -220,8 +220,7 @@ def parse(body: dict[str, Any], seed: int, server: ServerState) -> Conversation:
             t.get("parameters") or {"type": "object", "properties": {}},
             t.get("strict", True),  # Responses takes an absent strict as true
         )
-        for t in body.get("tools") or []
-        if t.get("type") == "function"
+        for t, _ in responses_functions(body.get("tools") or [])
     )
     choice, forced = _tool_choice(body.get("tool_choice"))
     return Conversation(
@@ -276,17 +275,33 @@ def _message_item(completion: Completion) -> dict[str, Any] | None:
     }
 
 
-def _search_items(completion: Completion) -> list[dict[str, Any]]:
+def _search_items(completion: Completion, body: dict[str, Any]) -> list[dict[str, Any]]:
     """A hosted tool search as the API returns it: the call naming the tools to load, then their definitions."""
     step = completion.search
     if step is None:
         return []
     shared = {"call_id": None, "execution": "server", "status": "completed"}
+    tools = body.get("tools") or []
+    # A function in a namespace is loaded inside its namespace, and its path names both (the stand-in's reading
+    # of the guide: no public recording shows a namespaced search).
+    paths, loaded, spaces = [], [], {}
+    for name, tool in zip(step.found, step.definitions):
+        space = namespace_of(tools, name)
+        if space is None:
+            paths.append(name)
+            loaded.append(_tool_echo(tool))
+            continue
+        paths.append(f"{space['name']}.{name}")
+        if space["name"] not in spaces:
+            spaces[space["name"]] = {"type": "namespace", "name": space["name"],
+                                     "description": space.get("description", ""), "tools": []}
+            loaded.append(spaces[space["name"]])
+        spaces[space["name"]]["tools"].append(_tool_echo(tool))
     return [
         {"id": _item_id("tsc_", completion.id, "tool search"), "type": "tool_search_call",
-         "arguments": {"paths": list(step.found)}, **shared},
+         "arguments": {"paths": paths}, **shared},
         {"id": _item_id("tso_", completion.id, "tool search output"), "type": "tool_search_output",
-         "tools": [_tool_echo(tool) for tool in step.definitions], **shared},
+         "tools": loaded, **shared},
     ]
 
 
@@ -295,7 +310,7 @@ def _output(completion: Completion, body: dict[str, Any], server: ServerState) -
     a program's output, message, a new program, calls."""
     output = [_compaction_item(completion)] if completion.compaction is not None else []
     output += [_reasoning_item(completion, body, server)] if completion.reasoning else []
-    output += _search_items(completion)
+    output += _search_items(completion, body)
     step = completion.program
     if step is not None and step.output is not None:  # the program ended: its output item comes first
         output.append(programs.output_item(step, completion.id))
@@ -305,8 +320,10 @@ def _output(completion: Completion, body: dict[str, Any], server: ServerState) -
     if step is not None and step.new:
         output.append(programs.program_item(step))
     caller = programs.responses_caller(step)
-    # A call of a deferred function names its namespace: the function's own name (as recorded traffic shows).
-    deferred = {t.get("name") for t in body.get("tools") or () if t.get("type") == "function" and t.get("defer_loading")}
+    # A call names its function's namespace; a deferred function outside one is its own namespace (as recorded
+    # traffic shows).
+    namespaces = {t.get("name"): space["name"] if space else t.get("name")
+                  for t, space in responses_functions(body.get("tools") or ()) if space or t.get("defer_loading")}
     output.extend(
         {
             "id": _call_item_id(completion, index),
@@ -315,7 +332,7 @@ def _output(completion: Completion, body: dict[str, Any], server: ServerState) -
             "arguments": call.arguments,
             "call_id": call.id,
             "name": call.name,
-            **({"namespace": call.name} if call.name in deferred else {}),
+            **({"namespace": namespaces[call.name]} if call.name in namespaces else {}),
             **caller,
         }
         for index, call in enumerate(completion.calls)
@@ -561,6 +578,8 @@ def check(body: dict[str, Any], server: ServerState) -> None:
         raise InvalidRequest("Encrypted content is not supported with this model.", param="include")
     for index, tool in enumerate(body.get("tools") or []):
         _check_tool(index, tool)
+    offers.check_search(API, body)
+    offers.check_retention(body)
     stored = server.store.context(previous) if previous else ()
     if stored is None:
         raise InvalidRequest(
@@ -590,6 +609,9 @@ def _check_tool(index: int, tool: dict[str, Any]) -> None:
         return  # a free-form tool of the caller's: offered to no policy, accepted as the API accepts it
     if is_responses_search(tool):
         return  # the hosted tool search: the stand-in runs it itself (see ..tool_search)
+    if tool.get("type") == "namespace":
+        _check_namespace(index, tool)
+        return
     if tool.get("type") != "function":
         # Hosted tools (web_search, file_search, ...) run on OpenAI's servers: the stand-in has none.
         raise hosted_tool_refused(API, index, tool)
@@ -608,6 +630,24 @@ def _check_tool(index: int, tool: dict[str, Any]) -> None:
         raise _invalid_schema(name, index, f"schema must be a JSON Schema of 'type: \"object\"', got {got}.")
     if tool.get("strict") is True and (problem := openai_strict_problem(parameters)):
         raise _invalid_schema(name, index, problem)
+
+
+def _check_namespace(index: int, tool: dict[str, Any]) -> None:
+    """A namespace as the SDK's NamespaceToolParam has it: name, description and tools (functions or custom
+    tools), with ``defer_loading`` on the functions inside, never on the namespace itself."""
+    for key in ("name", "description", "tools"):
+        if key not in tool:
+            raise _missing(f"tools[{index}].{key}")
+    for key in sorted(set(tool) - {"type", "name", "description", "tools"}):
+        raise InvalidRequest(f"Unknown parameter: 'tools[{index}].{key}'.", param=f"tools[{index}].{key}",
+                             code="unknown_parameter")
+    for position, inner in enumerate(tool["tools"]):
+        if inner.get("type") not in ("function", "custom"):
+            param = f"tools[{index}].tools[{position}].type"
+            raise InvalidRequest(f"Invalid value: '{inner.get('type')}'. Supported values are: 'function' and "
+                                 f"'custom'.", param=param, code="invalid_value")
+        if inner.get("type") == "function":  # parameters may be left out inside a namespace
+            _check_tool(index, {"parameters": None, **inner})
 
 
 def _abbreviated(token: str) -> str:
