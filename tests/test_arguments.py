@@ -287,7 +287,8 @@ def film_rating(movie_title: str, year: int | None = None) -> float:
 
 
 def test_called_names_a_label_and_a_films_title_is_its_capitalised_name():
-    assert calls(alarm, "an alarm at 6:45 called run") == [{"time": "6:45", "label": "run"}]
+    # The tool documents HH:MM: a time is sent in that format.
+    assert calls(alarm, "an alarm at 6:45 called run") == [{"time": "06:45", "label": "run"}]
     assert calls(film_rating, "rating of Heat from 1995") == [{"movie_title": "Heat", "year": 1995}]
 
 

@@ -314,13 +314,15 @@ def test_growth_shows_input_tokens_and_message_counts():
     assert [b.get_y() + b.get_height() for b in cached] == [c.usage.input_tokens for c in trace.model_calls]
     assert list(count_ax.get_lines()[0].get_ydata()) == [1, 3, 5]
     assert tick_texts(tokens_ax) == ["round 1", "round 2", "answer"]
-    assert legend_texts(tokens_ax.get_legend()) == ["input tokens (not cached)", "read from the cache", "messages"]
+    (legend,) = fig.legends
+    assert legend_texts(legend) == ["input tokens (not cached)", "read from the cache", "messages"]
 
 
 def test_growth_without_message_counts_has_one_axes():
     fig = charts.plot_growth(make_trace())
     assert len(fig.axes) == 1
-    assert legend_texts(fig.axes[0].get_legend()) == ["input tokens (not cached)", "read from the cache"]
+    (legend,) = fig.legends
+    assert legend_texts(legend) == ["input tokens (not cached)", "read from the cache"]
 
 
 def test_growth_line_stays_clear_of_the_token_labels():
@@ -338,6 +340,24 @@ def test_growth_line_stays_clear_of_the_token_labels():
     for x, (bar, messages) in enumerate(zip(tokens_ax.containers[0], [2, 4])):
         marker_top = count_ax.transData.transform((x, messages))[1] + radius
         assert marker_top < tokens_ax.transData.transform((x, bar.get_height()))[1]
+
+
+def test_growth_legend_hides_no_bars_value():
+    """The legend sits outside the axes: no request's token count (the first's included) is under it."""
+    calls = tuple(
+        ModelCall(i, i - 1.0, float(i), Usage(tokens, 20, cached), 0.0001,
+                  StopReason.TOOL_USE if i < 3 else StopReason.END_TURN)
+        for i, tokens, cached in [(1, 1792, 0), (2, 1700, 1536), (3, 1750, 1536)]
+    )
+    trace = Trace(model_calls=calls, rounds=(Round(1, calls[0], ()), Round(2, calls[1], ())), seconds=3.0)
+    fig = charts.plot_growth(trace, [2, 4, 6], figsize=(8, 3.2))
+    renderer = render(fig)
+    legend = fig.legends[0] if fig.legends else fig.axes[0].get_legend()  # wherever it is, it hides nothing
+    box = legend.get_window_extent(renderer)
+    values = [t for t in fig.axes[0].texts if t.get_text()]
+    assert len(values) == 3
+    assert not any(box.overlaps(t.get_window_extent(renderer)) for t in values)
+    assert box.y1 <= fig.axes[0].get_window_extent(renderer).y0
 
 
 def test_growth_needs_one_message_count_per_request():

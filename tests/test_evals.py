@@ -227,3 +227,42 @@ def test_eval_refuses_a_bad_number_with_a_usage_error_that_names_the_option(caps
     assert main(["eval", option, value]) == 2
     captured = capsys.readouterr()
     assert captured.err.startswith(f"error: {option} ") and "Traceback" not in captured.err and not captured.out
+
+
+# -- issue 42: the eval command says what it ran on, and why each failing case failed ----------------------------
+
+
+def test_eval_command_names_the_api_and_model_and_why_each_failing_case_failed(capsys):
+    assert main(["eval", "--k", "2", "--latency-scale", "0", "--api", "chat"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"{len(CASES)} cases x 2 trials on offline: model conductor-offline, Chat Completions API\n")
+    why = " ".join(out[out.index("why the failing cases failed"):].split())  # the lines wrap at 100 columns
+    assert "parallel_mixed (0/2 passed): trial 0: missing calls: calculate" in why
+    assert "calls that succeeded: get_weather(city='Beijing')" in why
+
+
+def test_eval_json_names_the_api_and_model_and_logs_them_apart_from_the_report(capsys):
+    assert main(["eval", "--k", "1", "--latency-scale", "0", "--json"]) == 0
+    captured = capsys.readouterr()
+    report = json.loads(captured.out)
+    assert (report["provider"], report["api"], report["model"]) == ("offline", "responses", "conductor-offline")
+    assert "on offline: model conductor-offline, Responses API" in captured.err
+
+
+def test_the_gate_logs_why_each_case_under_the_bar_failed(caplog):
+    flaky = next(c for c in CASES if c.name == "flaky_weather")
+    report = evals.evaluate([flaky], k=5, latency_scale=0)
+    with caplog.at_level("WARNING", logger="conductor.evals"):
+        assert not evals.gate(report, 0.99)
+    [line] = [r.getMessage() for r in caplog.records if r.name == "conductor.evals"]
+    assert line.startswith("case flaky_weather passed ") and "missing calls: get_weather" in line
+
+
+def test_a_missing_call_whose_tool_failed_says_what_the_tool_said():
+    flaky = next(c for c in CASES if c.name == "flaky_weather")
+    report = evals.evaluate([flaky], k=5, latency_scale=0)
+    failed = report.failures()
+    assert failed, "the flaky service fails some trials"
+    assert "get_weather failed: TimeoutError: the weather API did not answer within 2 s" in failed[0].problems
+    assert report.why("flaky_weather").startswith(f"trial {failed[0].trial}: missing calls: get_weather; ")
+    assert report.why("weather_beijing") == ""

@@ -2,6 +2,10 @@
 
 Lesson 01 exercise 2: a hand-written loop must mark a raising tool's result with ``"is_error": true``.
 Lesson 05 exercise 2: the off-by-one ``len(recent) <= limit`` lets limit + 1 calls into a window.
+Lesson 06 exercise 2: the time at the end of the system prompt is told why it misses the cache.
+Lesson 06 exercise 4: a search that keeps tools sharing no word, or reads the descriptions only.
+Lesson 07 exercise 2: a failure inside the check's run names no line of the check.
+Lesson 08 exercise 2: names matched as a set but divided by every call (halves a parallel-call case).
 """
 
 from __future__ import annotations
@@ -11,7 +15,8 @@ from typing import Any
 
 import pytest
 
-from conductor.course.exercises import lesson01, lesson05, verify
+import conductor as cd
+from conductor.course.exercises import lesson01, lesson05, lesson06, lesson07, lesson08, verify
 from conductor.course.exercises.core import offline_llm
 
 # -- lesson 01, exercise 2: a raising tool's result is marked as an error ---------------------------------
@@ -129,7 +134,163 @@ def test_a_window_that_ignores_the_limit_is_not_called_an_off_by_one() -> None:
     assert "more than 3 in one 60-second span" in outcome.message
 
 
-# -- both, as `python -m conductor exercises` runs them ----------------------------------------------------
+# -- lesson 06, exercise 2: where the time goes ----------------------------------------------------------
+
+
+def test_the_time_at_the_end_of_the_system_prompt_is_told_why_it_misses() -> None:
+    """OpenAI would read the rules before the time from its cache; the message says why the check still fails it."""
+    outcome = lesson06.q2.evaluate(lesson06._time_last())
+    assert outcome.status == "incorrect"
+    assert "the time sits after the rules, at the end of the system prompt" in outcome.message
+    assert "OpenAI matches a prompt token by token" in outcome.message
+    assert "prompt_cache_key made from the system prompt" in outcome.message
+    assert "Anthropic matches whole blocks" in outcome.message
+    assert "put the time in the user's message" in outcome.message
+
+
+def test_a_time_to_the_minute_in_the_system_prompt_is_caught_too() -> None:
+    """The two requests straddle a minute: a system prompt that shows the time to the minute still changes."""
+
+    def build_prompt(question, now):  # type: ignore[no-untyped-def]
+        return f"{lesson06.LONG_RULES}\nNow: {now:%Y-%m-%d %H:%M}.", question
+
+    outcome = lesson06.q2.evaluate((build_prompt,))
+    assert outcome.status == "incorrect" and "at the end of the system prompt" in outcome.message
+
+
+def test_the_time_first_is_not_told_about_the_end_of_the_prompt() -> None:
+    outcome = lesson06.q2.evaluate(lesson06._time_first())
+    assert outcome.status == "incorrect" and "at the end of the system prompt" not in outcome.message
+    assert "keep the system prompt the same on every request" in outcome.message
+
+
+def test_the_task_says_why_only_the_users_message_may_change() -> None:
+    assert "prompt_cache_key" in lesson06.q2.task and "whole blocks" in lesson06.q2.task
+
+
+# -- lesson 06, exercise 4: a tool search that returns only related tools -------------------------------------
+
+
+def test_search_reference_passes() -> None:
+    outcome = lesson06.q4.evaluate(lesson06.q4.reference())
+    assert outcome.status == "correct", outcome.message
+
+
+def test_a_search_that_keeps_tools_sharing_no_word_is_caught() -> None:
+    outcome = lesson06.q4.evaluate(lesson06._keeps_unrelated())
+    assert outcome.status == "incorrect"
+    assert "which share no word with the query: leave out the tools whose score is 0" in outcome.message
+
+
+def test_a_search_of_the_descriptions_only_is_caught() -> None:
+    outcome = lesson06.q4.evaluate(lesson06._description_only())
+    assert outcome.status == "incorrect"
+    assert "search('check my mail') returns no tool; 'search_mail' should lead" in outcome.message
+    assert "name and description" in outcome.message
+
+
+def test_a_search_with_its_own_tokenizer_still_passes() -> None:
+    """Short words and punctuation kept: a right answer written another way is not failed."""
+
+    def search(query, tools, k=3):  # type: ignore[no-untyped-def]
+        asked = set(query.lower().replace(",", " ").split())
+        scored = [(len(asked & set(f"{t.name.replace('_', ' ')} {t.description}".lower().split())), -i, t.name)
+                  for i, t in enumerate(tools)]
+        return [name for score, _, name in sorted(scored, reverse=True)[:k] if score > 0]
+
+    outcome = lesson06.q4.evaluate((search,))
+    assert outcome.status == "correct", outcome.message
+
+
+# -- lesson 07, exercise 2: the check's own lines stay out of its messages --------------------------------------
+
+
+def test_a_failure_inside_a_checks_judge_names_no_line_of_the_check() -> None:
+    """An exception raised in a judge's own code (a ``_judge_...`` of a lesson module) is not "your line"."""
+    from conductor.course.exercises.core import explain
+
+    namespace: dict[str, Any] = {}
+    code = "def _judge_keep_out(tool):\n    return next(iter([]))\n"
+    exec(compile(code, lesson07.__file__, "exec"), namespace)  # noqa: S102 - a judge frame in the lesson's file
+    try:
+        namespace["_judge_keep_out"](None)
+    except StopIteration as exc:
+        message = explain(exc, "your code")
+    assert "StopIteration" in message and "_judge_keep_out" not in message, message
+
+
+def test_a_deferred_copy_is_told_what_the_check_ran_not_the_checks_line() -> None:
+    """A copy with defer_loading=True makes the API refuse the check's run: the message says which run failed."""
+    outcome = lesson07.q2.evaluate((lambda tool: cd.tool(tool, programmatic=False, defer_loading=True),))
+    assert outcome.status == "incorrect"
+    assert outcome.message.startswith("running the four-city question with programmatic=True on your tool failed: "
+                                      "the API rejected a request with HTTP 400")
+    assert "_judge" not in outcome.message and "line" not in outcome.message
+
+
+def test_a_copy_whose_calls_wait_for_approval_is_told_no_call_ran() -> None:
+    """Before, the check's own bookkeeping raised KeyError on a run with no call, and named its own line."""
+    outcome = lesson07.q2.evaluate((lambda tool: cd.tool(tool, programmatic=False, requires_approval=True),))
+    assert outcome.status == "incorrect"
+    assert outcome.message.startswith("no call of your tool ran")
+    assert "KeyError" not in outcome.message and "_judge" not in outcome.message
+
+
+def test_an_exception_with_no_line_of_the_learner_asks_to_fix_the_code_not_a_line() -> None:
+    from conductor.course.exercises.core import explain
+
+    try:
+        {}.pop("x")
+    except KeyError as exc:
+        exc.__traceback__ = None  # no frame of the learner's code
+        message = explain(exc, "your code")
+    assert message == "your code raised KeyError: 'x'. Fix your code and run the cell again."
+
+
+def test_the_lessons_wrong_answers_still_name_their_own_line() -> None:
+    """Frames of a wrong answer defined in a lesson module are the learner's: their line is named."""
+    outcome = lesson06.q3.evaluate(lesson06._needs_details())
+    assert "(in input_tokens, line " in outcome.message, outcome.message
+
+
+def test_the_keep_out_check_runs_on_a_zero_latency_model() -> None:
+    """The right answer answers at once: the check's model has no simulated latency."""
+    from conductor.course.exercises import core
+
+    made = []
+    real = core.offline_llm
+
+    def spy(api: str = "openai", **kwargs: Any) -> Any:
+        llm = real(api, **kwargs)
+        made.append(llm)
+        return llm
+
+    lesson07.offline_llm = spy
+    try:
+        outcome = lesson07.q2.evaluate(lesson07.q2.reference())
+    finally:
+        lesson07.offline_llm = real
+    assert outcome.status == "correct", outcome.message
+    assert made and made[0].api == "messages"
+
+
+# -- lesson 08, exercise 2: counts, not sets ---------------------------------------------------------------
+
+
+def test_precision_recall_reference_passes() -> None:
+    outcome = lesson08.q2.evaluate(lesson08.q2.reference())
+    assert outcome.status == "correct", outcome.message
+
+
+def test_a_set_match_divided_by_every_call_is_caught_on_a_parallel_call_case() -> None:
+    """Two weather lookups expected and made: a set match counts 1 of 2 and scores (0.5, 0.5)."""
+    outcome = lesson08.q2.evaluate(lesson08._set_matches())
+    assert outcome.status == "incorrect"
+    assert "gives (0.5, 0.5); it should be (1, 1)" in outcome.message
+    assert "a Counter, not a set" in outcome.message
+
+
+# -- as `python -m conductor exercises` runs them ----------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -141,6 +302,9 @@ def test_a_window_that_ignores_the_limit_is_not_called_an_off_by_one() -> None:
             {"a raising tool's error sent back without is_error", "a raising tool's exception escapes the loop"},
         ),
         ("lesson05", "q2", {"off by one: len(recent) <= limit"}),
+        ("lesson06", "q2", {"puts the time last in the system prompt"}),
+        ("lesson06", "q4", {"matches descriptions only", "keeps tools that share no word"}),
+        ("lesson08", "q2", {"matches a set, divides by every call"}),
     ],
 )
 def test_the_command_line_tries_and_catches_these_mistakes(lesson: str, label: str, mistakes: set[str]) -> None:

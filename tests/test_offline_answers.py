@@ -585,15 +585,16 @@ def test_a_refused_call_is_said_for_the_user():
     measured = list(relevance.measured_tools().values())
     refused = relevance.play(case, latency_scale=0.0).run(question, tools=measured, allowed_tools=["get_weather"])
     assert refused.tool_calls[0].blocked == "allowlist"
-    assert refused.answer == ('delete_database (name test) was not run: I am not permitted to use delete_database '
+    # Said for a person: the tool's name as words, never its identifier.
+    assert refused.answer == ('Delete database (name test) was not run: I am not permitted to use delete database '
                               "in this conversation.")
     rent = next(c for c in relevance.load_cases() if c.question == "给房东汇款 3200 元房租")
     guarded = list(relevance.measured_tools(approval=True).values())
     denied = relevance.play(rent, latency_scale=0.0).run(rent.question, tools=guarded, approve=relevance.deny_all)
     assert denied.tool_calls[0].blocked == "denied"
-    assert denied.answer == "transfer_money(目标账户 landlord,金额 3200) 没有执行:审批规则没有批准。"
+    assert denied.answer == "这次调用(目标账户 landlord,金额 3200)没有执行:审批规则没有批准。"
     english = llm.run("Transfer 5000 dollars to account 7731", tools=guarded, approve=relevance.deny_all)
-    assert english.answer == ("transfer_money (to account 7731, amount 5000) was not run: the approval policy did "
+    assert english.answer == ("Transfer money (to account 7731, amount 5000) was not run: the approval policy did "
                               "not approve it.")
 
 
@@ -705,8 +706,8 @@ def test_a_step_left_undone_is_named(question, tools, said):
 @pytest.mark.parametrize(
     ("question", "said"),
     [
-        ("add milk to my list, then book a taxi", 'I did not do the step "book a taxi": none of the offered tools does it.'),
-        ("把牛奶加到购物清单,然后给我看清单", "“把牛奶加到购物清单”这一步我没有做:add_to_list 需要 item,问题里没有给出。"),
+        ("add milk to my list, then book a taxi", 'I did not do "book a taxi": none of the tools I have does it.'),
+        ("把牛奶加到购物清单,然后给我看清单", "“把牛奶加到购物清单”这一步我没有做:我还需要知道物品。"),
     ],
 )
 def test_a_step_no_tool_can_do_is_named(question, said):

@@ -83,13 +83,15 @@ def test_the_same_value_asked_of_two_countries_makes_one_call_each_and_says_whic
 def test_a_missing_parameter_with_a_unit_is_named_with_it(llm):
     result = llm.run("Ship a parcel to France", tools=TOOLS)
     assert not result.tool_calls
-    assert result.answer == "To call estimate_shipping I need the weight in kg, and the question does not say it."
+    assert result.answer == ("To estimate the cost and delivery time of shipping a parcel abroad, I need to know the "
+                             "weight in kg.")
 
 
 def test_a_number_after_to_is_the_new_servings_and_the_original_is_named_missing(llm):
     result = llm.run("Scale my cookie recipe to 24 servings.", tools=TOOLS)
     assert not result.tool_calls
-    assert result.answer == "To call scale_recipe I need the original servings, and the question does not say it."
+    assert result.answer == ("I can do that, but I need to know the original servings (how many servings the recipe "
+                             "makes as written).")
 
 
 # -- answers ------------------------------------------------------------------------------------------------
@@ -124,14 +126,13 @@ def test_a_chinese_answer_says_each_number_with_its_label_in_chinese(llm, questi
 
 
 @pytest.mark.parametrize(("question", "answer"), [
-    ("What time is it?", "To call get_local_time I need the city, and the question does not say it."),
-    ("What's the exchange rate today?",
-     "To call convert_currency I need the amount, from currency and to currency, and the question does not say them."),
-    ("现在几点了?", "要调用 get_local_time,我还需要知道城市(city),但问题里没有给出。"),
-    ("Tell me a joke", "I can't answer that: I am the offline stand-in model, and none of the tools I was given "
-                       "(convert_currency, get_local_time, scale_recipe, estimate_shipping) is about it."),
-    ("今天股市怎么样?", "这个问题我答不了:我是离线替身模型,提供的工具(convert_currency, get_local_time, "
-                        "scale_recipe, estimate_shipping)都和它无关。"),
+    # Said as a careful model says it: no function or parameter identifiers, no self-description.
+    ("What time is it?", "To look up the current local time and time zone of a city, I need to know the city."),
+    ("What's the exchange rate today?", "I can do that, but I need to know the amount, the from currency and the to "
+                                        "currency."),
+    ("现在几点了?", "可以办,不过我还需要知道城市,请告诉我。"),
+    ("Tell me a joke", "Sorry, I can't help with that: none of the tools I have here does it."),
+    ("今天股市怎么样?", "抱歉,这个我帮不上忙:我手头的工具都做不了这件事。"),
 ])
 def test_a_decline_or_an_unrelated_question_gets_one_sentence_in_the_questions_language(llm, question, answer):
     result = llm.run(question, tools=TOOLS)

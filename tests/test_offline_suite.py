@@ -192,7 +192,8 @@ def test_several_calls_match_in_any_order_and_numbers_by_value():
 def test_outcomes_of_a_decline_and_of_a_miss():
     case = decline(create_event, "Set up a meeting with alice and bob", "title")
     assert judge(case, [], "create_event needs a title").outcome == "declined"
-    assert judge(case, [], "create_event needs a title").reply_names_missing
+    assert judge(case, [], "To create an event, I need to know the title.").reply_names_missing
+    assert not judge(case, [], "create_event needs a title").reply_names_missing  # an identifier is for code
     guessed = judge(case, [("create_event", {"title": "Sync", "attendees": ["alice", "bob"]})])
     assert (guessed.outcome, guessed.unstated_calls) == ("wrong", 1)
     light = ask(set_light, "Turn off the light in the kitchen", {"room": "kitchen", "on": False})

@@ -292,3 +292,74 @@ def test_refresh_writes_the_exercise_cells_between_exercises_and_summary(tmp_pat
     assert not apply_exercises(notebook, path), "a second pass changes nothing"
     assert not apply_exercises(new_notebook(cells=[new_markdown_cell("## Summary")]), path)
     assert not apply_exercises(notebook, tmp_path / "99_future.ipynb"), "no exercises module: left alone"
+
+
+README_WORD_LIMIT = 1500
+"""A learner's first page: the benchmarks, instructor and contributor detail live in docs/."""
+
+
+def test_readme_stays_a_first_page_under_the_word_limit() -> None:
+    """Counted as ``wc -w`` counts: whitespace-separated words, tables and code included."""
+    words = len((ROOT / "README.md").read_text(encoding="utf-8").split())
+    assert words < README_WORD_LIMIT, (
+        f"README.md has {words:,} words; a learner's first page stays under {README_WORD_LIMIT:,}: move "
+        "benchmark figures, instructor and contributor detail into docs/ and link to them"
+    )
+
+
+def github_anchor(heading: str) -> str:
+    """The anchor GitHub gives a markdown heading: lower case, punctuation dropped, spaces as hyphens."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def markdown_anchors(path: Path) -> set[str]:
+    text = re.sub(r"(?ms)^```.*?^```", "", path.read_text(encoding="utf-8"))  # no headings inside code blocks
+    return {github_anchor(match) for match in re.findall(r"(?m)^#{1,6} (.+)$", text)}
+
+
+MARKDOWN_PAGES = [ROOT / "README.md", ROOT / "CONTRIBUTING.md", *sorted((ROOT / "docs").glob("*.md"))]
+
+
+@pytest.mark.parametrize("path", MARKDOWN_PAGES, ids=lambda path: path.relative_to(ROOT).as_posix())
+def test_markdown_links_reach_files_and_headings_that_exist(path: Path) -> None:
+    """Every relative link of the README and the docs opens a file, and a ``#heading`` one a heading there."""
+    text = re.sub(r"(?ms)^```.*?^```", "", path.read_text(encoding="utf-8"))
+    broken = []
+    for target in re.findall(r"\]\(([^)\s]+)\)", text):
+        if re.match(r"[a-z]+:", target):
+            continue
+        file_part, _, anchor = target.partition("#")
+        linked = (path.parent / file_part).resolve() if file_part else path
+        if not linked.exists():
+            broken.append(target)
+        elif anchor and linked.suffix == ".md" and anchor not in markdown_anchors(linked):
+            broken.append(target)
+    assert not broken, f"{path.name}: links to files or headings that do not exist: {broken}"
+
+
+def test_refresh_writes_the_exercise_cells_up_to_the_next_section(tmp_path: Path) -> None:
+    """Lesson 08's exercises are followed by "## A gate for CI", not by the summary: that section is kept."""
+    from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+
+    from conductor.course.exercises import lesson08
+    from conductor.course.runner import apply_exercises
+
+    gate = new_markdown_cell("## A gate for CI\n\nThe evaluation is a command too.")
+    notebook = new_notebook(cells=[
+        new_markdown_cell("## Exercises\n\nHow they work."), new_code_cell("old_solution = 42"), gate,
+        new_code_cell("print('gate')"), new_markdown_cell("## Summary"),
+    ])
+    assert apply_exercises(notebook, tmp_path / "08_observe_and_evaluate.ipynb")
+    sources = [cell.source for cell in notebook.cells]
+    assert sources[1:-3] == [lesson08.SETUP, *(text for q in lesson08.EXERCISES for text in (q.prompt, q.stub))]
+    assert sources[-3:] == [gate.source, "print('gate')", "## Summary"]
+
+
+def test_readme_says_how_to_get_the_chinese_font_the_charts_look_for() -> None:
+    """The font package the README names installs a family the charts pick up, and the README says to restart."""
+    from conductor.charts import CJK_FONTS
+
+    text = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    assert "apt-get install fonts-noto-cjk" in text and "Noto Sans CJK SC" in CJK_FONTS
+    assert "PingFang SC" in text and "PingFang SC" in CJK_FONTS and "Microsoft YaHei" in CJK_FONTS
+    assert "matplotlib.get_cachedir()" in text and "restart the kernel" in text

@@ -280,10 +280,13 @@ def test_generic_policy_fills_enum_values_from_the_question():
 def test_generic_policy_without_a_match_says_so_in_one_honest_sentence():
     result = run("Write me a poem about autumn", [get_stock_price, *WEATHER])
     assert result.rounds == []
-    assert "offline stand-in model" in result.answer and "get_stock_price" in result.answer
+    # No self-description and no identifiers: the hint about real models is the one log line.
+    assert "can't help" in result.answer and "get_stock_price" not in result.answer
+    assert "stand-in" not in result.answer
     assert "cd.connect" not in result.answer and result.answer.count(".") == 1
     chinese = run("给我写一首秋天的诗", [])
-    assert "离线替身模型" in chinese.answer and "OPENAI_API_KEY" not in chinese.answer and chinese.answer.count("。") == 1
+    assert "帮不上忙" in chinese.answer or "回答不了" in chinese.answer
+    assert "离线替身" not in chinese.answer and "OPENAI_API_KEY" not in chinese.answer and chinese.answer.count("。") == 1
 
 
 def test_fill_arguments_reads_numbers_and_never_guesses():
@@ -505,7 +508,9 @@ def test_a_learners_tool_gets_exactly_the_arguments_the_question_states(question
 def test_a_required_parameter_the_question_does_not_give_means_no_call(question, tools, tool_name, parameter, api):
     result = run(question, tools, api=api)
     assert result.rounds == []
-    assert result.answer == f"To call {tool_name} I need the {parameter}, and the question does not say it."
+    # Asked for as a person asks: what is missing in words, never the tool's or the parameter's identifier.
+    assert f"I need to know the {parameter}" in result.answer and result.answer.count(".") == 1
+    assert tool_name not in result.answer and "the question does not say" not in result.answer
 
 
 def test_the_decline_is_in_the_questions_language():
@@ -515,7 +520,8 @@ def test_the_decline_is_in_the_questions_language():
         return {"symbol": symbol, "price": 1.0}
 
     answer = run("股票的最新价格是多少?", [quote]).answer
-    assert "quote" in answer and "symbol" in answer and "没有给出" in answer
+    assert "代码" in answer and "我还需要知道" in answer  # the symbol, said in Chinese
+    assert "quote" not in answer and "symbol" not in answer and "没有给出" not in answer
 
 
 def test_a_forced_call_carries_only_the_stated_arguments_and_the_tool_says_what_is_missing(api):
@@ -639,7 +645,7 @@ def send_email(to: str, subject: str, body: str) -> str:
 def test_a_mail_tools_bare_to_takes_the_address_and_only_the_missing_parameters_are_named(api):
     declined = run("Send an email to bob@example.com", [send_email], api=api)
     assert declined.rounds == []
-    assert "subject and body" in declined.answer and " to," not in declined.answer
+    assert "subject and the body" in declined.answer and " to," not in declined.answer
     sent = run("Send an email to bob@example.com with subject 'Hi' and body 'See you'", [send_email], api=api)
     assert sent.rounds == [[("send_email", {"to": "bob@example.com", "subject": "Hi", "body": "See you"})]]
 

@@ -468,3 +468,32 @@ def test_bench_tracing_on_messages_counts_conductors_six_spans():
     from conductor.course import bench
 
     assert bench.bench_tracing(conversations=1, rounds_per_block=1, api="messages").spans_per_run == 6
+
+
+# -- issue 42: a trace rebuilt from spans draws its calls with their arguments, or says they were not recorded --
+
+
+def _rebuilt_labels(exporter) -> list[str]:
+    from conductor import charts
+
+    llm = cd.connect("offline", latency_scale=0)
+    llm.run("北京和上海今天天气怎么样?", tools=[get_weather])
+    [agent] = [s for s in exporter.get_finished_spans() if s.name.startswith("invoke_agent")]
+    rebuilt = tracing.trace_of(agent, list(exporter.get_finished_spans()))
+    ax = charts.plot_gantt(rebuilt).axes[0]
+    return [t.get_text() for t in ax.get_yticklabels()][1:]
+
+
+def test_a_gantt_rebuilt_from_spans_that_captured_content_shows_the_arguments(exporter):
+    tracing.enable(exporter, capture_content=True)
+    labels = _rebuilt_labels(exporter)
+    assert len(labels) == 2 and all(label.startswith("get_weather(") for label in labels)
+    assert all(label not in ("get_weather()", "get_weather(…)") for label in labels), labels
+
+
+def test_a_gantt_rebuilt_from_spans_without_content_says_the_arguments_were_not_recorded(exporter):
+    labels = _rebuilt_labels(exporter)
+    assert labels == ["get_weather(…)", "get_weather(…)"], labels
+    [agent] = [s for s in exporter.get_finished_spans() if s.name.startswith("invoke_agent")]
+    rebuilt = tracing.trace_of(agent, list(exporter.get_finished_spans()))
+    assert all(c.arguments is None for r in rebuilt.rounds for c in r.tool_calls)

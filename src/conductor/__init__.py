@@ -91,6 +91,11 @@ _LAZY = {
     # lesson 08: OpenTelemetry traces, and evaluating tool use
     "tracing": None,
     "evals": None,
+    # durable runs on DBOS: every request and tool call recorded, resumed after a crash (conductor/durability.py;
+    # not durable.py, which would shadow cd.durable)
+    "durable": "durability",
+    "DurableClient": "durability",
+    "durability": None,
 }
 
 __all__ = [

@@ -9,6 +9,7 @@ returning the exit code. A new command is one more such function listed in
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import math
 import os
@@ -17,7 +18,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from .apis import API_NAMES
+from .course.durable_cli import add_approve
 from .course.runner import CELL_TIMEOUT, DEFAULT_JOBS, PROVIDERS, CourseError, find_root, parse_value, refresh_notebooks, run_course
+
+API_TITLES = {"responses": "Responses", "chat": "Chat Completions", "messages": "Messages"}
+"""Each wire API as its provider names it."""
 
 USAGE_ERROR = 2  # argparse's own exit code for bad input
 
@@ -136,6 +141,10 @@ def _run_bench(args: argparse.Namespace) -> int:
         rows = bench.bench_summary()
         bench.print_summary(rows)
         return 0 if all(row.ok for row in rows) else 1  # a missed bar: its row says NO, and exit 1
+    elif args.which == "durable":
+        from .course import durable_cli
+
+        return durable_cli.run_bench(args)
     elif args.which == "loop":
         bench.print_loop(bench.bench_loops(args.conversations or 200))
     elif args.which == "batch":
@@ -188,12 +197,13 @@ def add_bench(subparsers: argparse._SubParsersAction) -> None:
         "memory kept per result. tracing: bench loop's task with cd.tracing on (spans exported in memory) over off. "
         "scale: one task over catalogues of 10, 62 and 300 tools on each API, the naive loop vs prompt caching, "
         "hosted and client tool search, namespaces, allowed tools and the floor (only the tool the task needs). "
-        "programmatic: a four-call task as tool rounds and as the model's own program.",
+        "programmatic: a small and a large four-call task as tool rounds and as the model's own program. "
+        "durable: durable runs (DBOS) against llm.run, per step and per conversation, on SQLite and PostgreSQL.",
     )
     parser.add_argument(
         "which",
         nargs="?",
-        choices=["loop", "parallel", "offline", "retry", "batch", "tracing", "scale", "programmatic"],
+        choices=["loop", "parallel", "offline", "retry", "batch", "tracing", "scale", "programmatic", "durable"],
         help="what to measure (none: every benchmark, one table of ratios)",
     )
     parser.add_argument(
@@ -253,6 +263,10 @@ def _run_soak(args: argparse.Namespace) -> int:
 
     if args.conversations < 1 or args.workers < 1:
         raise CourseError("--conversations and --workers must be at least 1")
+    if args.crash:
+        from .course import durable_cli
+
+        return durable_cli.run_crash_soak(args)
     report = soak.soak(args.conversations, seed=args.seed, workers=args.workers, progress=not args.quiet)
     print(report.table())
     print("OK: every promise held" if report.ok else "FAILED: a counter that must be 0 is not")
@@ -272,6 +286,8 @@ def add_soak(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--seed", type=int, default=0, help="seed of the random mix (the same seed, the same run)")
     parser.add_argument("--workers", type=int, default=2, help="worker processes (default 2)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument("--crash", action="store_true",
+                        help="durable runs instead (default 200), the worker SIGKILLed at random and restarted")
     parser.set_defaults(handler=_run_soak)
 
 
@@ -308,7 +324,8 @@ def _run_eval(args: argparse.Namespace) -> int:
     """Handler of ``eval``: the lesson 08 dataset, k trials a case; exits 1 when pass^k is under ``--min-pass-k``."""
     from . import evals
     from .course.eval_cases import CASES
-    from .providers import ProviderError, connect
+    from .display import wrap
+    from .providers import OFFLINE_MODEL_NAME, ProviderError, connect
 
     _check_eval_numbers(args)
     llm = None
@@ -317,8 +334,23 @@ def _run_eval(args: argparse.Namespace) -> int:
             llm = connect(args.provider, api=args.api, model=args.model)
         except (ProviderError, ValueError) as exc:
             raise CourseError(str(exc)) from exc
-    report = evals.evaluate(CASES, k=args.k, llm=llm, api=args.api or "responses", latency_scale=args.latency_scale)
-    print(report.to_json() if args.json else report.table())
+    api = llm.api if llm is not None else args.api or "responses"
+    model = llm.model if llm is not None else OFFLINE_MODEL_NAME
+    where = f"{len(CASES)} cases x {args.k} trials on {args.provider}: model {model}, {API_TITLES[api]} API"
+    # The JSON report is the job's artifact on stdout; what it ran on goes to the log then, and into the JSON.
+    print(where, file=sys.stderr if args.json else sys.stdout)
+    report = evals.evaluate(CASES, k=args.k, llm=llm, api=api, latency_scale=args.latency_scale)
+    if args.json:
+        print(json.dumps({"provider": args.provider, "api": api, "model": model, **json.loads(report.to_json())},
+                         ensure_ascii=False, indent=1))
+    else:
+        print(report.table())
+        failing = [row for row in report.rows() if row["passes"] < row["trials"]]
+        if failing:
+            print("why the failing cases failed (each case's first failed trial):")
+            for row in failing:
+                print(wrap(f"{row['case']} ({row['passes']}/{row['trials']} passed): {report.why(row['case'])}",
+                           indent="  "))
     if args.min_pass_k is not None and not evals.gate(report, args.min_pass_k):
         print(f"FAILED: pass^{report.k} {report.pass_k:.2f} is under --min-pass-k {args.min_pass_k:.2f}", file=sys.stderr)
         return 1
@@ -374,6 +406,7 @@ COMMANDS: tuple[Callable[[argparse._SubParsersAction], None], ...] = (
     add_soak,
     add_cost,
     add_eval,
+    add_approve,
 )
 
 

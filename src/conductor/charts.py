@@ -259,7 +259,8 @@ def plot_growth(
         count_ax.set_ylim(0, max(messages, default=0) * 2 + 1)
         count_ax.yaxis.get_major_locator().set_params(integer=True)
         handles.append(line)
-    ax.legend(handles=handles, loc="upper left", fontsize="small")
+    # Under the axes, where it cannot cover a bar's label (inside, it hid the first request's token count).
+    fig.legend(handles=handles, loc="outside lower center", ncols=len(handles), fontsize="small")
     fig.suptitle(_run_title(trace))
     return fig
 
@@ -445,8 +446,12 @@ def _call_label(record: ToolCallRecord, position: int, width: int = 32) -> str:
 
     Where no installed font can draw the values (Chinese city names without a CJK font), a
     place or word the offline model's glossary knows is written in English (``get_weather(Beijing)``);
-    failing that, the label names the call's position in its round: ``get_weather(#2)``.
+    failing that, the label names the call's position in its round: ``get_weather(#2)``. A call whose
+    arguments were not recorded (a trace rebuilt from spans that did not capture content) is
+    ``get_weather(…)``: it had arguments, the trace does not hold them.
     """
+    if record.arguments is None:
+        return f"{record.name}(…)"[:width]
     if isinstance(record.arguments, dict):
         args = ", ".join(str(v) for v in record.arguments.values())
     else:

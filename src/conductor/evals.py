@@ -244,6 +244,9 @@ def score(case: Case, result: RunResult, *, trial: int = 0, tools: Sequence[Any]
     if recall < 1:
         missing = sorted(e.name for i, e in enumerate(case.calls) if i not in paired_expected)
         problems.append(f"missing calls: {', '.join(missing) or '-'}")
+        # A call the model did make, whose tool failed, is the reason its name is missing: say what the tool said.
+        failed = [c for c in result.tool_calls if c.is_error and c.blocked is None and c.name in missing]
+        problems += [f"{c.name} failed: {_first_clause(c.output)}" for c in failed[:1]]
     if precision < 1:
         problems.append(f"unexpected calls: {', '.join(sorted(n for j, n in enumerate(names) if j not in paired_made))}")
     if not in_order:
@@ -257,6 +260,12 @@ def score(case: Case, result: RunResult, *, trial: int = 0, tools: Sequence[Any]
     stopped = result.stopped_by or result.stop_reason.value
     return Score(case.name, trial, precision, recall, in_order, arguments, facts, stop_ok, result.seconds,
                  result.cost, stopped, _shown(ran), tuple(problems))
+
+
+def _first_clause(output: str) -> str:
+    """A failed tool's output cut to its first clause (problems are joined with '; ') and 60 columns."""
+    text = (output or "no output").splitlines()[0].split("; ")[0]
+    return display.clip(text, 60)
 
 
 def _shown(calls: Sequence[Any]) -> tuple[str, ...]:
@@ -432,6 +441,14 @@ class Report:
     def failures(self) -> list[Score]:
         return [s for s in self.scores if not s.passed]
 
+    def why(self, case: str) -> str:
+        """Why ``case`` failed, in one line: its first failed trial's problems and the calls it made ('' if none)."""
+        failed = next((s for s in self.scores if s.case == case and not s.passed), None)
+        if failed is None:
+            return ""
+        made = ", ".join(failed.calls) if failed.calls else "none"
+        return f"trial {failed.trial}: {'; '.join(failed.problems)}; calls that succeeded: {made}"
+
     def rows(self) -> list[dict[str, Any]]:
         """One row per case: its passes, pass^k, mean precision, recall and argument accuracy, p50 latency and cost."""
         rows = []
@@ -503,5 +520,6 @@ def gate(report: Report, min_pass_k: float) -> bool:
     if not ok:
         for row in report.rows():
             if row["pass_k"] < 1:
-                logger.warning("case %s passed %d of %d trials", row["case"], row["passes"], row["trials"])
+                logger.warning("case %s passed %d of %d trials; %s", row["case"], row["passes"], row["trials"],
+                               report.why(row["case"]))
     return ok

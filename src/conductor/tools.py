@@ -58,7 +58,7 @@ _MESSAGE_CHARS = 200  # one validation problem, as the model reads it; an argume
 _MISSING: Any = object()  # tells ``tool(None)`` (a mistake) from ``@tool()``, and an option given from one left out
 _OPTIONS = frozenset({
     "name", "description", "exclusive", "parameters", "requires_approval", "max_invalid", "retry", "timeout",
-    "fallbacks", "progress", "strict", "sync_to_thread", "defer_loading", "programmatic", "namespace",
+    "fallbacks", "progress", "strict", "sync_to_thread", "defer_loading", "programmatic", "namespace", "idempotent",
 })
 
 
@@ -79,6 +79,12 @@ class Namespace:
         if not isinstance(self.description, str) or not self.description.strip():
             raise ValueError(f"namespace {self.name!r} needs a description: the model reads it to decide what to "
                              "search for (the Responses API requires one)")
+
+
+def _check_idempotent(idempotent: Any, name: str) -> bool:
+    if not isinstance(idempotent, bool):
+        raise ToolDefinitionError(f"tool {name!r}: idempotent= takes True or False, got {idempotent!r}")
+    return idempotent
 
 
 class ToolDefinitionError(TypeError):
@@ -483,6 +489,7 @@ class Tool:
         defer_loading: bool | None = None,
         programmatic: bool = True,
         namespace: Namespace | None = None,
+        idempotent: bool = False,
     ) -> None:
         name = _check_callable(func, name)
         # Not the wrapped object's __dict__: a callable instance's attributes would overwrite the tool's.
@@ -500,6 +507,9 @@ class Tool:
         self.requires_approval = _check_requires_approval(requires_approval, name)
         self.max_invalid = _check_max_invalid(max_invalid, name)
         self.progress = progress
+        # A durable run (conductor.durable) runs a call the process died in again only when this is True:
+        # running it twice does no harm (a read, a write keyed by the call id). Otherwise a person decides.
+        self.idempotent = _check_idempotent(idempotent, name)
         # May a program the model writes call it (llm.run(..., programmatic=True))? See conductor.programs.
         self.programmatic = _check_programmatic(programmatic, name)
         self.is_async = inspect.iscoroutinefunction(func) or inspect.iscoroutinefunction(_target(func))
@@ -734,6 +744,8 @@ class Tool:
             copied.description = options["description"] or ""
         if "exclusive" in options:
             copied.exclusive = bool(options["exclusive"])
+        if "idempotent" in options:
+            copied.idempotent = _check_idempotent(options["idempotent"], name)
         if "requires_approval" in options:
             copied.requires_approval = _check_requires_approval(options["requires_approval"], name)
         if "max_invalid" in options:
@@ -874,6 +886,7 @@ def tool(
     defer_loading: bool | None = _MISSING,
     programmatic: bool = _MISSING,
     namespace: Namespace | None = _MISSING,
+    idempotent: bool = _MISSING,
 ) -> Any:
     """Decorate a function as a tool: ``@tool`` or ``@tool(name=..., exclusive=True)``.
 
@@ -908,6 +921,9 @@ def tool(
     (see :mod:`conductor.programs`).
     ``namespace=cd.tools.Namespace("crm", "CRM tools: leads and deals.")`` sends the tool inside that
     namespace on the Responses API (see :class:`Namespace`); the other APIs send it as usual.
+    ``idempotent=True`` says running the call twice does no harm: a durable run
+    (:mod:`conductor.durable`) whose worker died during the call runs it again; without it
+    the run waits for a person to decide.
     """
 
     given = {
@@ -916,7 +932,7 @@ def tool(
             "requires_approval": requires_approval, "max_invalid": max_invalid, "retry": retry, "timeout": timeout,
             "fallbacks": fallbacks, "progress": progress, "strict": strict, "sync_to_thread": sync_to_thread,
             "defer_loading": defer_loading,
-            "programmatic": programmatic, "namespace": namespace,
+            "programmatic": programmatic, "namespace": namespace, "idempotent": idempotent,
         }.items() if value is not _MISSING
     }
 

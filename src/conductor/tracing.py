@@ -794,7 +794,9 @@ def trace_of(run: ReadableSpan, found: Sequence[ReadableSpan] | None = None) -> 
     ``charts.plot_gantt(trace_of(span))`` draw it as a run's own trace would be drawn.
 
     Times are seconds from the ``invoke_agent`` span's start; a request's cost is its
-    ``conductor.cost.usd``; each tool call belongs to the request that preceded it.
+    ``conductor.cost.usd``; each tool call belongs to the request that preceded it. A call's arguments
+    are there only when the spans captured content (``enable(capture_content=True)``); otherwise they
+    are None (not recorded), which charts draw as ``name(…)``, never as a call without arguments.
     """
     from .trace import ModelCall, Round, ToolCallRecord
     from .trace import Trace as TraceRecord
@@ -844,8 +846,9 @@ def trace_of(run: ReadableSpan, found: Sequence[ReadableSpan] | None = None) -> 
 
 
 def _arguments(text: Any) -> Any:
+    """A span's ``gen_ai.tool.call.arguments`` parsed; None when the span holds none (content not captured)."""
     if text is None:
-        return {}
+        return None
     try:
         return json.loads(text)
     except (TypeError, ValueError):

@@ -85,6 +85,8 @@ def field(key: str, value: Any, language: Language) -> str:
     """One field as words: "local time 13:00", "weight 3 kg", 当地时间 13:00; a list said as one."""
     bare, unit = unit_of(key)
     name = label(bare, language)
+    if isinstance(value, bool) and name:  # a flag is said as words: "booked", "not paid" / 已预订:是
+        return say(language, f"{name}:{'是' if value else '否'}", name if value else f"not {name}")
     shown = _said(value, unit, language)
     if isinstance(value, (dict, list)) and value:
         return f"{name}{say(language, ':', ': ' if not shown.startswith(chr(10)) else ':')}{shown}"
@@ -281,8 +283,9 @@ def plain_error(text: str, language: Language, subject: str | None = None) -> Fa
     matched = re.match(rf"tool {_TOOL} is not allowed in this conversation", text)
     if matched:
         tool = matched["tool"]
-        return Failure(say(language, f"我在这次对话中无权使用 {tool}",
-                           f"I am not permitted to use {tool} in this conversation"), False)
+        # The tool's name said as words (a person reads the answer), never its identifier.
+        return Failure(say(language, "我在这次对话中无权使用这个工具",
+                           f"I am not permitted to use {tool.replace('_', ' ')} in this conversation"), False)
     matched = re.match(rf"tool {_TOOL} was withdrawn for the rest of this conversation after (?P<n>\d+)", text)
     if matched:
         tool, n = matched["tool"], matched["n"]

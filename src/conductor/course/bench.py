@@ -335,7 +335,7 @@ def print_offline(scores: Sequence[OfflineScore]) -> None:
     print(f"bar: accuracy >= {ACCURACY_BAR:.2f} and 0 unstated-arg calls on every API: "
           + ", ".join(f"{s.api} {'met' if s.accuracy >= ACCURACY_BAR and not s.unstated_calls else 'NOT met'}"
                       for s in scores))
-    print("declines naming the tool and the missing parameter: "
+    print("declines saying what is missing in words: "
           + ", ".join(f"{s.api} {s.declines_naming_missing}/{declines}" for s in scores))
     failures = _failures(scores)
     if failures:

@@ -1207,13 +1207,15 @@ class Verdict:
 
     @property
     def reply_names_missing(self) -> bool:
-        """A decline whose reply names both the tool and the missing parameter (as written, or as words:
-        "from currency" for ``from_currency``, "weight in kg" for ``weight_kg``)."""
+        """A decline whose reply says what is missing as words a person reads ("from currency" for
+        ``from_currency``, "weight" for ``weight_kg``), never naming the tool's or the parameter's identifier."""
         text = self.reply.casefold()
         name = str(self.case.missing)
-        bare, unit = unit_of(name)  # "weight_kg" said as "weight in kg"
-        said = {name.casefold(), " ".join(name_words(name)), f"{' '.join(name_words(bare))} in {unit}".casefold()}
-        return self.outcome == "declined" and self.case.tool.name in text and any(s in text for s in said)
+        bare, _ = unit_of(name)  # "weight_kg" said as "weight in kg"
+        said = {" ".join(name_words(name)), " ".join(name_words(bare))}
+        identifiers = {self.case.tool.name.casefold()} | ({name.casefold()} if "_" in name else set())
+        return (self.outcome == "declined" and any(s in text for s in said)
+                and not any(re.search(rf"\b{re.escape(i)}\b", text) for i in identifiers))
 
 
 _JSON_OBJECT = pydantic.TypeAdapter(dict[str, Any])  # dumps nested models as plain JSON values

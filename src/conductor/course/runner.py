@@ -477,10 +477,11 @@ def _as_shown(text: str) -> str:
 def apply_exercises(notebook: Any, path: Path) -> bool:
     """Write lesson NN's exercises (``conductor.course.exercises.lessonNN``) into ``notebook``, verbatim.
 
-    The cells between the markdown cell that starts ``## Exercises`` and the one that
-    starts ``## Summary`` become the module's ``SETUP`` cell, then each exercise's
-    ``prompt`` (markdown) and ``stub`` (code). A notebook without those headings or
-    without an exercises module is left alone. True when the notebook changed.
+    The cells between the markdown cell that starts ``## Exercises`` and the next one that
+    starts a section (``## Summary``, or another ``## `` heading, as lesson 08's "A gate for CI")
+    become the module's ``SETUP`` cell, then each exercise's ``prompt`` (markdown) and ``stub``
+    (code). A notebook without those headings or without an exercises module is left alone. True
+    when the notebook changed.
     """
     from nbformat.v4 import new_code_cell, new_markdown_cell
 
@@ -490,10 +491,12 @@ def apply_exercises(notebook: Any, path: Path) -> bool:
         return False
     cells = notebook.cells
     heads = [i for i, c in enumerate(cells) if c.cell_type == "markdown" and c.source.startswith("## Exercises")]
-    ends = [i for i, c in enumerate(cells) if c.cell_type == "markdown" and c.source.startswith("## Summary")]
-    if not heads or not ends or ends[-1] < heads[0]:
+    if not heads:
         return False
-    start, end = heads[0] + 1, ends[-1]
+    ends = [i for i, c in enumerate(cells) if i > heads[0] and c.cell_type == "markdown" and c.source.startswith("## ")]
+    if not ends:
+        return False
+    start, end = heads[0] + 1, ends[0]
     wanted = [("code", module.SETUP)]
     for exercise in module.EXERCISES:
         wanted += [("markdown", exercise.prompt), ("code", exercise.stub)]

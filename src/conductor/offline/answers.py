@@ -35,6 +35,7 @@ from .evidence import (
     arguments_of, data_of, ended, error_of, missing_note, plain_error, reviewer_note,
 )
 from .language import Language, canonical_place, format_number, mentions, say, stem, words
+from .units import conversion
 from .wording import call_words, field, label as key_label, unit_of
 
 __all__ = ["Record", "records", "compose_answer"]
@@ -73,6 +74,7 @@ class Record:
     calls: int = 1  # identical results of identical calls, said once
     context: str = ""  # the call's arguments as words, when no one value names what the result is about
     values: tuple[str, ...] = ()  # the call's argument values as written, to tell whether a text says them
+    arguments: tuple[tuple[str, Any], ...] = ()  # a bare number's call, to say it as a conversion ("72 °F is ...")
 
 
 def _label(call: ToolCall, calls: Sequence[ToolCall]) -> str:
@@ -181,7 +183,8 @@ def records(conversation: Conversation, language: Language = "en") -> list[Recor
         elif isinstance(data, str):
             found.append(Record(label, {}, text=data, tool=tool, context=context, values=tuple(sorted(wanted))))
         else:
-            found.append(Record(label, {"result": data}, tool=tool, context=context))
+            found.append(Record(label, {"result": data}, tool=tool, context=context,
+                                arguments=tuple(arguments.items()) if isinstance(arguments, dict) else ()))
         note = reviewer_note(result, language)
         if note and len(found) > before:
             found[before] = replace(found[before], note=note)
@@ -284,19 +287,24 @@ def _said(record: Record, language: Language) -> str:
     if record.error is not None:
         failure = plain_error(record.error, language)
         subject = record.label or _context_subject(record, language)
+        gap = "" if subject.endswith(")") else " "  # 这次调用(...)没有执行: no space after a Chinese bracket
         if not failure.ran:
-            return say(language, f"{subject} 没有执行:{failure.reason}", f"{subject} was not run: {failure.reason}")
-        return say(language, f"{subject} 失败:{failure.reason}", f"{subject} failed: {failure.reason}")
+            return say(language, f"{subject}{gap}没有执行:{failure.reason}", f"{subject} was not run: {failure.reason}")
+        return say(language, f"{subject}{gap}失败:{failure.reason}", f"{subject} failed: {failure.reason}")
     if record.text is not None:
         text = record.text.strip()
         # "Asia/Shanghai: 14:05." says what the bare "14:05" is about; a sentence naming it needs no label.
         if not record.label:
             return _about(text, record, language)
         return text if record.label in text else say(language, f"{record.label}:{text}", f"{record.label}: {text}")
-    fields, unit = _with_unit(_localized(record.fields, language))
+    # A field the tool left empty (a due date of None) is not worth saying: a person would not say "due None".
+    fields, unit = _with_unit({k: v for k, v in _localized(record.fields, language).items() if v is not None})
     shown = {k: v for k, v in fields.items() if _value(v) != record.label and _value(v) not in record.stated}
     shown = shown or fields
     if list(shown) == ["result"]:
+        converted = conversion(dict(record.arguments), shown["result"], language)
+        if converted:
+            return converted
         result = _amount(shown["result"], unit)
         if not record.label:
             return _about(say(language, f"结果是 {result}", f"the result is {result}"), record, language)
@@ -319,9 +327,11 @@ def _field(key: str, value: Any, unit: str, language: Language) -> str:
 
 def _context_subject(record: Record, language: Language) -> str:
     """The subject of a sentence about a call no one value names: its tool and its arguments as words."""
+    # The tool's name said as words ("send email"), never its identifier; in Chinese, "the call" (这次调用).
+    action = say(language, "这次调用", " ".join(name_words(record.tool)).capitalize() or record.tool)
     if not record.context:
-        return record.tool
-    return say(language, f"{record.tool}({record.context})", f"{record.tool} ({record.context})")
+        return action
+    return say(language, f"{action}({record.context})", f"{action} ({record.context})")
 
 
 def _about(said: str, record: Record, language: Language) -> str:

@@ -106,6 +106,10 @@ from ..types import ToolSpec
 from .categories import CATEGORY_NAMES, CATEGORY_WORDS
 from ..glossary import CHINESE_GLOSSARY
 from ..wording import name_words  # the library's (it says parameter names as words); named here too
+from .numbers import (  # numbers written as words; named here too
+    _CHINESE_MEASURES, _CHINESE_UNITS, with_digits,
+)
+from .parameters import Parameter, _resolved, parameters_of  # a schema's parameters; named here too
 from .thesaurus import groups_of
 from .language import (
     CURRENCY_CODES, ROOMS, STOPWORDS, find_expressions, find_phrases, find_places, format_number,
@@ -134,107 +138,6 @@ __all__ = [
 ]
 
 # -- numbers written as words and arithmetic spoken aloud ----------------------------------
-
-_UNITS = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen " \
-         "sixteen seventeen eighteen nineteen".split()
-_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80,
-         "ninety": 90}
-_WORD_NUMBER = re.compile(
-    rf"\b(?:({'|'.join(_TENS)})(?:[\s-]({'|'.join(_UNITS[1:10])}))?|({'|'.join(_UNITS)}))\b", re.IGNORECASE
-)
-_OPERATOR_WORDS = r"plus|minus|times|by|over|and|divided|multiplied"
-
-
-def _digits(match: re.Match[str], text: str) -> str:
-    tens, unit, single = match.group(1), match.group(2), match.group(3)
-    # A capitalised number word after a capitalised word is part of a name: "Dune Part Two", "Ocean's Eleven".
-    before = re.search(r"(^|[.!?]\s+|\s)([A-Z][\w']*)\s+$", text[: match.start()])
-    if match.group(0)[0].isupper() and before and not (before.group(1) == "" or before.group(1).strip()):
-        return match.group(0)
-    if tens:
-        return str(_TENS[tens.lower()] + (_UNITS.index(unit.lower()) if unit else 0))
-    # "one" is too often a pronoun ("which one"): a number only beside arithmetic words or digits.
-    if single.lower() == "one":
-        before, after = text[: match.start()].split()[-1:], text[match.end():].split()[:1]
-        beside = " ".join(before + after).lower()
-        if not re.search(rf"\b(?:{_OPERATOR_WORDS}|hundred|thousand|million)\b|\d", beside):
-            return single
-    return str(_UNITS.index(single.lower()))
-
-
-_CHINESE_DIGITS = {"〇": 0, "零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
-# Chinese measure words and units, longest first: "4人份" is four servings.
-_CHINESE_UNITS = "人民币|美元|欧元|英镑|日元|分钟|小时|星期|公里|千米|公斤|人份|秒|天|周|个|位|人|份|度|次|年|岁|元|块|米|克|升" \
-                 "|张|本|杯|件|台|辆|间|晚|瓶|双|条|只|盒|包|袋|碗|页|首|家|场|颗|片|部|局|盘|轮|名|节"
-# Chinese numerals next to an operator, a measure word or a unit ("三加四", "十分钟"): a bare "一" is too common.
-_CHINESE_NUMBER = re.compile(
-    rf"[〇零一二两三四五六七八九十百千万]+(?=\s*(?:加|减|乘|除|{_CHINESE_UNITS}))"
-    r"|(?<=加|减|乘|以)\s*[〇零一二两三四五六七八九十百千万]+"
-)
-
-
-_CHINESE_POWERS = {"十": 10, "百": 100, "千": 1000}
-# What a Chinese measure word after a number counts, in the words a parameter would use.
-_CHINESE_MEASURES: dict[str, tuple[str, ...]] = {
-    "张": ("tickets", "seats"), "晚": ("nights",), "间": ("rooms",), "份": ("portions", "servings", "quantity"),
-    "杯": ("cups", "quantity"), "本": ("books", "copies"), "件": ("items", "pieces", "quantity"),
-    "位": ("people", "guests"), "人": ("people", "guests", "persons"), "瓶": ("bottles", "quantity"),
-    "台": ("devices", "units"), "辆": ("cars", "vehicles"), "页": ("pages",), "首": ("songs", "tracks"),
-    "双": ("pairs",), "盒": ("boxes",), "袋": ("bags",), "碗": ("bowls",),
-    "局": ("games", "rounds"), "盘": ("games", "plates"), "轮": ("rounds",), "场": ("games", "matches", "sessions"),
-    "名": ("people", "places", "top"), "节": ("lessons", "classes", "sessions"),
-}
-
-
-def _chinese_value(numeral: str) -> int:
-    """一 -> 1, 十 -> 10, 十五 -> 15, 二十 -> 20, 三百二十 -> 320, 三千 -> 3000, 两万五千 -> 25000."""
-    total, section, current = 0, 0, 0
-    for char in numeral.strip():
-        if char in _CHINESE_DIGITS:
-            current = _CHINESE_DIGITS[char]
-        elif char in _CHINESE_POWERS:
-            section += (current or 1) * _CHINESE_POWERS[char]
-            current = 0
-        elif char == "万":
-            total += ((section + current) or 1) * 10_000
-            section, current = 0, 0
-    return total + section + current
-
-
-def with_digits(text: str) -> str:
-    """The text with number words written as digits: "six by seven" -> "6 by 7", "三加四" -> "3加4"."""
-    text = _CHINESE_NUMBER.sub(
-        # "一个" is the article "a", not the number one.
-        lambda m: m.group(0) if text[m.start(): m.end() + 1] == "一个" else str(_chinese_value(m.group(0))), text
-    )
-    text = _WORD_NUMBER.sub(lambda m: _digits(m, text), text)
-    # A unit glued to its number is written apart: "3kg" -> "3 kg".
-    text = _GLUED_UNIT.sub(r"\1 \2", text)
-    text = _GLUED_SHORT_UNIT.sub(r"\1 \2", text)
-    # An ordinal before a noun counts: "4th floor" -> "4 floor" (a date's "3rd" is read with its month).
-    text = re.sub(r"(?<![\w.])(\d{1,3})(?:st|nd|rd|th)(?=\s+(?!of\b)[a-z])", r"\1", text)
-    # "two hundred" -> 200, "a thousand" -> 1000, "a dozen" -> 12.
-    text = re.sub(r"\b(\d+|an?)\s+(hundred|thousand|million)\b",
-                  lambda m: _scaled(1 if m.group(1).isalpha() else int(m.group(1)), _SCALES[m.group(2).lower()]),
-                  text, flags=re.IGNORECASE)
-    return re.sub(r"\ba\s+dozen\b", "12", text, flags=re.IGNORECASE)
-
-
-_SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000}
-_GLUED_UNIT = re.compile(
-    r"(?<![A-Za-z0-9.])(\d+(?:\.\d+)?)"
-    r"(kg|kgs|km|kms|cm|mm|mi|ml|lb|lbs|oz|ft|min|mins|hr|hrs|mph|kph|kmh|gb|mb|tb|px)\b",
-    re.IGNORECASE,
-)
-
-
-# Short units whose case matters: "250g" and "400W" are units, "5G" a network.
-_GLUED_SHORT_UNIT = re.compile(r"(?<![A-Za-z0-9.])(\d+(?:\.\d+)?)(g|mg|l|m|W|kW|kWh|kwh|mAh|ppm)\b")
-
-
-def _scaled(count: int, scale: int) -> str:
-    return str(count * scale)
-
 
 _NUM = r"-?\d+(?:\.\d+)?"
 _SPOKEN = (
@@ -353,7 +256,7 @@ _PURPOSE = re.compile(
     re.IGNORECASE,
 )
 # "提醒我15分钟后喝水": what to be reminded of comes after 提醒我 and any time ("15分钟后", "明天8点").
-_CHINESE_PURPOSE = re.compile(r"提醒(?:我|我们)?(?:[^，,。？?]*?(?:以后|之后|后|点|时))?([\u4e00-\u9fff]{2,})")
+_CHINESE_PURPOSE = re.compile(r"提醒(?:我|我们)?(?:[^，,。？?]*?(?:以后|之后|后|点|时))?((?!我)[\u4e00-\u9fff]{2,})")
 # A street address: a house number, a capitalised street name ending in a street word, then ", Town, ST" parts.
 _STREET_WORDS = "Street St Road Rd Avenue Ave Boulevard Blvd Parkway Pkwy Lane Ln Drive Dr Way Court Ct Place Square " \
                 "Terrace Highway Hwy Close Crescent Row".split()
@@ -621,10 +524,12 @@ _FILLER_WORDS = frozenset("""go goes going went gone come comes coming came put 
     getting yet still already really just""".split())
 # One-character verbs that come before what they act on: have, want, find, buy, book, order, borrow...
 _CHINESE_LEADING_VERBS = frozenset("有想要找买订点借约招看查问听玩去加")
+_CHINESE_MEASURE_START = re.compile(r"^(?:毫克|毫升|公斤|千克|克|升|公里|米|小时|分钟)(?=[\u4e00-\u9fff])")
 # Chinese words that carry no value: particles, pronouns, polite and question words.
 _CHINESE_FILLERS = re.compile(
     r"怎么样|如何|哪里|哪儿|哪个|有没有|能不能|可不可以|可以|麻烦|帮忙|这个月|关于|想[点借买要订]|约个|约一下|还有|"
     r"[一二两三四五六七八九十几\d]+[个张套节本份杯件位只条次]|"
+
     r"[把的了吗呢吧啊请帮我你他她它给是在和与及一下个什么怎么多少几哪订住查要想找]|现在|今天|一下|打开|关闭|关掉|开启")
 
 
@@ -690,54 +595,6 @@ def measure_of(parameter: Parameter) -> set[str]:
     """What its name says a number measures ("tip_percent" -> {"percent"}, "minutes" -> {"minute"})."""
     return {_CONCEPTS[w] for w in [*name_words(parameter.name), *map(stem, name_words(parameter.name))]
             if w in _CONCEPTS}
-
-
-@dataclass(frozen=True)
-class Parameter:
-    """One parameter as the model reads it from the schema."""
-
-    name: str
-    schema: dict[str, Any]
-    required: bool
-
-    @property
-    def kind(self) -> str:
-        """The JSON type; the non-null one of a list such as ``["string", "null"]``."""
-        kind = self.schema.get("type", "string")
-        if isinstance(kind, list):
-            kind = next((k for k in kind if k != "null"), "string")
-        return str(kind)
-
-    @property
-    def description(self) -> str:
-        return str(self.schema.get("description", ""))
-
-    @property
-    def terms(self) -> set[str]:
-        """Its name's words and its description's words, stemmed."""
-        described = re.findall(r"[a-z0-9]+", self.description.lower())
-        return {stem(w) for w in [*name_words(self.name), *described] if w not in STOPWORDS or w in ("from", "to")}
-
-
-def _resolved(schema: dict[str, Any], root: dict[str, Any]) -> dict[str, Any]:
-    """The schema with ``$ref`` followed and the non-null branch of ``anyOf`` (``X | None``) taken."""
-    if "$ref" in schema:
-        target: Any = root
-        for part in str(schema["$ref"]).lstrip("#/").split("/"):
-            target = target.get(part, {}) if isinstance(target, dict) else {}
-        schema = {**target, **{k: v for k, v in schema.items() if k != "$ref"}}
-    for option in schema.get("anyOf", ()):
-        if option.get("type") != "null":
-            return {**{k: v for k, v in schema.items() if k != "anyOf"}, **_resolved(option, root)}
-    return schema
-
-
-def parameters_of(schema: dict[str, Any], root: dict[str, Any] | None = None) -> list[Parameter]:
-    """The parameters of an object schema, in order, resolved."""
-    root = schema if root is None else root
-    required = set(schema.get("required", ()))
-    properties = schema.get("properties", {})
-    return [Parameter(name, _resolved(sub, root), name in required) for name, sub in properties.items()]
 
 
 _GRAMMAR_WORDS = frozenset({"from", "to", "name", "names"})
@@ -1321,7 +1178,7 @@ _REQUEST_VERBS = frozenset("""book find show get give send add create make set c
     calculate estimate pull put grab help mute unmute pause resume delete remove update rename move copy share invite
     register enrol enroll sign submit file record note email text message ping notify tell ask suggest recommend
     price quote measure count rate review read write draw print scan upload download install restart deploy run
-    kick bump split score predict""".split())
+    kick bump split score predict pay transfer tip""".split())
 _SENTENCE_START = re.compile(r"(?:^|[.!?]\s+)\W*?(\w+)")
 
 
@@ -1338,7 +1195,7 @@ def _with_model_number(name: str, text: str) -> str:
     count of a unit after it ("Lisbon 3 days")."""
     # Not a score after it: "rate The Matrix 4 out of 5", "Inception 5/5".
     after = re.match(rf"{re.escape(name)}\s((?:\d{{1,3}}[A-Za-z]?|[A-Z]{{2,4}}|[A-HJ-Z](?=\s*(?:[,.;:!?]|and\b|or\b|$))))"
-                     rf"\b(?!\s*(?:[%°/]|out\s+of\b|stars?\b))(?:\s*([A-Za-z]+))?", text[text.find(name):])
+                     rf"\b(?!\s*(?:[%°/]|out\s+of\b|stars?\b))(?!\.\d)(?:\s*([A-Za-z]+))?", text[text.find(name):])
     if after is None or (after.group(2) and _is_unit_word(after.group(2).lower())):
         return name
     return f"{name} {after.group(1)}"
@@ -2770,7 +2627,14 @@ def _fits_code(value: Any, parameter: Parameter) -> bool:
 
 
 def fill(spec: ToolSpec, question: str, *, preset: dict[str, Any] | None = None) -> Filled:
-    """Arguments for ``spec`` read from ``question``; ``preset`` values (from earlier results) come first."""
+    """Arguments for ``spec`` read from ``question``; ``preset`` values (from earlier results) come first.
+
+    The question is first said as the tool documents its values (``formats.prepare``: dates, times, units,
+    ids written with a space); a value that still breaks its parameter's documented format is not sent.
+    """
+    from .formats import conforms, prepare, restored, spaced_ids  # formats reads parameters with this module's helpers
+
+    question, restore = prepare(spec, question)
     reader = _Reader(question, own_words(spec))
     preset = preset or {}
     for value in preset.values():
@@ -2778,6 +2642,31 @@ def fill(spec: ToolSpec, question: str, *, preset: dict[str, Any] | None = None)
     parameters = [p for p in parameters_of(spec.parameters) if p.name not in preset]
     reader.tool_parameters = parameters
     arguments, missing = reader.fill_all(parameters, allow_fan_out=True)
+    # A measure after its number is no part of a name: "10毫克褪黑素" names 褪黑素 (melatonin), not 毫克褪黑素.
+    for name, value in list(arguments.items()):
+        if isinstance(value, str) and re.search(rf"\d{re.escape(value)}", question):
+            arguments[name] = _CHINESE_MEASURE_START.sub("", value) or value
+    # A value its parameter's documented format rejects (a quote before "due" read as the due date) is read again
+    # without it: the date the question gives is the parameter's.
+    bad = [p for p in parameters if p.name in arguments and not conforms(p, arguments[p.name])]
+    if bad:
+        again = _Reader(question, own_words(spec))
+        for value in [*preset.values(), *arguments.values()]:
+            again.take(value)
+        again.tool_parameters = bad
+        reread, _ = again.fill_all(bad, allow_fan_out=False)
+        for parameter in bad:
+            if parameter.name in reread and conforms(parameter, reread[parameter.name]):
+                arguments[parameter.name] = reread[parameter.name]
+    # A lone text the question sets off ("Add a task: buy printer paper.", a quote no other value took) is the
+    # one missing free-text parameter's.
+    for name, value in _set_off_text(parameters, missing, question, arguments).items():
+        arguments[name] = value
+        missing.remove(name)
+    # An id the question wrote with a space ("FX 204") goes to the parameter whose example is written so.
+    for name, value in spaced_ids(parameters, missing, restore, arguments).items():
+        arguments[name] = value
+        missing.remove(name)
     for parameter in parameters:
         if parameter.name in arguments and not (_as_written(arguments[parameter.name], parameter, question)
                                                 and _fits_code(arguments[parameter.name], parameter)):
@@ -2787,9 +2676,43 @@ def fill(spec: ToolSpec, question: str, *, preset: dict[str, Any] | None = None)
     if reader.fan_out and not all(_as_written(v, p, question) for p in parameters if p.name == reader.fan_out[0]
                                   for v in reader.fan_out[1]):
         missing += [reader.fan_out[0]]
-    found = {**preset, **arguments}
+    for parameter in parameters:
+        if parameter.name in arguments and not conforms(parameter, arguments[parameter.name]):
+            del arguments[parameter.name]  # a value the tool's documented format rejects is asked for instead
+            missing += [parameter.name] if parameter.required else []
+    fan_out = reader.fan_out and (reader.fan_out[0], restored(reader.fan_out[1], restore))
+    found = {**preset, **restored(arguments, restore)}
     ordered = {p.name: found[p.name] for p in parameters_of(spec.parameters) if p.name in found}
-    return Filled(ordered, missing, reader.fan_out)
+    return Filled(ordered, missing, fan_out)
+
+
+_AFTER_COLON = re.compile(r"(?<=[^\W\d])\s*[:：]\s*(?!\d)([^,，。;；!?！？]+?)\s*(?:[,，。;；!?！？]|\.?$)")
+
+
+def _set_off_text(parameters: list[Parameter], missing: list[str], question: str,
+                  arguments: dict[str, Any]) -> dict[str, str]:
+    """The text after "<word>:" or the one quote no argument took, for the one missing free-text parameter."""
+    texts = [p for p in parameters if p.name in missing and p.kind == "string" and "enum" not in p.schema
+             and role_of(p) in ("", "title", "query") and not _formatted(p)]
+    if len(texts) != 1 or len([name for name in missing if name != texts[0].name]):
+        return {}
+    from .formats import conforms
+
+    # A value its parameter's format rejects (a quote read as a due date) is no value: it is dropped later.
+    kept = {p.name for p in parameters if p.name in arguments and conforms(p, arguments[p.name])}
+    used = " ".join(str(v) for k, v in arguments.items() if k in kept)
+    quotes = [q[1:-1] for q in _QUOTE.findall(question) if q[1:-1] not in used]
+    if len(quotes) == 1:
+        return {texts[0].name: quotes[0]}
+    found = _AFTER_COLON.search(question)
+    if found and found.group(1).strip() and found.group(1).strip() not in used:
+        return {texts[0].name: found.group(1).strip()}
+    return {}
+
+
+def _formatted(parameter: Parameter) -> bool:
+    """Does the parameter document a date or time format? (Such a value is never free text.)"""
+    return bool(re.search(r"YYYY|HH:MM|ISO\s*8601", parameter.description)) or "format" in parameter.schema
 
 
 def _per_pair(spec: ToolSpec, question: str, arguments: dict[str, Any]) -> list[dict[str, Any]]:

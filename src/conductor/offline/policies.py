@@ -61,6 +61,10 @@ from .conversation import CallTools, Conversation, Decision, PlannedCall, Policy
 from .course_policy import catalogue_policy
 from .evidence import arguments_of, data_of, error_of, finished
 from .language import STOPWORDS, Language, cjk_bigrams, format_number, language_of, say, stem, words
+from .choices import outside_choices
+from .formats import prepare
+from .parts import REQUEST_VERBS, segment_calls, value_from_results
+from .replies import UNREAD_LANGUAGE, missing_words, small_talk, unread_language
 from .scenario_policies import SCENARIO_POLICIES
 from .wording import call_words, decline, hint_real_model, label, not_mine
 
@@ -219,10 +223,16 @@ def match_score(spec: ToolSpec, question: str) -> int:
                     if len(str(v)) >= 2 and (option_named(question, v) or concepts_of(str(v)) & said))
     shared_pairs = cjk_bigrams(question) & cjk_bigrams(f"{spec.name} {spec.description}")
     by_name = _shared(question_words, name_words_)
+    # A verb any request starts with ("book", "add") says less than the thing booked: 1 point, as a description word.
+    verbs = {w for w in by_name if w in _VERB_CONCEPTS}
+    # A unit of time in a name (log_hours) says nothing when the question holds a duration ("an hour-long call").
+    by_name -= verbs | (_TIME_UNIT_CONCEPTS if re.search(r"\b(?:\d+|an?)[\s-]+(?:hour|minute|day|week)", question)
+                        else set())
     by_description = _shared(question_words, description_words - by_name)
     by_parameters = _shared(question_words, _parameter_terms(spec) - by_name - by_description - name_words_)
     return (
         _NAME_POINTS * len(by_name)
+        + len(verbs)
         + _ENUM_POINTS * enum_hits
         + len(by_description)
         + len(by_parameters)
@@ -231,9 +241,15 @@ def match_score(spec: ToolSpec, question: str) -> int:
     )
 
 
+_TIME_UNIT_CONCEPTS = frozenset(c for unit in ("hour", "hours", "minute", "minutes", "day", "days", "week", "weeks")
+                                for c in concepts_of(unit))
+_VERB_CONCEPTS = frozenset(c for verb in ("book", "add", "get", "set", "create", "make", "check", "find", "send")
+                           for c in concepts_of(verb))
+
+
 def _evidence(spec: ToolSpec, question: str) -> int:
     """1 point per required parameter of a distinctive kind (e-mail, URL, ticker...) the question holds a value of."""
-    read = read_question(question)
+    read = read_question(prepare(spec, question)[0])  # "UA 919" read whole, "March 9, 2026" as a date
     required = [p for p in parameters_of(spec.parameters) if p.required]
     typed = sum(1 for p in required if typed_values(read, role_of(p)))
     # "from A to B" and a tool with an origin and a destination: a route, a conversion, a transfer.
@@ -345,8 +361,15 @@ def _plan(conversation: Conversation, question: str | None = None, *, best_only:
     ranked = ranked[:1] if best_only else ranked
     declined: tuple[str, tuple[Parameter, ...]] | None = None
     for spec in ranked:
+        parted = segment_calls(spec, question, plan_arguments)
+        if parted:  # "20 euros to Bob and 30 euros to Alice": each part its own call, with its own values
+            return _Plan(tuple(PlannedCall(spec.name, arguments) for arguments in parted))
         calls = _calls_for(spec, question)
         if not isinstance(calls, Filled):
+            # "a business class seat" where the classes are first and second: ask, naming the choices.
+            outside = outside_choices(spec, question, calls[0].arguments)
+            if outside:
+                return _Plan(declined=(spec.name, tuple(outside)))
             return _Plan(tuple(calls))
         supplied = _supplier(conversation, spec, calls.missing, question)
         if supplied:
@@ -377,17 +400,25 @@ def _result_fields(conversation: Conversation) -> dict[str, Any]:
     return fields
 
 
-def _follow_up(conversation: Conversation) -> list[PlannedCall]:
-    """The next link of a chain: a tool the question asks for whose missing parameter a result now gives."""
+def _follow_up(conversation: Conversation, question: str | None = None) -> list[PlannedCall]:
+    """The next link of a chain: a tool the question (or one step of it) asks for whose missing parameter a
+    result now gives: by the parameter's name, or by kind (``parts.value_from_results``)."""
     fields = _result_fields(conversation)
     if not fields:
         return []
     made = [(call.name, arguments_of(call)) for call, _ in conversation.exchanges()]
-    question = conversation.question
+    results = [data_of(result) for _, result in conversation.exchanges() if error_of(result) is None]
+    question = conversation.question if question is None else question
     for spec in sorted(conversation.tools, key=lambda s: -match_score(s, question)):
-        parameters = parameters_of(spec.parameters)
-        preset = {p.name: fields[p.name] for p in parameters if p.required and p.name in fields}
-        if not preset or any(name == spec.name for name, _ in made):
+        if any(name == spec.name for name, _ in made) or match_score(spec, question) < _MATCH_THRESHOLD:
+            continue
+        # Only a value the question lacks comes from a result: a tool the question already fills needs none.
+        lacking = fill(spec, question).missing
+        parameters = {p.name: p for p in parameters_of(spec.parameters)}
+        preset = {name: fields[name] for name in lacking if name in fields}
+        preset |= {name: value for name in lacking if name not in preset
+                   for value in [value_from_results(parameters[name], results, question)] if value is not None}
+        if not preset:
             continue
         calls = _calls_for(spec, question, preset)
         if not isinstance(calls, Filled):
@@ -395,10 +426,11 @@ def _follow_up(conversation: Conversation) -> list[PlannedCall]:
     return []
 
 
-def _decline_text(tool_name: str, missing: Sequence[Parameter], language: Language) -> str:
-    """Which tool the model would use and which parameters the question did not give, in one sentence."""
+def _decline_text(conversation: Conversation, tool_name: str, missing: Sequence[Parameter], language: Language) -> str:
+    """What the question did not give, asked for in one sentence (what the tool does said in its own words)."""
     hint_real_model()
-    return decline(tool_name, missing, language)
+    spec = conversation.tool(tool_name)
+    return decline(tool_name, missing, language, spec.description if spec is not None else "")
 
 
 def _stand_in_text(conversation: Conversation, language: Language) -> str:
@@ -415,6 +447,8 @@ def _stand_in_text(conversation: Conversation, language: Language) -> str:
 
 _STEP = re.compile(
     r"\s*(?:[,;]\s*|\.\s+|\s+and\s+)then\b\s*,?\s*|\s*[,;]\s*after\s+that\b\s*,?\s*"
+    # "book the room ... and add a task ...": "and" before a verb of its own starts another request.
+    rf"|\s*,?\s+and\s+(?:also\s+)?(?=(?:{'|'.join(REQUEST_VERBS)})\b)"
     r"|\s*[,,;;]?\s*(?:然后|接着|随后|之后再)\s*|\s*[,,;;]\s*再(?=[\u4e00-\u9fff])",
     re.IGNORECASE,
 )
@@ -456,12 +490,25 @@ def _with_previous(step: str, value: Any) -> str:
 def _step_note(step: str, plan: _Plan, language: Language) -> str:
     """Which step was not done and why, said plainly."""
     if plan.declined is not None:
-        tool, missing = plan.declined
-        names = say(language, "、", " and ").join(label(p.name, language) for p in missing)
-        why = say(language, f"{tool} 需要 {names},问题里没有给出", f"{tool} needs {names}, which the question does not give")
+        names = missing_words(plan.declined[1], language)
+        why = say(language, f"我还需要知道{names}", f"I need to know {names}")
     else:
-        why = say(language, "提供的工具里没有能做这一步的", "none of the offered tools does it")
-    return say(language, f"“{step}”这一步我没有做:{why}。", f'I did not do the step "{step}": {why}.')
+        why = say(language, "我手头的工具做不了这件事", "none of the tools I have does it")
+    return say(language, f"“{step}”这一步我没有做:{why}。", f'I did not do "{step}": {why}.')
+
+
+def _one_request(conversation: Conversation, steps: Sequence[str]) -> bool:
+    """Are "steps" cut at "and" plus a verb one request after all? "Add 'Dentist' to my calendar ... and remind me
+    20 minutes before": the later part, read alone, wants the very tool the earlier part calls, and lacks values."""
+    if re.search(r"\bthen\b|然后|接着|随后|之后再|after that", conversation.question, re.IGNORECASE):
+        return False  # steps said in order are steps
+    earlier = {c.name for step in steps[:1] for c in _plan(conversation, step, best_only=True).calls}
+    for step in steps[1:]:
+        plan = _plan(conversation, step, best_only=True)
+        if not plan.calls and plan.declined is not None and plan.declined[0] in earlier:
+            return True
+        earlier |= {c.name for c in plan.calls}
+    return False
 
 
 def _several_steps(conversation: Conversation) -> Decision | None:
@@ -470,12 +517,18 @@ def _several_steps(conversation: Conversation) -> Decision | None:
     if len(steps) < 2 or not conversation.tools or not (conversation.tools_allowed or conversation.exchanges()):
         return None
     language = language_of(conversation.question)
+    if _one_request(conversation, steps):
+        return None
     made = [(call.name, arguments_of(call)) for call, _ in conversation.exchanges()]
     undone: list[tuple[str, _Plan]] = []
     attributed: list[tuple[str, Any]] = []
     value: Any = None
     for index, step in enumerate(steps):
         plan = _plan(conversation, _with_previous(step, value) if index else step, best_only=True)
+        if not plan.calls and index and conversation.exchanges():
+            # "... and book the room when it lands": the step's missing value comes from an earlier result.
+            followed = _follow_up(conversation, step)
+            plan = _Plan(tuple(followed)) if followed else plan
         if not plan.calls:
             undone.append((step, plan))
             value = None
@@ -523,6 +576,21 @@ def _steps_answer(conversation: Conversation, language: Language, notes: Sequenc
     return say(language, "", " ").join(part for part in (answer, *notes) if part)
 
 
+def small_talk_policy(conversation: Conversation) -> Decision | None:
+    """A greeting or a thank-you gets a short reply; a question in a language other than English and Chinese, one
+    English sentence naming the two it reads (and no call)."""
+    if conversation.exchanges():
+        return None
+    question = conversation.question
+    said = small_talk(question, language_of(question))
+    if said is not None:
+        return Reply(said)
+    if unread_language(question):
+        hint_real_model()
+        return Reply(UNREAD_LANGUAGE)
+    return None
+
+
 def generic_policy(conversation: Conversation) -> Decision:
     """Any other question: call the tool it asks for with the arguments it states, then answer from the results.
 
@@ -538,7 +606,8 @@ def generic_policy(conversation: Conversation) -> Decision:
     and says which is highest or lowest when the question compares.
     """
     language = language_of(conversation.question)
-    if conversation.exchanges() and conversation.tools_allowed:
+    # A question of several steps chains step by step (``_several_steps``), never across its steps at once.
+    if conversation.exchanges() and conversation.tools_allowed and len(steps_of(conversation.question)) < 2:
         follow = _follow_up(conversation)
         if follow:
             return CallTools(tuple(follow))
@@ -553,7 +622,7 @@ def generic_policy(conversation: Conversation) -> Decision:
     if plan.calls:
         return CallTools(plan.calls)
     if plan.declined is not None:
-        return Reply(_decline_text(*plan.declined, language))
+        return Reply(_decline_text(conversation, *plan.declined, language))
     return Reply(_stand_in_text(conversation, language))
 
 
@@ -574,7 +643,7 @@ def decide(conversation: Conversation, policies: Iterable[Policy] = ()) -> Decis
     chain = [*policies, *_REGISTERED]
     decision = next((d for d in (policy(conversation) for policy in chain) if d is not None), None)
     if decision is None:
-        built_in = (catalogue_policy, *SCENARIO_POLICIES)
+        built_in = (small_talk_policy, catalogue_policy, *SCENARIO_POLICIES)
         decision = next((d for d in (policy(conversation) for policy in built_in) if d is not None), None)
         decision = _finished(conversation, decision if decision is not None else generic_policy(conversation))
     return _constrain(conversation, decision)

@@ -996,6 +996,9 @@ SYNONYM_GROUPS: tuple[frozenset[str], ...] = (
     frozenset({"positive", "favourable", "favorable", "upbeat"}),
     frozenset({"negative", "unfavourable", "unfavorable"}),
     frozenset({"neutral", "indifferent", "neither good nor bad", "so so"}),
+    # How well something went, said of sleep or rest
+    frozenset({"good", "slept well", "slept soundly", "well rested"}),
+    frozenset({"poor", "slept badly", "slept poorly", "badly"}),
     frozenset({"satisfied", "happy", "pleased"}),
     frozenset({"dissatisfied", "unhappy", "displeased", "not satisfied", "not happy", "disappointed"}),
     frozenset({"utc", "gmt", "zulu", "coordinated universal time", "greenwich mean time"}),

@@ -48,14 +48,12 @@ def _short(value: Any) -> Any:
     return value if len(value) <= 40 else value[:37].rstrip() + "…"
 
 
-def decline(tool_name: str, missing: Sequence[Parameter], language: Language) -> str:
-    """One sentence: which tool the model would call and what the question does not say."""
-    names = [_with_unit(p.name, language) for p in missing]
-    if language == "zh":  # a Chinese name keeps the parameter's own words beside it: 国家(country)
-        names = [n if n.isascii() else f"{n}({label(p.name, 'en')})" for n, p in zip(names, missing)]
-        return f"要调用 {tool_name},我还需要知道{_chinese_list(names)},但问题里没有给出。"
-    joined = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-    return f"To call {tool_name} I need the {joined}, and the question does not say {'it' if len(names) == 1 else 'them'}."
+def decline(tool_name: str, missing: Sequence[Parameter], language: Language, description: str = "") -> str:
+    """One sentence asking for what the question lacks, as a person would ask (see ``replies.ask_for``): the
+    missing values said as words, never the tool's or the parameters' identifiers."""
+    from .replies import ask_for
+
+    return ask_for(missing, language, description)
 
 
 def _with_unit(name: str, language: Language) -> str:
@@ -75,16 +73,9 @@ def _chinese_list(names: Sequence[str]) -> str:
 
 def not_mine(tool_names: Sequence[str], tools_allowed: bool, language: Language) -> str:
     """The one honest sentence for a question no offered tool fits (or when no tool may be called)."""
-    names = ", ".join(tool_names)
-    if tool_names and tools_allowed:
-        return say(language, f"这个问题我答不了:我是离线替身模型,提供的工具({names})都和它无关。",
-                   f"I can't answer that: I am the offline stand-in model, and none of the tools I was given "
-                   f"({names}) is about it.")
-    if tool_names:
-        return say(language, "这个问题我答不了:我是离线替身模型,这次请求不允许调用工具。",
-                   "I can't answer that: I am the offline stand-in model, and this request allows no tool calls.")
-    return say(language, "这个问题我答不了:我是离线替身模型,没有工具可用时只能做很少的事。",
-               "I can't answer that: I am the offline stand-in model, and with no tools I know very little.")
+    from .replies import cannot_help
+
+    return cannot_help(language, tools_allowed=tools_allowed, any_tools=bool(tool_names))
 
 
 def hint_real_model() -> None:

@@ -159,9 +159,16 @@ def _is_library(filename: str) -> bool:
     return path.is_relative_to(_PACKAGE_DIR) or str(path).startswith(_LIBRARY_DIRS)
 
 
+def _is_check(frame: traceback.FrameSummary) -> bool:
+    """A frame of a check's own judge (``_judge_...`` in a lesson module): never the learner's line to fix."""
+    return frame.name.startswith("_judge") and Path(frame.filename).resolve().is_relative_to(_EXERCISES_DIR)
+
+
 def _where(exc: BaseException) -> str:
     """' (in f, line n)' for the innermost frame of the learner's code, or ''."""
-    frames = [f for f in traceback.extract_tb(exc.__traceback__) if not _is_library(f.filename)]
+    frames = [
+        f for f in traceback.extract_tb(exc.__traceback__) if not _is_library(f.filename) and not _is_check(f)
+    ]
     if not frames:
         return ""
     frame = frames[-1]
@@ -192,7 +199,9 @@ def explain(exc: BaseException, doing: str) -> str:
     if "Placeholder" in str(exc) or "____" in str(exc):
         return f"{doing} reached a ____ placeholder{_where(exc)}: replace it with your code."
     detail = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
-    return f"{doing} raised {detail}{_where(exc)}. Fix that line and run the cell again."
+    where = _where(exc)
+    fix = "Fix that line" if where else "Fix your code"  # no line of the learner's to point at
+    return f"{doing} raised {detail}{where}. {fix} and run the cell again."
 
 
 def learner_call(doing: str, func: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:

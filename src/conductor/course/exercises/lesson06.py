@@ -13,6 +13,8 @@ offline model.
 from __future__ import annotations
 
 import datetime as dt
+import re
+import sys
 from typing import Any
 
 import conductor as cd
@@ -115,12 +117,23 @@ ex.q1.check()''',
 LONG_RULES = "You are the support assistant. Quote every figure a tool gives you, with its unit. " * 140
 
 
-def build_prompt(question: str, now: dt.datetime) -> tuple[str, str]:
+# The solution as the learner pastes it into the notebook, where the rules are `ex.LONG_RULES`; the reference the
+# check runs is this same text, so what `ex.q2.solution()` prints is what passed.
+PROMPT_SOLUTION = '''\
+def build_prompt(question, now):
     """(system, user) for one request: the system prompt stays; the time goes with the question."""
-    return LONG_RULES, f"(Sent {now:%Y-%m-%d %H:%M}.) {question}"
+    return ex.LONG_RULES, f"(Sent {now:%Y-%m-%d %H:%M}.) {question}"'''
 
 
-MOMENTS = (dt.datetime(2026, 11, 28, 9, 0, 5), dt.datetime(2026, 11, 28, 9, 0, 41))
+def _prompt_reference() -> tuple[Any, ...]:
+    """`build_prompt` defined by running :data:`PROMPT_SOLUTION` where `ex` is this module, as in the notebook."""
+    namespace: dict[str, Any] = {"ex": sys.modules[__name__]}
+    exec(PROMPT_SOLUTION, namespace)  # noqa: S102 - the course's own solution text
+    return (namespace["build_prompt"],)
+
+
+# 36 seconds apart across a minute, so a time to the minute changes too (it would not between 9:00:05 and 9:00:41).
+MOMENTS = (dt.datetime(2026, 11, 28, 9, 0, 41), dt.datetime(2026, 11, 28, 9, 1, 17))
 
 
 def _judge_prompt(build_prompt: Any) -> str:
@@ -131,7 +144,7 @@ def _judge_prompt(build_prompt: Any) -> str:
         """Current weather of a city."""
         return f"{city}: 12 C, light rain"
 
-    reads = []
+    reads, systems = [], []
     for moment in MOMENTS:
         pair = learner_call(f"build_prompt(question, {moment:%H:%M:%S})", build_prompt, "Weather in Oslo?", moment)
         if not (isinstance(pair, tuple) and len(pair) == 2 and all(isinstance(p, str) for p in pair)):
@@ -142,19 +155,45 @@ def _judge_prompt(build_prompt: Any) -> str:
         if LONG_RULES.strip() not in system:
             raise Wrong("the system prompt lost the rules (LONG_RULES): keep them in it.")
         result = llm.run(user, tools=[get_weather], system=system)
+        systems.append(system)
         reads.append(result.trace.model_calls[0].usage.cache_read_tokens)
     if not reads[1]:
-        raise Wrong("the second request read nothing from the cache: its system prompt differs from the first's. "
-                    "Something that changes on every request (the time) must come after what stays the same: "
-                    "move the time out of the system prompt, into the user's message.")
+        raise Wrong(_why_missed(systems))
     return (f"36 seconds later the same system prompt was read from the cache: {reads[1]:,} of its prompt tokens "
             "billed at the cached rate, and the model still knows the time.")
+
+
+def _why_missed(systems: list[str]) -> str:
+    """Why the second request read nothing from the cache, for where the learner put what changes."""
+    rules = LONG_RULES.strip()
+    if systems[0] != systems[1] and all(s.startswith(rules) for s in systems):
+        return ("the second request read nothing from the cache: the time sits after the rules, at the end of the "
+                "system prompt. OpenAI matches a prompt token by token, so the rules before the time could still "
+                "be read from its cache, but cd sends OpenAI a prompt_cache_key made from the system prompt, and a "
+                "new key each minute routes each request to another cache; Anthropic matches whole blocks, so a "
+                "system prompt that changes misses as a whole. Keep the system prompt the same on every request: "
+                "put the time in the user's message.")
+    if systems[0] != systems[1]:
+        return ("the second request read nothing from the cache: its system prompt differs from the first's. "
+                "Something that changes on every request (the time) must come after what stays the same: keep the "
+                "system prompt the same on every request, and put the time in the user's message.")
+    return ("the second request read nothing from the cache, although its system prompt is the first's: keep the "
+            "system prompt the same on every request, at least 1,024 tokens long (the rules), and put the time in "
+            "the user's message.")
 
 
 def _time_first() -> tuple[Any, ...]:
     def build_prompt(question, now):
         """The time at the top of the system prompt."""
         return f"Now: {now:%Y-%m-%d %H:%M:%S}.\n{LONG_RULES}", question
+
+    return (build_prompt,)
+
+
+def _time_last() -> tuple[Any, ...]:
+    def build_prompt(question, now):
+        """The time at the end of the system prompt, after the rules."""
+        return f"{LONG_RULES}\nNow: {now:%Y-%m-%d %H:%M:%S}.", question
 
     return (build_prompt,)
 
@@ -174,7 +213,11 @@ q2 = Exercise(
 The assistant must know when each question was sent, and its rules (`ex.LONG_RULES`, about 3,000
 tokens) are the same on every request. Write `build_prompt(question, now)` returning `(system,
 user)` for one request so that a second request 36 seconds later reads the rules from the prompt
-cache. The check sends two questions through a fresh offline model on Chat Completions.""",
+cache. The check sends two questions through a fresh offline model on Chat Completions.
+
+Only the user's message may change: OpenAI reads a prompt from its cache token by token, but `cd`
+sends OpenAI a `prompt_cache_key` made from the system prompt (a changed system prompt goes to
+another cache), and Anthropic's cache matches whole blocks.""",
     stub='''\
 def build_prompt(question, now):
     """(system, user) for one request: the rules, the time the question was sent, the question."""
@@ -189,10 +232,11 @@ ex.q2.check()''',
     "user's message, e.g. f\"(Sent {now:%Y-%m-%d %H:%M}.) {question}\".",
     names=("build_prompt",),
     judge=_judge_prompt,
-    reference=lambda: (build_prompt,),
-    solution_parts=(build_prompt,),
+    reference=_prompt_reference,
+    solution_parts=(PROMPT_SOLUTION,),
     wrong_answers=(
-        WrongAnswer("puts the time in the system prompt", _time_first, fix="move the time out of the system prompt"),
+        WrongAnswer("puts the time first in the system prompt", _time_first, fix="keep the system prompt the same"),
+        WrongAnswer("puts the time last in the system prompt", _time_last, fix="a new key each minute"),
         WrongAnswer("drops the time", _time_dropped, fix="keep it in the request"),
     ),
 )
@@ -338,12 +382,28 @@ def _search_tools() -> list[Any]:
     ]
 
 
+# (query, the tool that should lead, or None when no tool shares a word with the query). "check my mail" shares
+# a word with a tool's name only ("mail"; its description says "email"); "play some jazz" with no tool at all.
 QUERIES = (
     ("weather forecast for tomorrow in Oslo", "get_forecast"),
     ("find the email from Dana in my inbox", "search_mail"),
     ("what is on my calendar, list the events of Friday", "list_events"),
     ("convert 20 euros to another currency", "convert_currency"),
+    ("check my mail", "search_mail"),
+    ("play some jazz", None),
 )
+
+
+def _all_words(text: str) -> set[str]:
+    """Every word of `text`, short ones too, without punctuation: a tool sharing none of them shares no word."""
+    return set(re.findall(r"[a-z0-9]+", text.lower().replace("_", " ")))
+
+
+def _unrelated(query: str, names: list[str], tools: list[Any]) -> list[str]:
+    """The names among `names` whose tool shares no word at all with `query`."""
+    by_name = {t.name: t for t in tools}
+    asked = _all_words(query)
+    return [n for n in names if n in by_name and not asked & _all_words(f"{n} {by_name[n].description}")]
 
 
 def _judge_search(search: Any) -> str:
@@ -355,10 +415,18 @@ def _judge_search(search: Any) -> str:
         if len(got) > 3:
             raise Wrong(f"search(...) returned {len(got)} names; return at most k=3, the best first: loading every "
                         "tool again is what search is meant to avoid.")
+        unrelated = _unrelated(query, got, tools)
+        if unrelated:
+            raise Wrong(f"search({query!r}) returned {unrelated}, which share no word with the query: leave out the "
+                        "tools whose score is 0. A model shown unrelated tools may call one.")
+        if expected is None:
+            continue
         if not got or got[0] != expected:
-            raise Wrong(f"search({query!r}) ranks {got[:3]} first; {expected!r} should lead. Score each tool by the "
+            ranked = f"ranks {got[:3]} first" if got else "returns no tool"
+            raise Wrong(f"search({query!r}) {ranked}; {expected!r} should lead. Score each tool by the "
                         "words its name and description share with the query (split the name at '_').")
-    return f"{len(QUERIES)} questions, each led by the right tool among confusable ones (get_weather / get_forecast)."
+    return (f"{len(QUERIES)} questions, each led by the right tool among confusable ones (get_weather / "
+            "get_forecast), and no tool returned for a question none of them fits.")
 
 
 def _name_only() -> tuple[Any, ...]:
@@ -367,6 +435,34 @@ def _name_only() -> tuple[Any, ...]:
         asked = set(query.lower().split())
         scored = [(len(asked & set(t.name.split("_"))), -i, t.name) for i, t in enumerate(tools)]
         return [name for score, _, name in sorted(scored, reverse=True)[:k] if score > 0]
+
+    return (search,)
+
+
+def _description_only() -> tuple[Any, ...]:
+    def search(query, tools, k=3):
+        """Matches the query against tool descriptions only."""
+
+        def words(text):
+            return {w for w in text.lower().replace("_", " ").split() if len(w) > 2}
+
+        asked = words(query)
+        scored = [(len(asked & words(t.description)), -i, t.name) for i, t in enumerate(tools)]
+        return [name for score, _, name in sorted(scored, reverse=True)[:k] if score > 0]
+
+    return (search,)
+
+
+def _keeps_unrelated() -> tuple[Any, ...]:
+    def search(query, tools, k=3):
+        """Keeps the k best even when they share no word with the query."""
+
+        def words(text):
+            return {w for w in text.lower().replace("_", " ").split() if len(w) > 2}
+
+        asked = words(query)
+        scored = [(len(asked & words(f"{t.name} {t.description}")), -i, t.name) for i, t in enumerate(tools)]
+        return [name for score, _, name in sorted(scored, reverse=True)[:k]]
 
     return (search,)
 
@@ -386,8 +482,8 @@ q4 = Exercise(
 With tools loaded on demand, the model first searches for them. Write `search(query, tools, k=3)`:
 the names of the `k` tools (`cd.tool` objects, with `.name` and `.description`) whose name and
 description share the most words with the query, best first, leaving out tools that share none.
-The check asks four questions of seven tools, among them `get_weather` beside `get_forecast` and
-`search_mail` beside `search_messages`.""",
+The check asks six questions of seven tools, among them `get_weather` beside `get_forecast`,
+`search_mail` beside `search_messages`, and one question that no tool fits.""",
     stub='''\
 def search(query, tools, k=3):
     """The names of the k tools whose name and description share the most words with query."""
@@ -409,6 +505,8 @@ ex.q4.check()''',
     solution_parts=(search,),
     wrong_answers=(
         WrongAnswer("matches names only", _name_only, fix="name and description"),
+        WrongAnswer("matches descriptions only", _description_only, fix="name and description"),
+        WrongAnswer("keeps tools that share no word", _keeps_unrelated, fix="leave out the tools whose score is 0"),
         WrongAnswer("returns every tool", _everything, fix="at most k=3"),
     ),
 )

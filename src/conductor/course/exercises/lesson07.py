@@ -16,7 +16,7 @@ from typing import Any
 import conductor as cd
 
 from ..programmatic import QUESTION, get_hourly_forecast
-from .core import Exercise, Wrong, WrongAnswer, learner_call
+from .core import Exercise, Wrong, WrongAnswer, learner_call, offline_llm
 
 __all__ = ["SETUP", "EXERCISES", "q1", "q2"]
 
@@ -136,15 +136,21 @@ def _judge_keep_out(keep_out_of_programs: Any) -> str:
         get_hourly_forecast.programmatic = True  # the course's tool, restored for the next check
         raise Wrong("the course's own get_hourly_forecast was changed: cd.tool(tool, option=...) makes a copy "
                     "with the option; setting an attribute on the tool changes it for every run.")
-    model = cd.OfflineModel()
-    llm = cd.connect("offline", api="messages", offline_model=model)
-    result = llm.run(QUESTION, tools=[kept], max_rounds=6, programmatic=True)
-    sent = next(t for t in model.requests[0].body["tools"] if t.get("name") == kept.name)
-    if "allowed_callers" in sent or result.programs:
+    llm = offline_llm("messages")  # zero latency: the check answers at once
+    result = learner_call("running the four-city question with programmatic=True on your tool", llm.run, QUESTION,
+                          tools=[kept], max_rounds=6, programmatic=True)
+    sent = [t for t in llm.offline.requests[0].body["tools"] if t.get("name") == kept.name]
+    if not sent:
+        raise Wrong(f"the request carried no tool named {kept.name!r}: return a copy of the tool you were given.")
+    if "allowed_callers" in sent[0] or result.programs:
         raise Wrong("a program still called the tool: its request carried allowed_callers. Pass "
                     "programmatic=False to cd.tool.")
-    callers = {c.caller for c in result.tool_calls}
-    return f"no program was written; the model made its {len(result.tool_calls)} calls itself ({callers.pop()})."
+    ran = [c for c in result.tool_calls if c.blocked is None]
+    if not ran:
+        stopped = sorted({c.blocked for c in result.tool_calls if c.blocked}) or ["the model made none"]
+        raise Wrong(f"no call of your tool ran ({', '.join(stopped)}): change only what programs may call, "
+                    "with programmatic=False, and keep the tool's other options as they were.")
+    return f"no program was written; the model made its {len(ran)} calls itself, one round at a time."
 
 
 def _mutates() -> tuple[Any, ...]:

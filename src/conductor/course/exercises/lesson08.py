@@ -73,8 +73,9 @@ q1 = Exercise(
     title="pass^k from a case's trials",
     task="""\
 Write `pass_hat_k(trials, passes, k)`: the chance that `k` trials drawn (without putting back) from
-`trials` runs of a case, `passes` of which passed, all pass. It is what the report's pass^k column
-averages over the cases. The check tries a few counts, among them a case that passed 4 of 5 trials.""",
+`trials` runs of a case, `passes` of which passed, all pass: the report's `pass` column gives a
+case's `passes/trials`, and the pass^k of its summary line (`report.pass_k`) is this chance averaged
+over the cases. The check tries a few counts, among them a case that passed 4 of 5 trials.""",
     stub='''\
 def pass_hat_k(trials, passes, k) -> float:
     """The chance that k trials drawn from `trials` runs, `passes` of which passed, all pass."""
@@ -88,7 +89,7 @@ ex.q1.check()''',
     names=("pass_hat_k",),
     judge=_judge_pass_hat_k,
     reference=lambda: (pass_hat_k,),
-    solution_parts=(pass_hat_k,),
+    solution_parts=("import math", pass_hat_k),
     wrong_answers=(
         WrongAnswer("draws with replacement", _naive, fix="C(passes, k)"),
         WrongAnswer("ignores k", _pass_at_1, fix="the chance that k trials"),
@@ -112,6 +113,9 @@ TRAJECTORIES = (
     ((["get_weather"], ["get_weather", "calculate"]), (0.5, 1.0)),
     ((["get_weather", "get_weather"], ["get_weather"]), (1.0, 0.5)),
     ((["get_weather"], ["get_weather", "get_weather", "get_weather"]), (1 / 3, 1.0)),
+    # A parallel-call case done right: matching sets instead of counts would score it (0.5, 0.5).
+    ((["get_weather", "get_weather"], ["get_weather", "get_weather"]), (1.0, 1.0)),
+    ((["get_weather", "get_weather", "suggest_clothing"], ["get_weather", "get_weather"]), (1.0, 2 / 3)),
     (([], []), (1.0, 1.0)),
     (([], ["get_weather"]), (0.0, 0.0)),
 )
@@ -139,6 +143,16 @@ def _as_sets() -> tuple[Any, ...]:
         matched = len(set(expected) & set(made))
         return (matched / len(set(made)) if made else 1.0,
                 matched / len(set(expected)) if expected else (1.0 if not made else 0.0))
+
+    return (tool_precision_recall,)
+
+
+def _set_matches() -> tuple[Any, ...]:
+    def tool_precision_recall(expected, made) -> tuple[float, float]:
+        """Counts the names both have once, but divides by every call."""
+        matched = len(set(expected) & set(made))
+        return (matched / len(made) if made else 1.0,
+                matched / len(expected) if expected else (1.0 if not made else 0.0))
 
     return (tool_precision_recall,)
 
@@ -174,9 +188,10 @@ ex.q2.check()''',
     names=("tool_precision_recall",),
     judge=_judge_precision_recall,
     reference=lambda: (tool_precision_recall,),
-    solution_parts=(tool_precision_recall,),
+    solution_parts=("from collections import Counter", tool_precision_recall),
     wrong_answers=(
         WrongAnswer("compares sets of names", _as_sets, fix="a Counter, not a set"),
+        WrongAnswer("matches a set, divides by every call", _set_matches, fix="a Counter, not a set"),
         WrongAnswer("divides by the wrong totals", _swapped, fix="divides the matched calls by the calls made"),
     ),
 )

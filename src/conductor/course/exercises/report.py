@@ -20,6 +20,7 @@ __all__ = ["LESSONS", "Row", "run_stub", "verify", "verify_all", "print_report"]
 
 LESSONS: tuple[str, ...] = (
     "lesson00", "lesson01", "lesson02", "lesson03", "lesson04", "lesson05", "lesson06", "lesson07", "lesson08",
+    "lesson09",
 )
 
 STUB_VERDICT = "Not attempted yet"

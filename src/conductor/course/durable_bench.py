@@ -1,0 +1,143 @@
+"""What durability costs: durable runs against the in-memory run, per step and per conversation.
+
+``python -m conductor bench durable`` runs the same conversation (two weather look-ups in
+parallel, then the answer: 2 model requests and 2 tool calls, 4 recorded steps) with ``llm.run``
+and with ``cd.durable(...).run`` on SQLite (and on PostgreSQL when ``CONDUCTOR_TEST_POSTGRES_URL``
+names a server), on the stand-in answering at once, so the difference is the engine's. Per
+conversation: the difference of the medians (the workflow's start, input, output and steps). Per
+step: each DBOS step's call timed minus the work inside it (what writing its record costs),
+median. Then set against a model request at the stand-in's default latency.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .. import durability
+from . import durable_soak
+
+QUESTION = "Check the weather in Oslo and Paris."
+
+
+@dataclass(frozen=True)
+class DurableCost:
+    """One database's measurement, in ms: medians per conversation, and what recording adds to one step."""
+
+    database: str
+    conversations: int
+    steps: int  # recorded steps of one conversation (requests + tool calls)
+    memory_ms: float  # median per conversation, llm.run
+    durable_ms: float  # median per conversation, durable
+    step_ms: float  # median time a step took beyond its own work (the record written, read back on replay)
+
+    @property
+    def per_conversation_ms(self) -> float:
+        return self.durable_ms - self.memory_ms
+
+
+class _StepTimer:
+    """Times every DBOS step: its whole call minus the work inside it, i.e. what recording it costs."""
+
+    def __init__(self) -> None:
+        self.overheads: list[float] = []
+
+    def __enter__(self) -> _StepTimer:
+        from dbos import DBOS
+        from dbos import StepReservation
+
+        self._saved = (DBOS.__dict__["run_step"], StepReservation.run)
+        timer = self
+
+        def timed(run: Any, options: Any, func: Any, *args: Any) -> Any:
+            inner: list[float] = []
+
+            def work() -> Any:
+                began = time.perf_counter()
+                try:
+                    return func(*args)
+                finally:
+                    inner.append(time.perf_counter() - began)
+
+            began = time.perf_counter()
+            result = run(options, work)
+            timer.overheads.append(time.perf_counter() - began - sum(inner))
+            return result
+
+        original_step, original_run = self._saved
+        DBOS.run_step = classmethod(lambda cls, options, func, *args: timed(  # type: ignore[method-assign]
+            lambda o, w: original_step.__func__(cls, o, w), options, func, *args))
+        StepReservation.run = lambda reservation, options, func, *args: timed(  # type: ignore[method-assign]
+            lambda o, w: original_run(reservation, o, w), options, func, *args)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        from dbos import DBOS
+        from dbos import StepReservation
+
+        DBOS.run_step, StepReservation.run = self._saved  # type: ignore[method-assign]
+
+
+def _median_ms(run: Any, conversations: int) -> float:
+    times = []
+    for _ in range(conversations):
+        began = time.perf_counter()
+        run()
+        times.append((time.perf_counter() - began) * 1000)
+    return statistics.median(times)
+
+
+def measure(database: str, conversations: int = 50) -> DurableCost:
+    """Median ms per conversation in memory and durable on ``database``, and per recorded step."""
+    llm = durable_soak.offline_llm()
+    tools = [durable_soak.get_weather]
+    options = {"max_rounds": 2, "parallel": True}
+    result = llm.run(QUESTION, tools=tools, **options)
+    steps = result.api_calls + len(result.tool_calls)
+    memory = _median_ms(lambda: llm.run(QUESTION, tools=tools, **options), conversations)
+    with durability.durable(llm, tools=tools, database=database) as app:
+        app.run(QUESTION, **options)  # warm: the first run loads what every later one reuses
+        with _StepTimer() as timer:
+            durable = _median_ms(lambda: app.run(QUESTION, **options), conversations)
+    kind = "PostgreSQL" if database.startswith("postgres") else "SQLite"
+    return DurableCost(kind, conversations, steps, memory, durable, statistics.median(timer.overheads) * 1000)
+
+
+def model_latency_ms(keys: int = 200) -> float:
+    """The median ms of this benchmark's requests at the stand-in's default latency (0.25 s to the first
+    token, 4 ms a token, ±20%), computed from the requests' own token counts, not slept."""
+    from ..offline import LatencyModel
+
+    result = durable_soak.offline_llm().run(QUESTION, tools=[durable_soak.get_weather], max_rounds=2, parallel=True)
+    model = LatencyModel()
+    samples = [model.timing(key, call.usage.input_tokens).total(call.usage.output_tokens)
+               for key in range(keys) for call in result.trace.model_calls]
+    return statistics.median(samples) * 1000
+
+
+def bench(conversations: int = 50, postgres: str | None = None) -> list[DurableCost]:
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        rows.append(measure(f"sqlite:///{Path(tmp) / 'bench.sqlite'}", conversations))
+    postgres = postgres or os.environ.get("CONDUCTOR_TEST_POSTGRES_URL")
+    if postgres:
+        rows.append(measure(postgres, conversations))
+    return rows
+
+
+def print_bench(rows: list[DurableCost], latency_ms: float | None) -> None:
+    first = rows[0]
+    print(f"median of {first.conversations} conversations of {first.steps} recorded steps (2 requests, 2 tool calls), "
+          "the stand-in answering at once")
+    print(f"{'database':<11} {'in memory':>10} {'durable':>9} {'per conversation':>17} {'per step':>9}")
+    for row in rows:
+        print(f"{row.database:<11} {row.memory_ms:>8.1f}ms {row.durable_ms:>7.1f}ms {row.per_conversation_ms:>15.1f}ms "
+              f"{row.step_ms:>7.2f}ms")
+    if latency_ms:
+        print(f"a model request takes ~{latency_ms:.0f} ms at the stand-in's default latency (real models: "
+              f"seconds); one recorded step on SQLite is {100 * first.step_ms / latency_ms:.1f}% of that")
