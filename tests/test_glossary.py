@@ -11,8 +11,8 @@ import pytest
 
 import conductor as cd
 from conductor.offline import LatencyModel, OfflineModel
-from conductor.offline import glossary
-from conductor.offline.glossary import CHINESE_GLOSSARY
+from conductor import glossary
+from conductor.glossary import CHINESE_GLOSSARY
 from conductor.offline.thesaurus import groups_of
 
 _CJK_ONLY = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")

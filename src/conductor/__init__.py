@@ -12,7 +12,7 @@ from typing import Any
 from .tools import Tool, ToolArgumentsError, ToolDefinitionError, ToolRegistry, tool
 from .types import CostSplit, StopReason, SystemMessage, ToolCall, ToolResult, ToolSpec, Turn, Usage, UserMessage
 
-__version__ = "0.1.0"
+from .version import __version__
 
 # name -> module that defines it, imported on first access (PEP 562).
 _LAZY = {

@@ -66,7 +66,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from filelock import FileLock, Timeout
 
@@ -80,9 +80,51 @@ from .trace import ToolCallRecord
 from .types import Turn
 
 if TYPE_CHECKING:
-    from .orchestrator import Orchestrator, _Run
+    import threading
+
     from .providers import LLM
     from .rounds import Conversation
+
+
+class _Run(Protocol):
+    """One conversation's hooks, as the :class:`conductor.orchestrator.Orchestrator` made them (``orch._start``)."""
+
+    run_id: str
+
+    def _announce(self, conversation: Conversation) -> None: ...
+
+
+class Orchestrator(Protocol):
+    """What a batched run reads and calls on the :class:`conductor.orchestrator.Orchestrator` driving it: the
+    orchestrator passes itself (``orch.run_many(via="batch")``, ``submit``, ``collect``); this module sits below
+    ``orchestrator`` and names only these."""
+
+    llm: LLM
+    tools: list[Any]
+    max_rounds: int
+    run_options: dict[str, Any]
+    budget: Budget | None
+    batch_budget: Budget | None
+    deadline: float | None
+    results: list[RunResult | None]
+    batch_ledger: Ledger | None
+    batch_handle: BatchHandle | None
+    failures: list[tuple[int | None, str, BaseException]]
+    _lock: threading.Lock
+
+    def _start(self, user: str, on_progress: Any, loop: asyncio.AbstractEventLoop | None) -> _Run: ...
+
+    def _options(self, run: _Run) -> dict[str, Any]: ...
+
+    def _line(self, event: str, run: _Run, **fields: Any) -> str: ...
+
+    def _finish(
+        self, run: _Run, question: str, result: RunResult, seconds: float, error: Exception | None,
+        batched: bool = False,
+    ) -> RunResult: ...
+
+    def metrics(self) -> Any: ...
+
 
 __all__ = ["BatchHandle", "BatchLineError", "STATE_DIR", "DEFAULT_POLL_INTERVAL", "custom_id"]
 

@@ -50,7 +50,7 @@ from .types import CostSplit, ToolResult, Turn, Usage, UserMessage
 
 if TYPE_CHECKING:
     from .pricing import ModelPrice
-    from .rounds import Conversation
+    from .state import RunState as Conversation  # the loop's Conversation, as this module reads it
 
 T = TypeVar("T")
 
@@ -304,9 +304,9 @@ def stopped_answer(conversation: Conversation, reason: str, detail: str) -> str:
             break
         if isinstance(message, Turn) and message.text.strip() and not message.tool_calls:
             return message.text
-    # Here, not at the top: importing conductor.offline loads httpx2. The stop is said in the question's language.
-    from .offline.language import language_of
-    from .offline.wording import result_words
+    # The stop is said in the question's language, with the words the stand-in's answers use too.
+    from .language import language_of  # loaded with the first stopped run: word lists
+    from .wording import result_words
 
     question = next((m.text for m in reversed(conversation.neutral) if isinstance(m, UserMessage)), "")
     chinese = language_of(question if isinstance(question, str) else "") == "zh"

@@ -17,9 +17,9 @@ import functools
 import math
 from collections.abc import Sequence
 from itertools import accumulate
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
-from .trace import ModelCall, ToolCallRecord, Trace
+from .records import ModelCall, Round, ToolCallRecord
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -38,6 +38,38 @@ WAIT_COLOR = "#BBBBBB"  # a backoff wait between two attempts of one call
 ATTEMPT_HEIGHT = 0.55  # attempts are thinner than a call's bar, leaving room for the note above them
 
 Color = tuple[float, float, float, float] | str  # RGBA or a hex string, as matplotlib takes them
+
+
+class Trace(Protocol):
+    """What the figures read from a run: a :class:`conductor.trace.Trace` (whose ``plot()`` calls this module,
+    so this module names only the parts it draws, and imports the records below both)."""
+
+    @property
+    def model_calls(self) -> tuple[ModelCall, ...]: ...
+
+    @property
+    def rounds(self) -> tuple[Round, ...]: ...
+
+    @property
+    def seconds(self) -> float: ...
+
+    @property
+    def model_name(self) -> str: ...
+
+    @property
+    def priced_as(self) -> str: ...
+
+    @property
+    def input_price(self) -> float: ...
+
+    @property
+    def output_price(self) -> float: ...
+
+    @property
+    def cost(self) -> float: ...
+
+    def rows(self) -> list[dict[str, Any]]: ...
+
 
 CROWDED = 8  # more x labels than this and they are turned and shrunk to stay readable
 
@@ -425,7 +457,7 @@ def _call_label(record: ToolCallRecord, position: int, width: int = 32) -> str:
     else:
         args = str(record.arguments)
     if not _drawable(args):
-        from .offline.language import in_english
+        from .language import in_english
 
         english = in_english(args)
         args = english if english is not None and _drawable(english) else f"#{position}"

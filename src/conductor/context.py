@@ -29,7 +29,7 @@ from .tokens import estimate_tokens
 from .types import ToolResult, Turn
 
 if TYPE_CHECKING:
-    from .rounds import Conversation
+    from .state import RunState as Conversation  # the loop's Conversation, as this module reads it
 
 logger = logging.getLogger(__name__)
 

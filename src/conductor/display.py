@@ -17,6 +17,7 @@ boxes; ``import conductor`` turns it on by itself inside a Jupyter kernel.
 from __future__ import annotations
 
 import logging
+import os
 import re
 import sys
 import unicodedata
@@ -241,6 +242,22 @@ def _attach_in_notebook() -> None:
         notebook_logging(True)
 
 
+def has_frontend() -> bool:
+    """Is a live notebook frontend there to draw widgets?
+
+    True in a kernel that JupyterLab or Jupyter Notebook started (jupyter_server
+    gives each kernel a ``JPY_SESSION_NAME``) and in Colab; False headless
+    (papermill, nbval) and outside IPython. ``CONDUCTOR_WIDGETS=static`` or
+    ``=interactive`` overrides the guess.
+    """
+    choice = os.environ.get("CONDUCTOR_WIDGETS", "").strip().lower()
+    if choice in ("static", "interactive"):
+        return choice == "interactive"
+    if "ipykernel" not in sys.modules:
+        return False
+    return "JPY_SESSION_NAME" in os.environ or "google.colab" in sys.modules
+
+
 def progress_bar(total: int, description: str, unit: str) -> Any:
     """A tqdm progress bar: a widget where a notebook frontend draws it (JupyterLab, Colab), else text.
 
@@ -248,8 +265,6 @@ def progress_bar(total: int, description: str, unit: str) -> Any:
     text there, on stdout: a saved notebook shows it as the cell's output, not as a stderr box a learner reads
     as an error. Outside a kernel (a script, the command line) it goes to stderr, keeping stdout for results.
     """
-    from .widgets import has_frontend
-
     if has_frontend():
         from tqdm.auto import tqdm
 

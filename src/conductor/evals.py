@@ -284,10 +284,10 @@ def _compact(arguments: Any) -> str:
 def offline_llm(case: Case, trial: int, *, api: str = "responses", latency_scale: float = 0.02) -> LLM:
     """The offline stand-in for one trial of ``case``: seeded by the trial (its ids, latencies and the case's fault
     draws differ from one trial to the next), latencies scaled by ``latency_scale``."""
-    from .offline import LatencyModel, OfflineModel
     from .providers import connect
+    from .standin import offline_model
 
-    model = OfflineModel(seed=trial, latency=LatencyModel(scale=latency_scale))
+    model = offline_model(seed=trial, latency_scale=latency_scale)
     draw = random.Random(f"{case.name}/{trial}")
     for kind, rate in case.faults.items():
         # The run's first requests meet the fault while the draws fall under its rate (at most one more than

@@ -829,10 +829,10 @@ def fallback(
 
 
 def _instant_offline(api: str, max_retries: int, model: str | None = None) -> LLM:
-    from .offline import LatencyModel, OfflineModel
     from .providers import connect
+    from .standin import offline_model
 
-    offline = OfflineModel(latency=LatencyModel.instant())
+    offline = offline_model(instant=True)
     api_name: Any = api
     return connect("offline", api=api_name, model=model, max_retries=max_retries, offline_model=offline)
 

@@ -23,6 +23,7 @@ from .apis.base import check_system, system_text
 from .caching import cache_key, check_cache, check_retention
 from .context import check_context
 from .apis.hosted import split_tools
+from .apis.parts import read_features
 from .apis.responses import remember_reasoning
 from .budget import Budget, Ledger, RunLimits, stopped_answer
 from .execution import DEFAULT_MAX_WORKERS, aexecute, execute
@@ -34,7 +35,7 @@ from .trace import ToolCallRecord
 from .types import CostSplit, ToolCall, Usage
 
 if TYPE_CHECKING:
-    from .offline import OfflineModel
+    from .standin import OfflineModel
     from .streaming import StreamEvent
 
 logger = logging.getLogger(__name__)
@@ -183,6 +184,7 @@ class LLM:
                              "old tool results: pass context='server' (the API's own compaction) or leave server_state out")
         tool_search = options.pop("tool_search", None)
         programmatic = check_programmatic(options.pop("programmatic", False), self.api, self.model)
+        features = read_features(options, self.api, self.model)  # a request feature's own option (apis.parts)
         _check_options(options, self.api, server_state)
         functions, hosted = split_tools(_check_tools(tools), self.api)
         search.check_hosted_search(hosted, self.api, self.model)
@@ -207,7 +209,7 @@ class LLM:
         settings = RequestSettings(
             self.model, registry, check_system(system), max_tokens, parallel_tool_calls, options, tool_choice=choice,
             server_state=server_state, hosted_tools=hosted, hosted_api=self.api if hosted else None,
-            deferred=searched.deferred, programmatic=programmatic, **scale,
+            deferred=searched.deferred, programmatic=programmatic, features=features, **scale,
         )
         conversation = Conversation(
             adapter=self.adapter,
@@ -836,15 +838,16 @@ def _connect_offline(
     gullible: bool = False,
     reasoning: bool = False,
 ) -> LLM:
-    from .offline import LatencyModel, OfflineModel
+    from .standin import offline_model as new_offline_model
 
     try:
         chosen = api_name(api or "responses")
     except ValueError as exc:
         raise ProviderError(f"{exc} (the offline model speaks all three)") from None
     if offline_model is None:
-        latency = LatencyModel() if latency_scale is None else LatencyModel(scale=latency_scale)
-        offline_model = OfflineModel(seed=seed, latency=latency, gullible=gullible, reasoning=reasoning)
+        offline_model = new_offline_model(
+            seed=seed, latency_scale=latency_scale, gullible=gullible, reasoning=reasoning
+        )
     elif latency_scale is not None or seed or gullible or reasoning:
         raise ProviderError(
             "seed=, latency_scale=, gullible= and reasoning= configure a new offline model; with offline_model= "

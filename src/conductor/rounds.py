@@ -800,10 +800,9 @@ class Conversation:
         if self.settings.context_limit and self.settings.context != "server":
             context.fit(self)  # clears the oldest tool results when the request would pass context_limit
         request = self.adapter.request(
-            self.settings, self.messages, tools_allowed=self.tools_allowed, continued=self.continued
+            self.settings, self.messages, tools_allowed=self.tools_allowed, continued=self.continued,
+            conversation=self.neutral,
         )
-        if self.settings.programmatic and self.adapter.api == "messages":
-            request = programs.with_container(request, self.neutral)  # the program goes on in its container
         # Budgets and the deadline are checked before the request goes out, never after it is billed.
         refused = self.limits.check(self, request) if self.limits.active else None
         if refused is not None:

@@ -40,7 +40,7 @@ import sys
 import time
 from collections.abc import AsyncIterable, AsyncIterator, Generator, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from . import display
 from .apis.base import Finished, Opened, StreamIncomplete, WireApi
@@ -49,8 +49,34 @@ from .trace import ToolCallRecord
 from .types import ToolCall
 
 if TYPE_CHECKING:
-    from .providers import LLM
+    from .pricing import ModelPrice
     from .rounds import Conversation, RunResult
+
+
+class LLM(Protocol):
+    """What a streamed run calls on the :class:`conductor.providers.LLM` driving it (``llm.stream`` passes itself;
+    this module sits below ``providers`` and names only these)."""
+
+    prices: ModelPrice
+
+    def _stream_request(self, conversation: Conversation, request: dict[str, Any], index: int) -> Iterator[Any]: ...
+
+    def _astream_request(
+        self, conversation: Conversation, request: dict[str, Any], index: int
+    ) -> AsyncIterator[Any]: ...
+
+    def _execute(
+        self, conversation: Conversation, calls: list[ToolCall], *, parallel: bool, max_workers: int
+    ) -> list[ToolCallRecord]: ...
+
+    async def _aexecute(
+        self, conversation: Conversation, calls: list[ToolCall], *, parallel: bool, max_workers: int
+    ) -> list[ToolCallRecord]: ...
+
+    def _keep_partial(self, conversation: Conversation, exc: Exception) -> None: ...
+
+    def _result(self, conversation: Conversation) -> RunResult: ...
+
 
 __all__ = [
     "Done",

@@ -633,30 +633,25 @@ class Tool:
         """The parameters schema sent to a model: the strict form for a strict tool."""
         return self.strict_parameters if self.strict_parameters is not None else self.parameters
 
+    # The wire forms are the wire layer's (conductor.apis.tool_schemas); these name them on the tool.
+
     def openai_schema(self) -> dict[str, Any]:
         """The tool as an OpenAI Chat Completions function tool (``"strict": true`` when strict; else no flag)."""
-        function = {"name": self.name, "description": self.description, "parameters": self.wire_parameters}
-        return {"type": "function", "function": {**function, "strict": True} if self.strict else function}
+        from .apis.tool_schemas import chat_tool
+
+        return chat_tool(self)
 
     def responses_schema(self) -> dict[str, Any]:
         """The tool as an OpenAI Responses function tool (flat: no ``function`` wrapper)."""
-        from .apis.responses import ResponsesApi
+        from .apis.tool_schemas import responses_tool
 
-        return ResponsesApi.tool(self)
+        return responses_tool(self)
 
     def anthropic_schema(self) -> dict[str, Any]:
         """The tool as an Anthropic Messages tool (``"strict": true`` when strict; else no flag)."""
-        if not self.strict:
-            return {"name": self.name, "description": self.description, "input_schema": self.parameters}
-        # The SDK's own transform for strict schemas: keywords strict tool use does not support
-        # (minimum, maxLength, pattern, ...) move into the description, where the model still reads them.
-        # Made once per tool (every request sends it; with_options makes a copy without it).
-        schema = self.__dict__.get("_anthropic_strict")
-        if schema is None:
-            from anthropic.lib._parse._transform import transform_schema
+        from .apis.tool_schemas import messages_tool
 
-            schema = self._anthropic_strict = transform_schema(self.wire_parameters)
-        return {"name": self.name, "description": self.description, "input_schema": schema, "strict": True}
+        return messages_tool(self)
 
     # -- running it ------------------------------------------------------------
 

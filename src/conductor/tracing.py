@@ -78,8 +78,10 @@ if TYPE_CHECKING:
     from opentelemetry.sdk.trace import ReadableSpan
     from opentelemetry.trace import Span
 
-    from .rounds import Conversation, RunResult
-    from .trace import ModelCall, Trace
+    from .records import ModelCall
+    from .state import RunOutcome as RunResult  # the loop's objects, as the hooks read them
+    from .state import RunState as Conversation
+    from .trace import Trace
     from .types import ToolCall, Turn
 
 logger = logging.getLogger(__name__)
@@ -185,7 +187,7 @@ def enabled_for(exporter: Any = None, *, capture_content: bool = False) -> Itera
 
 
 def _version() -> str:
-    from . import __version__
+    from .version import __version__
 
     return __version__
 

@@ -21,15 +21,13 @@ nbval compares its printed figures.
 from __future__ import annotations
 
 import contextlib
-import os
 import statistics
-import sys
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 
 from .backoff import JITTERS, Jitter, schedule
-from .display import wrap
+from .display import has_frontend, wrap  # has_frontend lives in display; its name stays here
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -160,22 +158,6 @@ def retry_figure(failure_rate: float = 0.3, attempts: int = 3, base: float = 0.5
                   title=f"base {base:g} s, cap {cap:g} s, {call_seconds:g} s per attempt")
     time_axes.legend(fontsize=8)
     return figure
-
-
-def has_frontend() -> bool:
-    """Is a live notebook frontend there to draw widgets?
-
-    True in a kernel that JupyterLab or Jupyter Notebook started (jupyter_server
-    gives each kernel a ``JPY_SESSION_NAME``) and in Colab; False headless
-    (papermill, nbval) and outside IPython. ``CONDUCTOR_WIDGETS=static`` or
-    ``=interactive`` overrides the guess.
-    """
-    choice = os.environ.get("CONDUCTOR_WIDGETS", "").strip().lower()
-    if choice in ("static", "interactive"):
-        return choice == "interactive"
-    if "ipykernel" not in sys.modules:
-        return False
-    return "JPY_SESSION_NAME" in os.environ or "google.colab" in sys.modules
 
 
 @cache

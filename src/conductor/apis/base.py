@@ -11,7 +11,7 @@ fields; nothing outside those modules reads or writes them.
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
@@ -75,6 +75,8 @@ class RequestSettings:
     context: str | None = None
     context_limit: int | None = None
     programmatic: bool = False  # the model may write a program that calls the tools (conductor.programs)
+    # A request feature registered in conductor.apis.parts.RUN_OPTIONS: its llm.run option's setting, by name.
+    features: Mapping[str, Any] = field(default_factory=dict)
 
 
 # Servers known to take OpenAI's own request fields that compatible servers may not: "prompt_cache_key" and
@@ -313,11 +315,14 @@ class WireApi(Protocol):
         *,
         tools_allowed: bool,
         continued: tuple[str, int] | None = None,
+        conversation: Sequence[Message] = (),
     ) -> dict[str, Any]:
-        """The create call's keyword arguments.
+        """The create call's keyword arguments, with the part each request feature the run asked for adds
+        (:mod:`.parts`: deferred tools, the program tool, the prompt cache, compaction, a program's container).
 
         ``continued`` (server state, Responses only): the id of the last response and how many of
-        ``messages`` the server already holds.
+        ``messages`` the server already holds. ``conversation``: the run's neutral conversation, which a part
+        may read (a program's container).
         """
 
     def prompt_extras(self, request: dict[str, Any]) -> dict[str, Any]:

@@ -15,6 +15,8 @@ from typing import Any
 from ..types import Message, StopReason, SystemMessage, ToolCall, ToolResult, Turn, Usage, UserMessage
 from ..tokens import hidden_prompt_tokens
 from .base import HiddenPrompt
+from .parts import Draft, Part, add_parts
+from .tool_schemas import chat_tool
 from .base import (
     OPENED,
     ApiName,
@@ -87,6 +89,7 @@ class ChatApi:
         *,
         tools_allowed: bool,
         continued: tuple[str, int] | None = None,
+        conversation: Sequence[Message] = (),
     ) -> dict[str, Any]:
         kwargs: dict[str, Any] = {"model": settings.model, "messages": list(messages), **settings.options}
         if settings.max_tokens is not None:
@@ -97,7 +100,7 @@ class ChatApi:
         tools = only_allowed(settings) if restricted else settings.tools
         if len(tools):
             # OpenAI allows tool_choice and parallel_tool_calls only beside tools.
-            kwargs["tools"] = [t.openai_schema() for t in tools]
+            kwargs["tools"] = [chat_tool(t) for t in tools]
             choice = settings.tool_choice if tools_allowed else ToolChoice("none")
             if settings.allowed_tools is not None and not restricted and choice.mode in ("auto", "required"):
                 # Every tool stays in the request (the cached prefix holds); tool_choice restricts the calls.
@@ -108,8 +111,8 @@ class ChatApi:
                 kwargs["tool_choice"] = self._tool_choice(choice)
             if settings.parallel_tool_calls is not None:
                 kwargs["parallel_tool_calls"] = settings.parallel_tool_calls
-        if settings.cache is not False and settings.cache_key and self.openai_fields:
-            kwargs.setdefault("prompt_cache_key", settings.cache_key)
+        # Chat Completions carries no tool parts (no tool search, no programs): only the request's.
+        add_parts(kwargs, PARTS, Draft(settings, tools_allowed, conversation, self.openai_fields), "request")
         return kwargs
 
     @staticmethod
@@ -272,3 +275,16 @@ def _texts(state: Any, chunk: Any) -> Iterator[str]:
     for event in state.handle_chunk(chunk):
         if event.type in ("content.delta", "refusal.delta") and event.delta:
             yield event.delta
+
+
+# -- the request features' parts (conductor.apis.parts) ---------------------------------------
+
+
+def _cache_part(request: dict[str, Any], draft: Draft) -> None:
+    """The prompt cache: the key that routes a run's requests to one cache (OpenAI's own servers only)."""
+    settings = draft.settings
+    if settings.cache is not False and settings.cache_key and draft.openai_fields:
+        request.setdefault("prompt_cache_key", settings.cache_key)
+
+
+PARTS: dict[str, Part] = {"cache": _cache_part}

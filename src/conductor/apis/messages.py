@@ -23,9 +23,12 @@ from collections.abc import AsyncIterator, Iterator, Sequence
 from typing import Any
 
 from ..types import Message, Reasoning, StopReason, SystemMessage, ToolCall, ToolResult, Turn, Usage, UserMessage, loads_json
+from .. import programs
 from ..caching import anthropic_cache_control
 from ..tokens import anthropic_tool_use_prompt, hidden_prompt_tokens
 from ..context import COMPACT_BETA, compaction_edits
+from .parts import Draft, Part, add_parts
+from .tool_schemas import messages_tool
 from .base import (
     HISTORY_MODEL,
     OPENED,
@@ -200,7 +203,9 @@ class MessagesApi:
         *,
         tools_allowed: bool,
         continued: tuple[str, int] | None = None,
+        conversation: Sequence[Message] = (),
     ) -> dict[str, Any]:
+        draft = Draft(settings, tools_allowed, conversation)
         kwargs: dict[str, Any] = {
             "model": settings.model,
             "messages": list(messages),
@@ -209,25 +214,17 @@ class MessagesApi:
         }
         if settings.system:
             kwargs["system"] = settings.system
-        if (control := anthropic_cache_control(settings.cache)) is not None:
-            kwargs.setdefault("cache_control", control)  # automatic caching: the breakpoint moves with the conversation
-        if settings.context == "server" and settings.context_limit:
-            kwargs.setdefault("context_management", compaction_edits(settings.context_limit))
         hosted = hosted_tools_for(settings, self.api)
         if len(settings.tools) or hosted:
             # Tools stay defined on the final request: the API rejects tool_use/tool_result
             # blocks in a request without tools. tool_choice none forbids their use instead.
             # Server tools (web_search_20250305, ...) go beside the function tools unchanged.
-            deferred = deferred_for(settings, self.api)
-            kwargs["tools"] = [
-                {**t.anthropic_schema(), "defer_loading": True} if t.name in deferred else t.anthropic_schema()
-                for t in settings.tools
-            ] + hosted
-            if settings.programmatic:
-                kwargs["tools"] = _programmatic_tools(kwargs["tools"], settings)
+            kwargs["tools"] = [messages_tool(t) for t in settings.tools] + hosted
+            add_parts(kwargs, PARTS, draft, "tools")
             kwargs["tool_choice"] = self._tool_choice(
                 settings.tool_choice if tools_allowed else ToolChoice("none"), settings.parallel_tool_calls
             )
+        add_parts(kwargs, PARTS, draft, "request")
         return kwargs
 
     @staticmethod
@@ -382,16 +379,54 @@ def _carries_compaction(messages: Sequence[dict[str, Any]]) -> bool:
     )
 
 
-def _programmatic_tools(tools: list[dict[str, Any]], settings: RequestSettings) -> list[dict[str, Any]]:
-    """``tools`` with the code execution tool added and ``allowed_callers`` on each tool a program may call."""
-    from ..programs import messages_callers, messages_tool
+# -- the request features' parts (conductor.apis.parts) ---------------------------------------
 
+
+def _deferred_part(request: dict[str, Any], draft: Draft) -> None:
+    """Tool search: the tools it loads when the model asks go out deferred, beside the hosted search tool."""
+    deferred = deferred_for(draft.settings, "messages")
+    for wire in request.get("tools", ()) if deferred else ():
+        if "type" not in wire and wire["name"] in deferred:  # a function tool (server tools have a type)
+            wire["defer_loading"] = True
+
+
+def _program_tool_part(request: dict[str, Any], draft: Draft) -> None:
+    """Programmatic tool calling: ``allowed_callers`` on each tool a program may call, and the code execution
+    tool the programs run in (unless the caller sent one)."""
+    settings = draft.settings
+    if not settings.programmatic or "tools" not in request:
+        return
     eligible = {t.name for t in settings.tools if getattr(t, "programmatic", True)}
-    marked = [{**t, "allowed_callers": messages_callers()} if t.get("name") in eligible and "type" not in t else t
-              for t in tools]
+    marked = [{**t, "allowed_callers": programs.messages_callers()} if t.get("name") in eligible and "type" not in t
+              else t for t in request["tools"]]
     if not any(str(t.get("type", "")).startswith("code_execution_") for t in marked):
-        marked.append(messages_tool())
-    return marked
+        marked.append(programs.messages_tool())
+    request["tools"] = marked
+
+
+def _cache_part(request: dict[str, Any], draft: Draft) -> None:
+    """The prompt cache: automatic caching, whose breakpoint moves with the conversation."""
+    if (control := anthropic_cache_control(draft.settings.cache)) is not None:
+        request.setdefault("cache_control", control)
+
+
+def _compaction_part(request: dict[str, Any], draft: Draft) -> None:
+    """context="server": the API compacts the conversation itself from ``context_limit`` input tokens."""
+    settings = draft.settings
+    if settings.context == "server" and settings.context_limit:
+        request.setdefault("context_management", compaction_edits(settings.context_limit))
+
+
+def _container_part(request: dict[str, Any], draft: Draft) -> None:
+    """A program of the run goes on in the container it started in."""
+    if draft.settings.programmatic:
+        programs.with_container(request, draft.conversation)
+
+
+PARTS: dict[str, Part] = {
+    "deferred": _deferred_part, "program_tool": _program_tool_part, "cache": _cache_part,
+    "compaction": _compaction_part, "container": _container_part,
+}
 
 
 def _program_caller(block: Any) -> bool:

@@ -29,8 +29,11 @@ from collections.abc import AsyncIterator, Iterator, Sequence
 from typing import Any
 
 from ..types import Message, StopReason, SystemMessage, ToolCall, ToolResult, Turn, Usage, UserMessage
+from ..programs import RESPONSES_CALLERS, RESPONSES_TOOL, output_schema
 from ..tokens import hidden_prompt_tokens
 from .base import HiddenPrompt
+from .parts import Draft, Part, add_parts
+from .tool_schemas import responses_tool
 from .base import (
     HISTORY_MODEL,
     OPENED,
@@ -228,7 +231,9 @@ class ResponsesApi:
         *,
         tools_allowed: bool,
         continued: tuple[str, int] | None = None,
+        conversation: Sequence[Message] = (),
     ) -> dict[str, Any]:
+        draft = Draft(settings, tools_allowed, conversation, self.openai_fields)
         kwargs: dict[str, Any] = {"model": settings.model, "input": list(messages), **settings.options}
         if settings.server_state:
             kwargs["store"] = True
@@ -263,16 +268,8 @@ class ResponsesApi:
         tools = only_allowed(settings) if restricted else settings.tools
         if len(tools) or hosted:
             # Hosted tools (web_search, ...) go beside the function tools unchanged, as the caller wrote them.
-            deferred = deferred_for(settings, self.api)
-            kwargs["tools"] = [
-                *in_namespaces(tools, [self.tool(t, t.name in deferred, programmatic=settings.programmatic)
-                                       for t in tools]),
-                *hosted,
-            ]
-            if settings.programmatic:
-                from ..programs import RESPONSES_TOOL
-
-                kwargs["tools"].append(dict(RESPONSES_TOOL))
+            kwargs["tools"] = [*in_namespaces(tools, [responses_tool(t) for t in tools]), *hosted]
+            add_parts(kwargs, PARTS, draft, "tools")
             choice = settings.tool_choice if tools_allowed else ToolChoice("none")
             if settings.allowed_tools is not None and not restricted and choice.mode in ("auto", "required"):
                 # Every tool stays in the request (the cached prefix holds); tool_choice restricts the calls.
@@ -286,31 +283,18 @@ class ResponsesApi:
                 kwargs["tool_choice"] = self._tool_choice(choice)
             if settings.parallel_tool_calls is not None:
                 kwargs["parallel_tool_calls"] = settings.parallel_tool_calls
-        if settings.cache is not False and settings.cache_key and self.openai_fields:
-            kwargs.setdefault("prompt_cache_key", settings.cache_key)
-        if settings.context == "server" and settings.context_limit:
-            kwargs.setdefault("context_management", [{"type": "compaction", "compact_threshold": settings.context_limit}])
+        add_parts(kwargs, PARTS, draft, "request")
         return kwargs
 
     @staticmethod
     def tool(tool: Any, deferred: bool = False, *, programmatic: bool = False) -> dict[str, Any]:
-        # strict is always sent: the API takes an absent strict as true, which a non-strict schema doesn't meet.
-        wire = {
-            "type": "function",
-            "name": tool.name,
-            "description": tool.description,
-            "parameters": tool.wire_parameters,
-            "strict": tool.strict,
-        }
-        if deferred:  # loaded by the hosted tool_search when the model asks for it
-            wire["defer_loading"] = True
-        if programmatic and getattr(tool, "programmatic", True):
-            from ..programs import RESPONSES_CALLERS, output_schema
-
-            wire["allowed_callers"] = list(RESPONSES_CALLERS)
-            schema = output_schema(tool)
-            if schema is not None:
-                wire["output_schema"] = schema
+        """One function tool as a request lists it, with the parts tool search (``deferred``) and programs
+        (``programmatic``) add to it in :meth:`request`."""
+        wire = responses_tool(tool)
+        if deferred:
+            _defer(wire)
+        if programmatic:
+            _for_programs(wire, tool)
         return wire
 
     @staticmethod
@@ -623,6 +607,71 @@ def _final(response: Any) -> Any:
     if response is None:
         raise StreamIncomplete("the stream ended before the model finished (no response.completed event)")
     return response
+
+
+# -- the request features' parts (conductor.apis.parts) ---------------------------------------
+
+
+def _function_tools(request: dict[str, Any]) -> list[dict[str, Any]]:
+    """The request's function tools, those inside a namespace too (the same dicts: a part marks them there)."""
+    found = []
+    for wire in request.get("tools", ()):
+        if wire.get("type") == "function":
+            found.append(wire)
+        elif wire.get("type") == "namespace":
+            found += [t for t in wire.get("tools", ()) if t.get("type") == "function"]
+    return found
+
+
+def _deferred_part(request: dict[str, Any], draft: Draft) -> None:
+    """Tool search: the tools it loads when the model asks go out deferred, beside the hosted tool_search."""
+    deferred = deferred_for(draft.settings, "responses")
+    for wire in _function_tools(request) if deferred else ():
+        if wire["name"] in deferred:
+            _defer(wire)
+
+
+def _program_tool_part(request: dict[str, Any], draft: Draft) -> None:
+    """Programmatic tool calling: ``allowed_callers`` and ``output_schema`` on each tool a program may call, and
+    the program tool after the others."""
+    settings = draft.settings
+    if not settings.programmatic or "tools" not in request:
+        return
+    for wire in _function_tools(request):
+        _for_programs(wire, settings.tools.get(wire["name"]))
+    request["tools"].append(dict(RESPONSES_TOOL))
+
+
+def _defer(wire: dict[str, Any]) -> None:
+    wire["defer_loading"] = True  # loaded by the hosted tool_search when the model asks for it
+
+
+def _for_programs(wire: dict[str, Any], tool: Any) -> None:
+    if getattr(tool, "programmatic", True):
+        wire["allowed_callers"] = list(RESPONSES_CALLERS)
+        schema = output_schema(tool)
+        if schema is not None:
+            wire["output_schema"] = schema
+
+
+def _cache_part(request: dict[str, Any], draft: Draft) -> None:
+    """The prompt cache: the key that routes a run's requests to one cache (OpenAI's own servers only)."""
+    settings = draft.settings
+    if settings.cache is not False and settings.cache_key and draft.openai_fields:
+        request.setdefault("prompt_cache_key", settings.cache_key)
+
+
+def _compaction_part(request: dict[str, Any], draft: Draft) -> None:
+    """context="server": the API compacts the conversation itself from ``context_limit`` input tokens."""
+    settings = draft.settings
+    if settings.context == "server" and settings.context_limit:
+        request.setdefault("context_management", [{"type": "compaction", "compact_threshold": settings.context_limit}])
+
+
+PARTS: dict[str, Part] = {
+    "deferred": _deferred_part, "program_tool": _program_tool_part, "cache": _cache_part,
+    "compaction": _compaction_part,
+}
 
 
 __all__ = ["ResponsesApi", "REASONING_MODELS", "NOT_REASONING", "is_reasoning_model", "remember_reasoning"]

@@ -3,7 +3,7 @@
 This module is the one place that names the course's GitHub repository and
 the git ref a notebook installs. The ref is the release tag of this package's
 version, so a notebook opened in Colab from that tag installs the package the
-notebook was executed against. To release: bump ``conductor.__version__`` (and
+notebook was executed against. To release: bump ``__version__`` in ``conductor/version.py`` (and
 pyproject's ``version``, a test keeps them equal), run ``python -m conductor
 refresh`` so every notebook's first code cell installs the new tag, commit,
 and push the tag ``v<version>``.

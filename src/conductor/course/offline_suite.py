@@ -32,7 +32,7 @@ import pydantic
 
 from ..offline.arguments import name_words
 from ..offline.wording import unit_of
-from ..offline.glossary import CHINESE_GLOSSARY
+from ..glossary import CHINESE_GLOSSARY
 from ..offline.language import holds_words, negated_in_chinese, normalise
 from ..tools import Tool, ToolArgumentsError, tool
 

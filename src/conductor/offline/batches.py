@@ -65,10 +65,11 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 import httpx2
 
+from .completion import BATCH_LINE, CREATED_EPOCH
 from .faults import Fault, FaultContext
 from .ids import base62, hexadecimal
 from .wire import chat as chat_wire
@@ -76,7 +77,25 @@ from .wire import messages as messages_wire
 from .wire import responses as responses_wire
 
 if TYPE_CHECKING:
-    from .model import OfflineModel
+    from .latency import LatencyModel
+
+
+class OfflineModel(Protocol):
+    """What the batch server reads and calls on the :class:`~.model.OfflineModel` that holds it (the model passes
+    itself; this module sits below ``model`` and names only these)."""
+
+    seed: int
+    latency: LatencyModel
+    _account: bytes
+
+    def _digest(self, body: dict[str, Any]) -> bytes: ...
+
+    def _answer_safely(
+        self, wire: ModuleType, request: httpx2.Request, body: dict[str, Any], digest: bytes, headers: dict[str, str]
+    ) -> Any: ...
+
+    def _now(self, digest: bytes) -> int: ...
+
 
 __all__ = ["BATCH_FAULT_KINDS", "DEFAULT_BATCH_DELAY", "BatchServer", "LineFaults", "serves"]
 
@@ -301,8 +320,6 @@ class BatchServer:
     ) -> None:
         if delay < 0:
             raise ValueError(f"batch_delay must be >= 0 seconds, got {delay}")
-        from .model import CREATED_EPOCH  # imported here: the model module imports this one
-
         self._model = model
         self._epoch = CREATED_EPOCH
         self.delay = float(delay)
@@ -701,8 +718,6 @@ class BatchServer:
                 status, body_out = 400, messages_wire.error_body(
                     "stream: Streaming is not supported in the Message Batches API.", request_id)
             return status, body_out, _bare(request_id)
-        from .model import BATCH_LINE  # imported here: the model module imports this one
-
         request = httpx2.Request("POST", f"http://offline.invalid{wire.PATH}", json=body, extensions={BATCH_LINE: True})
         plan = model._answer_safely(wire, request, body, digest, {wire.REQUEST_ID_HEADER: request_id})
         if plan.error is not None or plan.events is not None:

@@ -26,7 +26,9 @@ from datetime import datetime
 from functools import lru_cache
 from typing import Any
 
-from .arguments import Parameter, name_words, parameters_of, with_digits
+from ..wording import name_words
+from .numbers import with_digits
+from .parameters import Parameter, parameters_of
 from .language import language_of
 from ..types import ToolSpec
 

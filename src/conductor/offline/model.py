@@ -35,7 +35,7 @@ import time
 from collections.abc import AsyncIterator, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 import httpx2
 
@@ -45,6 +45,7 @@ from .wire import messages as messages_wire
 from .batches import DEFAULT_BATCH_DELAY, BatchServer
 from .caching import CacheUse, PromptCache, allowed_only, hosted_allowed, prefix_view, second_pass
 from .compaction import Compaction, restore, summarise, threshold
+from .completion import BATCH_LINE, CREATED_EPOCH, Completion, Finish, RenderedCall  # their names stay here
 from .batches import serves as serves_batches
 from .contract import InvalidRequest
 from .conversation import ApiName, CallTools, Conversation, Decision, Policy, Reply
@@ -61,7 +62,7 @@ from .preface import preface
 from .reasoning import thought
 from .state import ServerState
 from .tokens import estimate_tokens, output_tokens, request_tokens, truncate_to_tokens
-from .tool_search import SearchStep, decide_with_search
+from .tool_search import decide_with_search
 
 if TYPE_CHECKING:
     import anthropic
@@ -74,11 +75,8 @@ log = logging.getLogger(__name__)
 OPENAI_BASE_URL = "http://offline.invalid/v1"
 ANTHROPIC_BASE_URL = "http://offline.invalid"
 API_KEY = "offline"
-CREATED_EPOCH = 1_767_225_600  # 2026-01-01T00:00:00Z: "created" never reads the clock
 DEFAULT_REFUSAL = "I'm sorry, but I can't help with that request."
 _WIRES: dict[str, ModuleType] = {wire.PATH: wire for wire in WIRES}
-
-Finish = Literal["end_turn", "tool_use", "max_tokens", "refusal"]
 
 
 @dataclass(frozen=True)
@@ -89,40 +87,6 @@ class RecordedRequest:
     path: str
     body: dict[str, Any]
     status: int
-
-
-@dataclass(frozen=True)
-class RenderedCall:
-    """A tool call as it goes on the wire: final id, name, and arguments JSON text (maybe invalid)."""
-
-    id: str
-    name: str
-    arguments: str
-
-
-@dataclass(frozen=True)
-class Completion:
-    """The model's answer to one request, before it is rendered in an API's format.
-
-    ``output_tokens`` counts the reasoning too (``reasoning_tokens`` of them), as the APIs bill it.
-    """
-
-    id: str
-    created: int
-    model: str
-    text: str
-    calls: tuple[RenderedCall, ...]
-    finish: Finish
-    refusal: str | None
-    input_tokens: int
-    output_tokens: int
-    reasoning: str = ""  # what a reasoning model thought first; "" for none
-    reasoning_tokens: int = 0
-    cache: CacheUse = CacheUse()  # the part of input_tokens read from / written to the prompt cache
-    compaction: Compaction | None = None  # server-side compaction done before this answer (see .compaction)
-    search: SearchStep | None = None  # a hosted tool search made inside the response, before its calls
-    program: Any = None  # a programmatic response's step (offline.programs.Step), else None
-    container: str | None = None  # Messages: the code execution container the program runs in
 
 
 @dataclass
@@ -630,10 +594,6 @@ class OfflineModel:
 
 USAGE_LOG = "CONDUCTOR_USAGE_LOG"
 """Names a JSONL file to which every answer appends its usage; ``python -m conductor course`` sets it."""
-
-
-BATCH_LINE = "conductor_batch_line"
-"""The request extension that marks a line of a batch, answered through the model's own request path."""
 
 
 def _log_usage(api: str, completion: Completion, *, batched: bool = False) -> None:

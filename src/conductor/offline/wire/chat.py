@@ -21,7 +21,7 @@ from ..ids import base62, hexadecimal
 from ..tokens import split_pieces, token_weight
 
 if TYPE_CHECKING:
-    from ..model import Completion
+    from ..completion import Completion
     from ..state import ServerState
 
 __all__ = ["API", "PATH", "parse", "render", "stream_events", "check", "wants_stream", "reasons", "remember"]

@@ -33,7 +33,7 @@ from ..tokens import split_pieces, token_weight
 from ..tool_search import check_messages, is_messages_search
 
 if TYPE_CHECKING:
-    from ..model import Completion, RenderedCall
+    from ..completion import Completion, RenderedCall
     from ..state import ServerState
 
 __all__ = ["API", "PATH", "parse", "render", "stream_events", "check", "wants_stream", "reasons", "remember"]

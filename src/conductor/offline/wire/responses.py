@@ -45,7 +45,7 @@ from .chat import (
 )
 
 if TYPE_CHECKING:
-    from ..model import Completion
+    from ..completion import Completion
     from ..state import ServerState
 
 # The errors, ids of calls and requests, and faults are OpenAI's, the same as on Chat Completions.

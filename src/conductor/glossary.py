@@ -11,6 +11,9 @@ Each gloss lists the likeliest English word first, then the synonyms tools use i
 
 The list is two dicts with no key in common, merged into ``CHINESE_GLOSSARY``: everyday words that find
 a tool, and words that name a common enum option (包月 monthly, 柴油 diesel, 左耳 left).
+
+It is the library's, not only the stand-in's: a chart names a Chinese argument in English with it
+(:func:`conductor.language.in_english`).
 """
 
 from __future__ import annotations
