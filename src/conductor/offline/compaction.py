@@ -29,6 +29,7 @@ from typing import Any
 
 from ..context import MESSAGES_DEFAULT_TRIGGER, SERVER_COMPACTION_MINIMUM
 from ..types import ToolResult, Turn, UserMessage
+from .answers import in_words
 from .conversation import Conversation
 from .contract import InvalidRequest
 from .reasoning import seal, unseal
@@ -37,7 +38,7 @@ from .tokens import PER_MESSAGE, estimate_tokens
 __all__ = ["Compaction", "Restored", "threshold", "restore", "summarise", "summary_tokens"]
 
 MESSAGES_MINIMUM_TRIGGER = SERVER_COMPACTION_MINIMUM["messages"]
-SUMMARY_RESULT_CHARS = 160  # how much of each tool result the summary keeps
+SUMMARY_RESULT_CHARS = 160  # how much of each tool result the summary keeps (a long table: said in words)
 SUMMARY_QUESTION_CHARS = 400  # and of the question: a summary is short, whatever the prompt was
 # A real Responses compaction item holds its summary encrypted: a recorded 4,772-character item was read as about
 # 540 tokens (pydantic-ai, test_openai_responses_compact_stateful_mode.yaml, the request after the compaction).
@@ -151,7 +152,7 @@ def summarise(api: str, body: dict[str, Any], conversation: Conversation, key: b
     for message in conversation.messages:
         if isinstance(message, ToolResult):
             call = calls.get(message.call_id)
-            said = " ".join(message.content.split())[:SUMMARY_RESULT_CHARS]
+            said = _said(message.content)
             lines.append(f"- {call.name if call else message.name}({call.arguments if call else ''}) returned: {said}")
         elif isinstance(message, UserMessage) and message.text != conversation.question:
             lines.append(f"The user also said: {_short(message.text, SUMMARY_QUESTION_CHARS)}")
@@ -160,6 +161,23 @@ def summarise(api: str, body: dict[str, Any], conversation: Conversation, key: b
     entries = [_abridged(entry) for entry in body.get(_entries_key(api)) or []]
     sealed = seal(key, json.dumps({"summary": summary, "entries": entries}, ensure_ascii=False).encode(), created)
     return summary, sealed
+
+
+def _said(content: Any) -> Any:
+    """A tool result as the summary keeps it: a long table said in words (how many rows, the range of its first
+    fields), as a model summarising would, else its first :data:`SUMMARY_RESULT_CHARS` characters."""
+    if not isinstance(content, str):
+        return content
+    try:
+        data = json.loads(content)
+    except ValueError:
+        data = None
+    if isinstance(data, dict):
+        tables = [v for v in data.values() if isinstance(v, list) and v and isinstance(v[0], dict)]
+        worded = in_words(data, " ".join(str(key) for table in tables for key in table[0]))
+        if worded != data:
+            return json.dumps(worded, ensure_ascii=False)
+    return _short(content)
 
 
 def _short(text: Any, chars: int = SUMMARY_RESULT_CHARS) -> Any:
@@ -171,11 +189,11 @@ def _abridged(entry: Any) -> Any:
     if not isinstance(entry, dict):
         return entry
     if entry.get("type") == "function_call_output":
-        return {**entry, "output": _short(entry.get("output"))}
+        return {**entry, "output": _said(entry.get("output"))}
     content = entry.get("content")
     if isinstance(content, list):
         blocks = [
-            {**b, "content": _short(b.get("content"))} if isinstance(b, dict) and b.get("type") == "tool_result" else b
+            {**b, "content": _said(b.get("content"))} if isinstance(b, dict) and b.get("type") == "tool_result" else b
             for b in content
         ]
         return {**entry, "content": blocks}
