@@ -3,10 +3,21 @@ go (so the worker can be killed in the middle of it), and every execution writte
 
 from __future__ import annotations
 
+import os
+import sqlite3
+import uuid
+from pathlib import Path
+
+import pytest
+
 import conductor as cd
 from conductor.course.durable_soak import RELEASE_ENV, _ledger, _pause, email_receipt
 
-__all__ = ["RELEASE_ENV", "TOOLS", "OTHER_TOOLS", "enqueue"]
+__all__ = ["EMAIL", "RELEASE_ENV", "TOOLS", "OTHER_TOOLS", "WEATHER", "database", "enqueue", "ledger", "ran"]
+
+POSTGRES = os.environ.get("CONDUCTOR_TEST_POSTGRES_URL")
+EMAIL = "Send an e-mail to ops@example.com with the subject 'Server down' and the body 'The server is down.'"
+WEATHER = "Check the weather in Oslo, Paris and Rome."
 
 
 def _hold() -> None:
@@ -61,3 +72,40 @@ def enqueue(database: str, question: str, run_id: str, tools: list = TOOLS) -> N
 
     cd.durable(offline_llm(), tools=tools, database=database, launch=False).enqueue(question, run_id=run_id,
                                                                                    parallel=True)
+
+
+# -- what both test modules use ------------------------------------------------------------------
+
+
+@pytest.fixture
+def ledger(tmp_path, monkeypatch):
+    """A fresh ledger of tool executions, named to the tools (and the workers started) through the environment."""
+    path = tmp_path / "ledger.sqlite"
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE effects (run TEXT, tool TEXT, arguments TEXT)")
+    from conductor.course import durable_soak
+
+    monkeypatch.setenv(durable_soak.LEDGER_ENV, str(path))
+    return path
+
+
+def ran(ledger: Path, tool: str) -> int:
+    """How many times durable runs executed ``tool``."""
+    with sqlite3.connect(ledger) as db:
+        # Only durable runs' executions: an ordinary run computed for comparison has no run id.
+        return db.execute("SELECT COUNT(*) FROM effects WHERE tool = ? AND run != ''", (tool,)).fetchone()[0]
+
+
+def database(tmp_path: Path, kind: str) -> str:
+    """A fresh system database of ``kind``: a SQLite file, or a new database on the PostgreSQL server."""
+    if kind == "sqlite":
+        return f"sqlite:///{tmp_path / 'runs.sqlite'}"
+    if not POSTGRES:
+        pytest.skip("CONDUCTOR_TEST_POSTGRES_URL is not set (.ci/run starts a PostgreSQL server and sets it)")
+    # One database per test: a fresh queue and no runs left by another test.
+    import psycopg
+
+    name = f"conductor_test_{uuid.uuid4().hex[:10]}"
+    with psycopg.connect(POSTGRES, autocommit=True) as connection:
+        connection.execute(f"CREATE DATABASE {name}")
+    return POSTGRES.rsplit("/", 1)[0] + "/" + name

@@ -8,10 +8,8 @@ Every case runs on SQLite; the ones marked ``postgres`` run again on the Postgre
 from __future__ import annotations
 
 import os
-import sqlite3
 import subprocess
 import sys
-import uuid
 from pathlib import Path
 
 import pytest
@@ -22,38 +20,7 @@ from conductor.course import durable_soak
 sys.path.insert(0, str(Path(__file__).parent))
 import durable_tools  # noqa: E402 - a module a worker process imports by name
 
-POSTGRES = os.environ.get("CONDUCTOR_TEST_POSTGRES_URL")
-EMAIL = "Send an e-mail to ops@example.com with the subject 'Server down' and the body 'The server is down.'"
-WEATHER = "Check the weather in Oslo, Paris and Rome."
-
-
-@pytest.fixture
-def ledger(tmp_path, monkeypatch):
-    path = tmp_path / "ledger.sqlite"
-    with sqlite3.connect(path) as db:
-        db.execute("CREATE TABLE effects (run TEXT, tool TEXT, arguments TEXT)")
-    monkeypatch.setenv(durable_soak.LEDGER_ENV, str(path))
-    return path
-
-
-def _ran(ledger: Path, tool: str) -> int:
-    with sqlite3.connect(ledger) as db:
-        # Only durable runs' executions: an ordinary run computed for comparison has no run id.
-        return db.execute("SELECT COUNT(*) FROM effects WHERE tool = ? AND run != ''", (tool,)).fetchone()[0]
-
-
-def _database(tmp_path: Path, kind: str) -> str:
-    if kind == "sqlite":
-        return f"sqlite:///{tmp_path / 'runs.sqlite'}"
-    if not POSTGRES:
-        pytest.skip("CONDUCTOR_TEST_POSTGRES_URL is not set (.ci/run starts a PostgreSQL server and sets it)")
-    # One database per test: a fresh queue and no runs left by another test.
-    import psycopg
-
-    name = f"conductor_test_{uuid.uuid4().hex[:10]}"
-    with psycopg.connect(POSTGRES, autocommit=True) as connection:
-        connection.execute(f"CREATE DATABASE {name}")
-    return POSTGRES.rsplit("/", 1)[0] + "/" + name
+from durable_tools import EMAIL, WEATHER, database as _database, ledger, ran as _ran  # noqa: E402,F401
 
 
 def _worker(database: str, ledger: Path, executor_id: str = "local") -> subprocess.Popen:
