@@ -11,17 +11,13 @@ from pathlib import Path
 import pytest
 
 import conductor as cd
-from conductor.course.durable_soak import RELEASE_ENV, _ledger, _pause, email_receipt
+from conductor.course.durable_soak import RELEASE_ENV, _ledger, _pause, email_receipt, get_weather
 
 __all__ = ["EMAIL", "RELEASE_ENV", "TOOLS", "OTHER_TOOLS", "WEATHER", "database", "enqueue", "ledger", "ran"]
 
 POSTGRES = os.environ.get("CONDUCTOR_TEST_POSTGRES_URL")
 EMAIL = "Send an e-mail to ops@example.com with the subject 'Server down' and the body 'The server is down.'"
 WEATHER = "Check the weather in Oslo, Paris and Rome."
-
-
-def _hold() -> None:
-    _pause()
 
 
 @cd.tool
@@ -34,20 +30,8 @@ def send_email(to: str, subject: str, body: str) -> str:
         body: the message text
     """
     _ledger("send_email", {"to": to, "subject": subject, "body": body})
-    _hold()
+    _pause()
     return email_receipt(to, body)
-
-
-@cd.tool(idempotent=True)
-def get_weather(city: str) -> dict:
-    """Get today's weather for a city.
-
-    Args:
-        city: the city name
-    """
-    _ledger("get_weather", {"city": city})
-    _hold()
-    return {"city": city, "temp_c": 8 + 2 * len(city)}
 
 
 @cd.tool(requires_approval=True)
