@@ -25,6 +25,8 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from .types import is_provider_model
+
 CACHE_CHOICES: tuple[Any, ...] = (True, False, "5m", "1h")
 CacheSetting = bool | str
 
@@ -84,7 +86,6 @@ RETENTION_24H_MODELS: tuple[str, ...] = (
     "gpt-4.1", "gpt-5", "gpt-5-codex", "gpt-5.1", "gpt-5.1-chat-latest", "gpt-5.1-codex", "gpt-5.1-codex-mini",
     "gpt-5.1-codex-max", "gpt-5.2", "gpt-5.3-codex", "gpt-5.4",
 )
-_OPENAI_FAMILY = re.compile(r"^(gpt-|o\d|chatgpt-)")
 _SNAPSHOT = re.compile(r"-\d{4}-\d{2}-\d{2}$")
 _VERSION = re.compile(r"^gpt-(\d+)(?:\.(\d+))?")
 
@@ -100,7 +101,7 @@ def offers_24h(model: str) -> bool | None:
     when the name is of no OpenAI family (a compatible server's model: the server decides)."""
     if only_24h(model) or _SNAPSHOT.sub("", model) in RETENTION_24H_MODELS:
         return True
-    return False if _OPENAI_FAMILY.match(model) else None
+    return False if is_provider_model("responses", model) else None
 
 
 def check_retention(options: dict[str, Any], model: str) -> None:

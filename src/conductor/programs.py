@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from .types import Message, ToolResult, Turn
+from .types import Message, ToolResult, Turn, is_provider_model
 
 logger = logging.getLogger(__name__)
 
@@ -58,9 +58,6 @@ PROGRAMMATIC_MODELS: dict[str, tuple[str, ...]] = {
                  "claude-opus-4-8", "claude-fable-5", "claude-mythos-5", "conductor-offline"),
     "responses": ("gpt-5.4", "gpt-5.5", "gpt-5.6", "conductor-offline"),
 }
-# The providers' own model families: a model of one of them that the table above leaves out is refused before
-# sending (the API would answer a 400); any other name (a compatible server's model) is left to the server.
-_FAMILIES = {"messages": ("claude-",), "responses": ("gpt-", "o1", "o3", "o4", "chatgpt-")}
 
 
 def offers_programmatic(api: str, model: str) -> bool | None:
@@ -68,7 +65,7 @@ def offers_programmatic(api: str, model: str) -> bool | None:
     its name is of no family conductor knows."""
     if model.startswith(PROGRAMMATIC_MODELS.get(api, ())):
         return True
-    return False if model.startswith(_FAMILIES.get(api, ())) else None
+    return False if is_provider_model(api, model) else None
 RESPONSES_TOOL = {"type": "programmatic_tool_calling"}
 RESPONSES_CALLERS = ["direct", "programmatic"]
 

@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .tools import Tool, ToolRegistry
+from .types import is_provider_model
 
 if TYPE_CHECKING:
     from .apis.base import ApiName
@@ -60,6 +61,7 @@ __all__ = [
     "client_search_registry",
     "has_hosted_search",
     "is_hosted_search",
+    "lacks_hosted_search",
     "prepare",
     "search_words",
     "searches",
@@ -213,21 +215,21 @@ def has_hosted_search(api: str, model: str) -> bool:
     return any(model == prefix or model.startswith(prefix) for prefix in SEARCH_MODELS.get(api, ()))
 
 
-# The providers' own model families: a model of one of them that SEARCH_MODELS leaves out has no hosted search
-# (the API answers a 400); any other name (a compatible server's model) is left to the server.
-_SEARCH_FAMILIES: dict[str, tuple[str, ...]] = {"responses": ("gpt-", "o1", "o3", "o4", "chatgpt-"), "messages": ("claude-",)}
-
-
 def is_hosted_search(api: str, tool: dict[str, Any]) -> bool:
     """Is ``tool`` (a hosted tool's dict given to ``tools=``) the API's own tool search?"""
     kind = str(tool.get("type", ""))
     return kind == "tool_search" if api == "responses" else api == "messages" and kind.startswith("tool_search_tool_")
 
 
+def lacks_hosted_search(api: str, model: str) -> bool:
+    """Is ``model`` one of the provider's own that SEARCH_MODELS leaves out (so the API refuses its hosted search)?"""
+    return not has_hosted_search(api, model) and is_provider_model(api, model)
+
+
 def check_hosted_search(hosted: Sequence[dict[str, Any]], api: str, model: str) -> None:
     """Refuse, before any request, the API's hosted tool search given by hand on a model that does not have it."""
     tool = next((t for t in hosted if is_hosted_search(api, t)), None)
-    if tool is None or has_hosted_search(api, model) or not model.startswith(_SEARCH_FAMILIES.get(api, ())):
+    if tool is None or not lacks_hosted_search(api, model):
         return
     offered = ", ".join(m for m in SEARCH_MODELS[api] if m != "conductor-offline")
     raise ValueError(

@@ -216,3 +216,18 @@ class ToolSpec:
 
 # One entry of a neutral conversation.
 Message = SystemMessage | UserMessage | Turn | ToolResult
+
+
+# The providers' own model names, by wire API. A model so named that a feature's table leaves out is known not to
+# have the feature (the API answers a 400, so conductor refuses it before sending); any other name (a compatible
+# server's model) is left to the server to judge.
+_OPENAI_MODELS = ("gpt-", "o1", "o3", "o4", "chatgpt-")
+PROVIDER_MODEL_PREFIXES: dict[str, tuple[str, ...]] = {
+    "responses": _OPENAI_MODELS, "chat": _OPENAI_MODELS, "messages": ("claude-",),
+}
+
+
+def is_provider_model(api: str, model: str) -> bool:
+    """Is ``model`` named as one of the provider's own models on ``api``?"""
+    return model.startswith(PROVIDER_MODEL_PREFIXES.get(api, ()))
+

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..caching import offers_24h, only_24h
-from ..search import has_hosted_search, is_hosted_search
+from ..search import is_hosted_search, lacks_hosted_search
 from .contract import InvalidRequest
 
 
@@ -31,9 +31,8 @@ def check_retention(body: dict[str, Any]) -> None:
 def check_search(api: str, body: dict[str, Any]) -> None:
     """The hosted tool search on a model of the provider's that does not have it (Responses and Messages)."""
     model = str(body.get("model", ""))
-    family = ("gpt-", "o1", "o3", "o4", "chatgpt-") if api == "responses" else ("claude-",)
     tool = next((t for t in body.get("tools") or [] if is_hosted_search(api, t)), None)
-    if tool is None or has_hosted_search(api, model) or not model.startswith(family):
+    if tool is None or not lacks_hosted_search(api, model):
         return
     if api == "messages":
         raise InvalidRequest(f"'{tool.get('type')}' is not supported on model '{model}'.")
