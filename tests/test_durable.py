@@ -63,6 +63,75 @@ def test_a_wrong_call_id_names_the_calls_the_run_waits_on(tmp_path, ledger):
     assert _ran(ledger, "transfer_money") == 0
 
 
+# -- approvals that park ---------------------------------------------------------------------------
+
+TWO_TRANSFERS = "Send 20 dollars to Bob and 30 dollars to Alice."
+
+
+def test_a_parked_run_holds_no_worker_and_goes_on_when_decided(tmp_path, ledger):
+    llm = durable_soak.offline_llm()
+    database = _database(tmp_path, "sqlite")
+    with cd.durable(llm, tools=durable_tools.TOOLS, database=database, worker_concurrency=1) as app:
+        parked = app.enqueue("Send 500 dollars to Anna.", run_id="run-parked")
+        call = app.client.wait_pending(parked).calls[0]
+        # The worker's one slot is free while the run waits: another run goes through meanwhile.
+        weather = app.result(app.enqueue(WEATHER, parallel=True), timeout=60)
+        assert app.client.status(parked) == "PARKED"
+        ended = app.client._dbos.list_workflows(workflow_ids=[parked], load_input=False, load_output=False)[0]
+        assert str(ended.status) == "SUCCESS"  # its workflow ended: no thread waits in it
+        app.approve(parked, call.id)
+        result = app.result(parked, timeout=60)
+        steps = [name for _, name in app.steps(parked)]
+        finished = app.client.runs(status="SUCCESS")
+    assert parked in finished and not [r for r in finished if "after-pause" in r]  # one run, whatever its pauses
+    assert weather.answer == llm.run(WEATHER, tools=durable_tools.TOOLS, parallel=True).answer
+    assert [(c.name, c.is_error) for c in result.tool_calls] == [("transfer_money", False)]
+    assert _ran(ledger, "transfer_money") == 1
+    assert steps.count("conductor.model") == 2 and steps.count("conductor.await") == 1
+
+
+def test_each_call_of_a_pause_is_decided_on_its_own_and_the_run_goes_on_after_the_last(tmp_path, ledger):
+    llm = durable_soak.offline_llm()
+    with cd.durable(llm, tools=durable_tools.TOOLS, database=_database(tmp_path, "sqlite")) as app:
+        run_id = app.start(TWO_TRANSFERS, parallel=True)
+        bob, alice = app.client.wait_pending(run_id).calls
+        app.approve(run_id, bob.id)
+        with pytest.raises(KeyError, match="not waiting on call"):
+            app.reject(run_id, bob.id, "changed my mind")  # the first decision stands
+        assert app.client.status(run_id) == "PARKED" and app.pending(run_id).calls == (alice,)
+        app.reject(run_id, alice.id, "not this week")
+        result = app.result(run_id, timeout=60)
+    assert [(c.arguments["to"], c.blocked) for c in result.tool_calls] == [("Bob", None), ("Alice", "denied")]
+    assert _ran(ledger, "transfer_money") == 1
+
+
+def test_an_edit_that_does_not_fit_the_schema_is_refused_and_the_run_still_waits(tmp_path, ledger):
+    with cd.durable(durable_soak.offline_llm(), tools=durable_tools.TOOLS,
+                    database=_database(tmp_path, "sqlite")) as app:
+        run_id = app.start("Send 500 dollars to Anna.")
+        call = app.client.wait_pending(run_id).calls[0]
+        with pytest.raises(ValueError, match="do not fit the tool's schema.*approve again"):
+            app.approve(run_id, call.id, arguments={"to": "Anna", "amount": "lots"})
+        assert app.pending(run_id).calls == (call,)
+        app.approve(run_id, call.id, arguments={"to": "Anna", "amount": 50})
+        result = app.result(run_id, timeout=60)
+    assert result.tool_calls[0].arguments == {"to": "Anna", "amount": 50}
+    assert _ran(ledger, "transfer_money") == 1
+
+
+def test_a_last_decision_whose_sender_died_before_starting_the_run_again_is_picked_up(tmp_path, ledger):
+    database = _database(tmp_path, "sqlite")
+    with cd.durable(durable_soak.offline_llm(), tools=durable_tools.TOOLS, database=database) as app:
+        run_id = app.start("Send 500 dollars to Anna.")
+        call = app.client.wait_pending(run_id).calls[0]
+    with durability.DurableClient(database) as client:  # the sender records the decision, then dies
+        assert client.pauses.decide(client.pauses.get(run_id), call.id, {"approved": True})
+    with cd.durable(durable_soak.offline_llm(), tools=durable_tools.TOOLS, database=database) as app:
+        result = app.result(run_id, timeout=60)  # the worker's launch started what the sender never did
+    assert [(c.name, c.is_error) for c in result.tool_calls] == [("transfer_money", False)]
+    assert _ran(ledger, "transfer_money") == 1
+
+
 # -- bad input -------------------------------------------------------------------------------------
 
 def test_what_cannot_be_recorded_is_refused_before_the_run_starts_naming_it(tmp_path):

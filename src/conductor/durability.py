@@ -17,10 +17,11 @@ to decide: ``approve`` runs it again, ``reject`` tells the model it was not run 
 Durable runs record a "started" step before every call of a tool not marked idempotent,
 which is how a restarted worker knows the call was cut off.
 
-A call that needs approval parks the run in the database: the workflow waits on a DBOS
-message (``DBOS.recv``), one topic per pause, and a decision sent from any process
-(:class:`DurableClient`, ``python -m conductor approve``) resumes it, however long after
-and across any number of restarts. What is recorded is JSON: each response's body (read
+A call that needs approval parks the run in the database and its workflow ends: no thread and
+no process is held while it waits. A decision sent from any process (:class:`DurableClient`,
+``python -m conductor approve``) is recorded; the one that completes a pause starts the run's
+continuation, a DBOS fork of the parked workflow at the step that reads the decisions, which any
+worker with the run's tools replays and carries on (:class:`Pauses`). The run keeps its id. What is recorded is JSON: each response's body (read
 back into the SDK's type), each tool call's record, never a pickled SDK object, so a
 parked run survives an SDK upgrade.
 
@@ -63,8 +64,9 @@ FORMAT = 1  # of what a durable run records; part of the application version
 WORKFLOW = "conductor.run"
 DEFAULT_DATABASE = "sqlite:///conductor_runs.sqlite"
 DEFAULT_QUEUE = "conductor"
-PENDING_EVENT = "conductor.pending"  # the calls a parked run waits on, as JSON
-RECV_TIMEOUT = 600.0  # seconds one wait for a decision lasts before it is recorded and waited again
+PARKED_STATUS = "PARKED"  # a run waiting for a decision: its workflow has ended, nothing holds it
+INTERNAL_QUEUE = "_dbos_internal_queue"  # DBOS's own queue: what a run started outside a queue goes on with
+PARKED = "conductor_parked"  # the output of a workflow that ended because its run parked: the pause
 POLL = 0.05  # seconds between two looks at a run's status from another process
 
 # Run options a durable run takes (those of llm.run). approve= is a function: a durable run cannot record it.
@@ -226,12 +228,21 @@ class Pending:
         return "; ".join(f"{c.id} {c} ({what})" for c in self.calls) or "nothing pending"
 
 
+class Parked(Exception):  # noqa: N818 - not an error: how a run's workflow ends while it waits
+    """Raised inside the workflow when the run parks: its workflow ends, holding nothing."""
+
+    def __init__(self, pause: Pause) -> None:
+        super().__init__(f"durable run {pause.run_id} parked at pause {pause.pause}")
+        self.pause = pause
+
+
 class _Run:
     """One durable run being driven inside the workflow: the conversation plus its steps."""
 
-    def __init__(self, app: Durable, conversation: Conversation) -> None:
+    def __init__(self, app: Durable, conversation: Conversation, run_id: str) -> None:
         self.app = app
         self.conversation = conversation
+        self.run_id = run_id  # the run's own id, in every continuation too
         self.pauses = 0
         self.outputs: dict[str, str] = {}  # results a person gave for calls cut off by a dead worker
 
@@ -416,37 +427,38 @@ class _Run:
     # waiting for people -----------------------------------------------------------------------
 
     def wait(self, kind: str, calls: Sequence[PendingCall]) -> dict[str, Decision]:
-        """Park the run until every one of ``calls`` has a decision sent (any process, any time later)."""
+        """Every one of ``calls``' decisions, when they are in; otherwise park: the pause is recorded and
+        :class:`Parked` ends the workflow. The decisions come later from any process, which then starts
+        the run's continuation at the step that reads them (:class:`Pauses`)."""
         from dbos import DBOS
 
         self.pauses += 1
-        pause = self.pauses
-        topic = f"conductor.decide.{pause}"  # one topic per pause: a late duplicate never decides a later one
-        listed = [{"id": c.id, "name": c.name, "arguments": dict(c.arguments), "digest": c.digest,
-                   "caller": c.caller} for c in calls]
-        DBOS.set_event(PENDING_EVENT, json.dumps({"pause": pause, "kind": kind, "topic": topic, "calls": listed}))
-        logger.info("durable run %s parked (%s): %s", DBOS.workflow_id, kind, ", ".join(c.id for c in calls))
-        by_id = {c.id: c for c in calls}
+        tools = self.conversation.tools
+        listed = tuple({"id": c.id, "name": c.name, "arguments": dict(c.arguments), "digest": c.digest,
+                        "caller": c.caller, "schema": tools.get(c.name).parameters if c.name in tools else None}
+                       for c in calls)
+        reserved = DBOS.reserve_step()
+        pause = Pause(self.run_id, self.pauses, kind, listed, str(DBOS.workflow_id), reserved.step_id,
+                      self.app.version, None)
+        store = self.app.pauses
+        assert store is not None
+        decided = json.loads(reserved.run({"name": "conductor.await"}, lambda: json.dumps(store.open(pause))))
+        if decided is None:
+            logger.info("durable run %s parked (%s): %s", self.run_id, kind, ", ".join(c.id for c in calls))
+            raise Parked(pause)
         decisions: dict[str, Decision] = {}
-        while len(decisions) < len(by_id):
-            message = DBOS.recv(topic, timeout_seconds=RECV_TIMEOUT)
-            if message is None:
-                continue  # the timeout is itself recorded; wait again
-            decided = json.loads(message)
-            call = by_id.get(decided.get("call_id"))
-            if call is None:
-                continue
-            problem = self._edit_problem(call, decided.get("arguments"))
-            if problem:
+        for call in calls:
+            given = decided[call.id]
+            problem = self._edit_problem(call, given.get("arguments"))
+            if problem:  # the sender checked it against the schema; the tool itself is stricter: not run
                 logger.warning("the edit for %s was refused: %s", call.id, problem)
-                continue
-            if kind == "interrupted" and isinstance(decided.get("output"), str):
-                self.outputs[call.id] = decided["output"]
+                given = {"approved": False, "reason": f"a person's edit of the arguments was refused: {problem}"}
+            if kind == "interrupted" and isinstance(given.get("output"), str):
+                self.outputs[call.id] = given["output"]
             decisions[call.id] = Decision(
-                approved=bool(decided.get("approved")), digest=call.digest, reason=decided.get("reason", ""),
-                arguments=decided.get("arguments"),
+                approved=bool(given.get("approved")), digest=call.digest, reason=given.get("reason", ""),
+                arguments=given.get("arguments"),
             )
-        DBOS.set_event(PENDING_EVENT, json.dumps({"pause": pause, "kind": kind, "topic": topic, "calls": []}))
         return decisions
 
     def _edit_problem(self, call: PendingCall, arguments: str | None) -> str | None:
@@ -565,6 +577,7 @@ class Durable:
         self.queue_limits = {"concurrency": concurrency, "worker_concurrency": worker_concurrency,
                              "requests_per_minute": requests_per_minute}
         self.launched = False
+        self.pauses: Pauses | None = None  # where this worker's runs park (opened at launch)
         self._client: DurableClient | None = None
         self._handles: dict[str, Any] = {}  # runs started here: their result is waited for in-process
 
@@ -595,8 +608,10 @@ class Durable:
                 "executor_id": self.executor_id,
             }
             _app = self
+            self.pauses = Pauses(self.database)
             _off_loop(lambda: self._start_dbos(config))
             self.launched = True
+            self.client.resume_claimed()  # a sender that died between a last decision and its continuation
             budget = QueueBudget(self.database, self.queue_name, self.budget_usd)
             self.queue_budget = budget if budget.active else None
             if self.queue_budget is None:
@@ -632,6 +647,9 @@ class Durable:
             if self.queue_budget is not None:
                 self.queue_budget.close()
                 self.queue_budget = None
+            if self.pauses is not None:
+                self.pauses.close()
+                self.pauses = None
             if self.launched:
                 _off_loop(lambda: DBOS.destroy(destroy_registry=False))
                 self.launched = False
@@ -669,12 +687,13 @@ class Durable:
 
     # runs ------------------------------------------------------------------------------------
 
-    def _payload(self, question: str, options: dict[str, Any]) -> str:
+    def _payload(self, question: str, options: dict[str, Any], run_id: str) -> str:
         for name in options.get("tools", ()) or ():
             name = _tool_name(name)
             if isinstance(name, str) and name not in self.tools:
                 raise DurableError(f"tool {name!r} is not one this durable app serves ({', '.join(self.tools.names)})")
-        spec = {**json.loads(encode_options(question, options)), "tools": self.tools.names, "version": self.version}
+        spec = {**json.loads(encode_options(question, options)), "tools": self.tools.names, "version": self.version,
+                "run_id": run_id}
         try:  # what llm.run would refuse (an unknown option, a bad tool_choice) is refused before anything is recorded
             self._conversation_of(spec)
         except (TypeError, ValueError) as exc:
@@ -689,9 +708,9 @@ class Durable:
         """Start a durable run in this process; its id (``result(run_id)`` waits for it)."""
         from dbos import DBOS, SetWorkflowID
 
-        payload = self._payload(question, options)  # refused before anything is recorded
+        run_id = _run_id(run_id)
+        payload = self._payload(question, options, run_id)  # refused before anything is recorded
         self._ensure()
-        run_id = run_id or f"run-{uuid.uuid4().hex[:12]}"
 
         def start() -> Any:
             with SetWorkflowID(run_id):
@@ -704,8 +723,8 @@ class Durable:
         """Put a durable run on the queue; its id. Any worker on the database with these tools takes it,
         within the queue's limits. This never launches DBOS here: a process that only hands runs to
         workers (a web handler, a notebook) builds the app with ``launch=False`` and enqueues."""
-        payload = self._payload(question, options)
-        run_id = run_id or f"run-{uuid.uuid4().hex[:12]}"
+        run_id = _run_id(run_id)
+        payload = self._payload(question, options, run_id)
         try:
             self.client.enqueue(self.queue_name, payload, run_id=run_id, version=self.version)
         except Exception as exc:  # noqa: BLE001 - one line that says what to do
@@ -736,17 +755,20 @@ class Durable:
         """Wait for the run to end (started here, or by any process on the database); its RunResult."""
         handle = self._handles.pop(run_id, None)
         if handle is not None and timeout is None:
-            return RunResult.from_json(_off_loop(handle.get_result))
+            output = _off_loop(handle.get_result)
+            if PARKED not in json.loads(output):
+                return RunResult.from_json(output)
         return self.client.result(run_id, timeout=timeout)
 
     def pending(self, run_id: str) -> Pending:
         return self.client.pending(run_id)
 
     def steps(self, run_id: str) -> list[tuple[int, str]]:
-        """The steps recorded for a run so far: (step id, name), in order."""
+        """The steps recorded for a run so far, continuations included: (step id, name), in order."""
         from dbos import DBOS
 
-        return [(s["function_id"], s["function_name"]) for s in _off_loop(lambda: DBOS.list_workflow_steps(run_id))]
+        latest = self.client.segment(run_id)
+        return [(s["function_id"], s["function_name"]) for s in _off_loop(lambda: DBOS.list_workflow_steps(latest))]
 
     def approve(self, run_id: str, call_id: str, *, arguments: Mapping[str, Any] | None = None) -> None:
         self.client.approve(run_id, call_id, arguments=arguments)
@@ -760,12 +782,18 @@ class Durable:
     # inside the workflow -----------------------------------------------------------------------
 
     def _body(self, payload: str) -> str:
+        from dbos import DBOS
+
         spec = json.loads(payload)
         if spec.get("version") != self.version:
             raise DurableError(
                 f"this run was started with tools {spec.get('tools')}; this worker serves {self.tools.names}"
             )
-        return drive(_Run(self, self._conversation_of(spec))).to_json()
+        run_id = spec.get("run_id") or str(DBOS.workflow_id)
+        try:
+            return drive(_Run(self, self._conversation_of(spec), run_id)).to_json()
+        except Parked as parked:
+            return json.dumps({PARKED: parked.pause.pause, "run_id": run_id})
 
     def _conversation_of(self, spec: Mapping[str, Any]) -> Conversation:
         """The run's conversation, built from its recorded input exactly as ``llm.run`` builds it."""
@@ -785,6 +813,15 @@ class Durable:
             limits=_limits(options.pop("budget", None), options.pop("deadline", None)),
             keep_raw=False,
         )
+
+
+def _run_id(given: str | None) -> str:
+    """The id a new run gets (a fresh one when none is given)."""
+    if given is None:
+        return f"run-{uuid.uuid4().hex[:12]}"
+    if not isinstance(given, str) or not given.strip() or len(given) > 160:
+        raise DurableError(f"run_id= takes a non-empty string of at most 160 characters, got {given!r}")
+    return given
 
 
 def _budget_usd(value: Any) -> float | None:
@@ -911,6 +948,15 @@ def _synchronous_normal(dbapi_connection: Any, record: Any) -> None:
         dbapi_connection.execute("PRAGMA synchronous=NORMAL")
 
 
+def _engine(database: str) -> Any:
+    """A SQLAlchemy engine on the runs' database, for conductor's own tables beside DBOS's."""
+    import sqlalchemy as sa
+
+    url = database.replace("postgresql://", "postgresql+psycopg://", 1) if database.startswith(
+        "postgresql://") else database
+    return sa.create_engine(url, connect_args={"timeout": 30} if url.startswith("sqlite") else {})
+
+
 # -- a dollar budget for a whole queue -----------------------------------------------------------
 
 class QueueBudget:
@@ -923,10 +969,8 @@ class QueueBudget:
     def __init__(self, database: str, queue: str, usd: float | None = None) -> None:
         import sqlalchemy as sa
 
-        url = database.replace("postgresql://", "postgresql+psycopg://", 1) if database.startswith(
-            "postgresql://") else database
         self.queue = queue
-        self.engine = sa.create_engine(url, connect_args={"timeout": 30} if url.startswith("sqlite") else {})
+        self.engine = _engine(database)
         with self.engine.begin() as c:
             c.execute(sa.text(f"CREATE TABLE IF NOT EXISTS {self.TABLE} (queue VARCHAR(200) PRIMARY KEY, "
                               "usd DOUBLE PRECISION NOT NULL, spent DOUBLE PRECISION NOT NULL DEFAULT 0, "
@@ -970,6 +1014,147 @@ class QueueBudget:
         self.engine.dispose()
 
 
+# -- parked runs ---------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Pause:
+    """One pause of a run as the database holds it."""
+
+    run_id: str  # the run's own id (what people use), whichever segment parked
+    pause: int
+    kind: str  # "approval" or "interrupted"
+    calls: tuple[dict[str, Any], ...]  # id, name, arguments, digest, caller, schema
+    segment: str  # the workflow that parked (the run's id, or an earlier continuation's)
+    step: int  # the step that reads the decisions: a continuation starts there
+    version: str
+    resumed: str | None  # the workflow that goes on from here (None while the run is parked)
+    decided: frozenset[str] = frozenset()  # call ids with a decision recorded
+
+    @property
+    def continuation(self) -> str:
+        return f"{self.run_id}:after-pause-{self.pause}"
+
+
+class Pauses:
+    """Where parked runs wait: conductor's two tables beside DBOS's in the runs' database.
+
+    A run that reaches a call needing a person records the pause (its calls, and the step that reads
+    the decisions) and its workflow ends: no thread, no process is held while it waits. Each decision
+    is a row. Whoever completes the set (the last decision sent, or the run's own step when the
+    decisions were in first) claims the pause in one atomic UPDATE; when a decision completed it, the
+    sender starts the continuation: DBOS forks the parked workflow at the step that reads the
+    decisions, so any worker with the run's tools replays the recorded steps and goes on. Hand-written
+    on DBOS's primitives because DBOS's own messages (``send``/``recv``) need a workflow running to
+    receive them, which is the thread this avoids.
+    """
+
+    PAUSES = "conductor_pauses"
+    DECISIONS = "conductor_decisions"
+
+    def __init__(self, database: str) -> None:
+        import sqlalchemy as sa
+
+        self.engine = _engine(database)
+        with self.engine.begin() as c:
+            c.execute(sa.text(
+                f"CREATE TABLE IF NOT EXISTS {self.PAUSES} (run_id VARCHAR(200) NOT NULL, pause INTEGER NOT NULL, "
+                "kind VARCHAR(20) NOT NULL, calls TEXT NOT NULL, segment VARCHAR(300) NOT NULL, "
+                "step INTEGER NOT NULL, version VARCHAR(100) NOT NULL, resumed VARCHAR(300), "
+                "parked_at DOUBLE PRECISION NOT NULL, PRIMARY KEY (run_id, pause))"))
+            c.execute(sa.text(
+                f"CREATE TABLE IF NOT EXISTS {self.DECISIONS} (run_id VARCHAR(200) NOT NULL, pause INTEGER NOT NULL, "
+                "call_id VARCHAR(200) NOT NULL, decision TEXT NOT NULL, PRIMARY KEY (run_id, pause, call_id))"))
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # the run's side (inside a step) ---------------------------------------------------------
+
+    def open(self, pause: Pause) -> dict[str, dict[str, Any]] | None:
+        """Record ``pause`` (once) and claim it for ``pause.segment`` when every call is decided: the
+        decisions, or None when the run must park."""
+        import sqlalchemy as sa
+
+        with self.engine.begin() as c:
+            c.execute(sa.text(
+                f"INSERT INTO {self.PAUSES} (run_id, pause, kind, calls, segment, step, version, parked_at) "
+                "VALUES (:r, :p, :kind, :calls, :segment, :step, :version, :at) ON CONFLICT (run_id, pause) DO NOTHING"
+            ), {"r": pause.run_id, "p": pause.pause, "kind": pause.kind, "calls": json.dumps(pause.calls),
+                "segment": pause.segment, "step": pause.step, "version": pause.version, "at": time.time()})
+        self._claim(pause, pause.segment)
+        found = self.get(pause.run_id, pause.pause)
+        if found is None or found.resumed != pause.segment:
+            return None
+        return self.decisions(pause.run_id, pause.pause)
+
+    def _claim(self, pause: Pause, by: str) -> bool:
+        """Set who goes on from ``pause``, once, and only when every call has its decision."""
+        import sqlalchemy as sa
+
+        with self.engine.begin() as c:
+            return c.execute(sa.text(
+                f"UPDATE {self.PAUSES} SET resumed = :by WHERE run_id = :r AND pause = :p AND resumed IS NULL "
+                f"AND (SELECT COUNT(*) FROM {self.DECISIONS} d WHERE d.run_id = :r AND d.pause = :p) >= :n"
+            ), {"by": by, "r": pause.run_id, "p": pause.pause, "n": len(pause.calls)}).rowcount == 1
+
+    # anyone's side -----------------------------------------------------------------------------
+
+    def get(self, run_id: str, pause: int | None = None) -> Pause | None:
+        """The run's pause ``pause`` (its latest when None), with the calls decided so far."""
+        import sqlalchemy as sa
+
+        where = "run_id = :r" + ("" if pause is None else " AND pause = :p")
+        with self.engine.begin() as c:
+            row = c.execute(sa.text(
+                f"SELECT run_id, pause, kind, calls, segment, step, version, resumed FROM {self.PAUSES} "
+                f"WHERE {where} ORDER BY pause DESC LIMIT 1"), {"r": run_id, "p": pause}).fetchone()
+            if row is None:
+                return None
+            decided = c.execute(sa.text(f"SELECT call_id FROM {self.DECISIONS} WHERE run_id = :r AND pause = :p"),
+                                {"r": run_id, "p": row[1]}).fetchall()
+        return Pause(row[0], row[1], row[2], tuple(json.loads(row[3])), row[4], row[5], row[6], row[7],
+                     frozenset(d[0] for d in decided))
+
+    def decisions(self, run_id: str, pause: int) -> dict[str, dict[str, Any]]:
+        import sqlalchemy as sa
+
+        with self.engine.begin() as c:
+            rows = c.execute(sa.text(f"SELECT call_id, decision FROM {self.DECISIONS} WHERE run_id = :r AND "
+                                     "pause = :p"), {"r": run_id, "p": pause}).fetchall()
+        return {call_id: json.loads(decision) for call_id, decision in rows}
+
+    def decide(self, pause: Pause, call_id: str, decision: Mapping[str, Any]) -> bool:
+        """Record a decision (the first one for a call stands); True when it completed the pause and
+        claimed it for the continuation, which the caller then starts."""
+        import sqlalchemy as sa
+
+        with self.engine.begin() as c:
+            added = c.execute(sa.text(
+                f"INSERT INTO {self.DECISIONS} (run_id, pause, call_id, decision) VALUES (:r, :p, :call, :d) "
+                "ON CONFLICT (run_id, pause, call_id) DO NOTHING"
+            ), {"r": pause.run_id, "p": pause.pause, "call": call_id, "d": json.dumps(dict(decision))}).rowcount
+        if not added:
+            raise KeyError(f"call {call_id!r} of durable run {pause.run_id} was decided already")
+        return self._claim(pause, pause.continuation)
+
+    def parked(self) -> list[Pause]:
+        """Every pause no run has gone on from yet."""
+        import sqlalchemy as sa
+
+        with self.engine.begin() as c:
+            rows = c.execute(sa.text(f"SELECT run_id, pause FROM {self.PAUSES} WHERE resumed IS NULL")).fetchall()
+        return [p for r, n in rows if (p := self.get(r, n)) is not None]
+
+    def claimed(self) -> list[Pause]:
+        """Pauses a decision completed: each one's continuation should exist."""
+        import sqlalchemy as sa
+
+        with self.engine.begin() as c:
+            rows = c.execute(sa.text(f"SELECT run_id, pause FROM {self.PAUSES} WHERE resumed IS NOT NULL "
+                                     "AND resumed <> segment")).fetchall()
+        return [p for r, n in rows if (p := self.get(r, n)) is not None]
+
+
 # -- other processes -----------------------------------------------------------------------------
 
 class DurableClient:
@@ -987,7 +1172,10 @@ class DurableClient:
             first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             raise DurableError(f"no durable runs' database at {_safe(database)}: {first}") from None
 
+        self.pauses = Pauses(database)
+
     def close(self) -> None:
+        self.pauses.close()
         self._dbos.destroy()
 
     def __enter__(self) -> DurableClient:
@@ -1000,63 +1188,102 @@ class DurableClient:
         self._dbos.enqueue({"workflow_name": WORKFLOW, "queue_name": queue, "workflow_id": run_id,
                             "app_version": version}, payload)
 
+    def segment(self, run_id: str) -> str:
+        """The workflow that carries the run now: its own id, or its latest continuation's."""
+        latest = self.pauses.get(run_id)
+        if latest is None:
+            return run_id
+        return latest.resumed or latest.segment
+
+    def _status_of(self, run_id: str) -> Any:
+        workflow = self.segment(run_id)
+        found = self._dbos.list_workflows(workflow_ids=[workflow], load_input=False, load_output=False)
+        if not found:
+            if workflow == run_id:
+                raise KeyError(f"no durable run has id {run_id!r} in {_safe(self.database)}")
+            self.resume_claimed()  # its sender died before starting it
+            found = self._dbos.list_workflows(workflow_ids=[workflow], load_input=False, load_output=False)
+        return found[0]
+
     def executor(self, run_id: str) -> str | None:
         """The executor id of the worker that took the run (None while it waits on the queue)."""
-        found = self._dbos.list_workflows(workflow_ids=[run_id], load_input=False, load_output=False)
-        if not found:
-            raise KeyError(f"no durable run has id {run_id!r} in {_safe(self.database)}")
-        return found[0].executor_id
+        return self._status_of(run_id).executor_id
 
     def status(self, run_id: str) -> str:
-        """PENDING, ENQUEUED, SUCCESS, ERROR, ... (DBOS's workflow status)."""
-        found = self._dbos.list_workflows(workflow_ids=[run_id], load_input=False, load_output=False)
-        if not found:
-            raise KeyError(f"no durable run has id {run_id!r} in {_safe(self.database)}")
-        return str(found[0].status)
+        """PARKED while the run waits for a decision; otherwise DBOS's workflow status of the run (its
+        latest continuation's): ENQUEUED, PENDING (running, or its worker died), SUCCESS, ERROR, ..."""
+        pause = self.pauses.get(run_id)
+        if pause is not None and pause.resumed is None:
+            return PARKED_STATUS
+        return str(self._status_of(run_id).status)
 
     def runs(self, status: str | list[str] | None = None) -> list[str]:
-        """The ids of the durable runs in the database (optionally only those with ``status``)."""
-        found = self._dbos.list_workflows(name=WORKFLOW, status=status, load_input=False, load_output=False)
-        return [w.workflow_id for w in found]
+        """The ids of the durable runs in the database (optionally only those whose :meth:`status` is
+        ``status``); a continuation is not a run of its own."""
+        found = self._dbos.list_workflows(name=WORKFLOW, load_input=False, load_output=False)
+        by_id = {w.workflow_id: str(w.status) for w in found}
+        wanted = None if status is None else {status} if isinstance(status, str) else set(status)
+        out = []
+        for w in found:
+            if w.forked_from is not None:
+                continue
+            pause = self.pauses.get(w.workflow_id)
+            if pause is None:
+                now = by_id[w.workflow_id]
+            elif pause.resumed is None:
+                now = PARKED_STATUS
+            else:
+                now = by_id.get(pause.resumed, "ENQUEUED")  # a continuation about to be started
+            if wanted is None or now in wanted:
+                out.append(w.workflow_id)
+        return out
 
     def waiting(self, queue: str, *, exclude_version: str) -> dict[str, list[str]]:
-        """Unfinished runs on ``queue`` started with another tool set: run id -> its tool names and
-        tool-set version."""
+        """Unfinished runs on ``queue`` (parked ones included) started with another tool set: run id ->
+        its tool names and tool-set version."""
         found = self._dbos.list_workflows(name=WORKFLOW, status=["PENDING", "ENQUEUED"], load_input=True,
                                           load_output=False)
+        parked = [p for p in self.pauses.parked() if p.version != exclude_version]
+        if parked:
+            found += self._dbos.list_workflows(workflow_ids=[p.segment for p in parked], load_input=True,
+                                               load_output=False)
         out: dict[str, list[str]] = {}
         for status in found:
             if status.app_version == exclude_version:
                 continue
-            if status.queue_name not in (None, queue):
+            if status.queue_name not in (None, queue, INTERNAL_QUEUE):
                 continue
             try:
                 payload = json.loads(status.input["args"][0])  # type: ignore[index]
-                out[status.workflow_id] = [*payload.get("tools", []), f"version {status.app_version}"]
+                run_id = payload.get("run_id") or status.workflow_id
+                out[run_id] = [*payload.get("tools", []), f"version {status.app_version}"]
             except (TypeError, KeyError, IndexError, ValueError):
                 out[status.workflow_id] = ["?"]
         return out
 
     def result(self, run_id: str, timeout: float | None = None) -> RunResult:
-        """Wait for the run to end and return its RunResult."""
-        handle = self._dbos.retrieve_workflow(run_id)
-        if timeout is not None:
-            end = time.monotonic() + timeout
-            while str(handle.get_status().status) in ("PENDING", "ENQUEUED"):
-                if time.monotonic() > end:
-                    raise TimeoutError(f"durable run {run_id} has not finished after {timeout} s")
+        """Wait for the run to end (through any number of pauses) and return its RunResult."""
+        end = None if timeout is None else time.monotonic() + timeout
+        while True:
+            if self.status(run_id) in ("PENDING", "ENQUEUED", PARKED_STATUS):
+                if end is not None and time.monotonic() > end:
+                    raise TimeoutError(f"durable run {run_id} has not finished after {timeout} s "
+                                       f"({self.status(run_id).lower()})")
                 time.sleep(POLL)
-        return RunResult.from_json(handle.get_result(polling_interval_sec=POLL))
+                continue
+            output = self._dbos.retrieve_workflow(self.segment(run_id)).get_result(polling_interval_sec=POLL)
+            if PARKED not in json.loads(output):
+                return RunResult.from_json(output)
+            # it parked again since the status was read: wait for its next continuation
 
-    def pending(self, run_id: str, timeout: float = 0.0) -> Pending:
-        """What the run waits on (calls empty when it waits on nothing)."""
-        raw = self._dbos.get_event(run_id, PENDING_EVENT, timeout_seconds=timeout)
-        if raw is None:
+    def pending(self, run_id: str) -> Pending:
+        """What the parked run still waits on (no calls when it waits on nothing)."""
+        pause = self.pauses.get(run_id)
+        if pause is None or pause.resumed is not None:
             return Pending(run_id, 0, "", ())
-        data = json.loads(raw)
         calls = tuple(PendingCall(c["id"], c["name"], c["arguments"], c["digest"], c.get("caller", "model"))
-                      for c in data["calls"])
-        return Pending(run_id, data["pause"], data["kind"], calls)
+                      for c in pause.calls if c["id"] not in pause.decided)
+        return Pending(run_id, pause.pause, pause.kind, calls)
 
     def wait_pending(self, run_id: str, timeout: float = 60.0) -> Pending:
         """Wait until the run waits on a decision; what it waits on."""
@@ -1067,34 +1294,81 @@ class DurableClient:
                 return pending
             if time.monotonic() > end:
                 raise TimeoutError(f"durable run {run_id} is not waiting on a decision after {timeout} s")
-            time.sleep(0.05)
+            time.sleep(POLL)
 
-    def _send(self, run_id: str, call_id: str, decision: dict[str, Any]) -> None:
-        pending = self.pending(run_id)
-        ids = [c.id for c in pending.calls]
-        if call_id not in ids:
-            waiting = ", ".join(f"{c.id} ({c.name})" for c in pending.calls) or "none"
+    def _decide(self, run_id: str, call_id: str, decision: dict[str, Any], kind: str | None = None) -> None:
+        pause = self.pauses.get(run_id)
+        calls = {c["id"]: c for c in pause.calls if c["id"] not in pause.decided} \
+            if pause is not None and pause.resumed is None else {}
+        if call_id not in calls:
+            waiting = ", ".join(f"{c['id']} ({c['name']})" for c in calls.values()) or "nothing"
             raise KeyError(f"durable run {run_id} is not waiting on call {call_id!r}; it waits on: {waiting}")
-        topic = f"conductor.decide.{pending.pause}"
-        self._dbos.send(run_id, json.dumps({"call_id": call_id, **decision}), topic)
+        assert pause is not None
+        if kind is not None and pause.kind != kind:
+            raise ValueError("complete() answers a call cut off by a dead worker; approve or reject an approval")
+        if decision.get("arguments") is not None:
+            _check_edit(calls[call_id], call_id, decision["arguments"])
+        if self.pauses.decide(pause, call_id, decision):
+            self._continue(pause)
+
+    def _continue(self, pause: Pause) -> None:
+        """Start the run's continuation from ``pause``: a fork of the parked workflow at the step that
+        reads the decisions, on the queue the run came from, for workers with its tools."""
+        from dbos import SetWorkflowID
+
+        parked = self._dbos.list_workflows(workflow_ids=[pause.segment], load_input=False, load_output=False)
+        queue = parked[0].queue_name if parked else None
+        try:
+            with SetWorkflowID(pause.continuation):
+                self._dbos.fork_workflow(pause.segment, pause.step, application_version=pause.version,
+                                         queue_name=queue or INTERNAL_QUEUE)
+        except Exception as exc:  # noqa: BLE001 - started already (by another sender or a repair)
+            if self._dbos.list_workflows(workflow_ids=[pause.continuation], load_input=False, load_output=False):
+                return
+            raise DurableError(f"could not start durable run {pause.run_id}'s continuation: {exc}") from exc
+        logger.info("durable run %s goes on after pause %s", pause.run_id, pause.pause)
+
+    def resume_claimed(self) -> int:
+        """Start every continuation a last decision claimed but whose sender died before starting it;
+        how many were started."""
+        started = 0
+        for pause in self.pauses.claimed():
+            if not self._dbos.list_workflows(workflow_ids=[pause.continuation], load_input=False,
+                                             load_output=False):
+                self._continue(pause)
+                started += 1
+        return started
 
     def approve(self, run_id: str, call_id: str, *, arguments: Mapping[str, Any] | None = None) -> None:
-        """Approve ``call_id`` of a parked run (with a person's edit of its arguments); the run goes on."""
+        """Approve ``call_id`` of a parked run (with a person's edit of its arguments); the run goes on
+        once every call it waits on is decided."""
         edit = None
         if arguments is not None:
             try:
                 edit = json.dumps(dict(arguments), ensure_ascii=False, allow_nan=False)
             except (TypeError, ValueError) as exc:
                 raise ValueError(f"the edited arguments cannot be sent as JSON ({exc})") from exc
-        self._send(run_id, call_id, {"approved": True, "arguments": edit})
+        self._decide(run_id, call_id, {"approved": True, "arguments": edit})
 
     def reject(self, run_id: str, call_id: str, reason: str = "") -> None:
         """Deny ``call_id`` of a parked run; the model is told, with ``reason``."""
-        self._send(run_id, call_id, {"approved": False, "reason": reason})
+        self._decide(run_id, call_id, {"approved": False, "reason": reason})
 
     def complete(self, run_id: str, call_id: str, output: str) -> None:
         """A call cut off by a dead worker did take effect (a person checked): ``output`` is its result,
         and it does not run again."""
-        if self.pending(run_id).kind != "interrupted":
-            raise ValueError("complete() answers a call cut off by a dead worker; approve or reject an approval")
-        self._send(run_id, call_id, {"approved": False, "output": str(output)})
+        self._decide(run_id, call_id, {"approved": False, "output": str(output)}, kind="interrupted")
+
+
+def _check_edit(call: Mapping[str, Any], call_id: str, arguments: str) -> None:
+    """A person's edit checked against the tool's JSON schema before it is recorded (the worker checks
+    it against the tool itself again; a client has no tools)."""
+    import jsonschema
+
+    schema = call.get("schema")
+    if not schema:
+        return
+    problem = next(iter(jsonschema.Draft202012Validator(schema).iter_errors(json.loads(arguments))), None)
+    if problem is not None:
+        raise ValueError(f"the edited arguments for call {call_id} do not fit the tool's schema, so nothing was "
+                         f"approved: {problem.message}. Fix them and call approve again")

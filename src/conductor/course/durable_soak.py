@@ -247,10 +247,10 @@ def crash_soak(conversations: int = 200, *, seed: int = 0, kill_after: tuple[flo
             while time.perf_counter() - began < limit:
                 next_kill = time.perf_counter() + rng.uniform(*kill_after)
                 while time.perf_counter() < next_kill:
-                    for run_id in client.runs(status="PENDING"):
+                    for run_id in client.runs(status="PARKED"):
                         _decide(client, run_id, ledger, counts, decided)
                     time.sleep(0.05)
-                open_runs = client.runs(status=["PENDING", "ENQUEUED"])
+                open_runs = client.runs(status=["PENDING", "ENQUEUED", "PARKED"])
                 if not open_runs:
                     break
                 kill(process)
