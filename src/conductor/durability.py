@@ -186,6 +186,13 @@ def load_response(data: Mapping[str, Any]) -> Any:
 # -- the workflow --------------------------------------------------------------------------------
 
 _app: Durable | None = None  # the one durable app of this process (DBOS allows one instance)
+_run_var: contextvars.ContextVar[str | None] = contextvars.ContextVar("conductor_durable_run", default=None)
+
+
+def current_run_id() -> str | None:
+    """The id of the durable run this code runs in (inside a tool: the run's own id, the same in each of
+    its continuations after a pause, so a tool can key a side effect by it); None outside a durable run."""
+    return _run_var.get()
 _app_lock = threading.Lock()
 
 
@@ -790,10 +797,13 @@ class Durable:
                 f"this run was started with tools {spec.get('tools')}; this worker serves {self.tools.names}"
             )
         run_id = spec.get("run_id") or str(DBOS.workflow_id)
+        token = _run_var.set(run_id)
         try:
             return drive(_Run(self, self._conversation_of(spec), run_id)).to_json()
         except Parked as parked:
             return json.dumps({PARKED: parked.pause.pause, "run_id": run_id})
+        finally:
+            _run_var.reset(token)
 
     def _conversation_of(self, spec: Mapping[str, Any]) -> Conversation:
         """The run's conversation, built from its recorded input exactly as ``llm.run`` builds it."""

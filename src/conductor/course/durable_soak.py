@@ -44,11 +44,11 @@ def _ledger(tool_name: str, arguments: dict[str, Any]) -> None:
     path = os.environ.get(LEDGER_ENV)
     if not path:
         return
-    from dbos import DBOS
+    from ..durability import current_run_id
 
     with sqlite3.connect(path, timeout=30) as db:
         db.execute("INSERT INTO effects VALUES (?, ?, ?)",
-                   (DBOS.workflow_id or "", tool_name, json.dumps(arguments, sort_keys=True)))
+                   (current_run_id() or "", tool_name, json.dumps(arguments, sort_keys=True)))
 
 
 def _pause(hold: bool = True) -> None:
