@@ -69,9 +69,10 @@ def test_a_wrong_call_id_names_the_calls_the_run_waits_on(tmp_path, ledger):
 TWO_TRANSFERS = "Send 20 dollars to Bob and 30 dollars to Alice."
 
 
-def test_a_parked_run_holds_no_worker_and_goes_on_when_decided(tmp_path, ledger):
+@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
+def test_a_parked_run_holds_no_worker_and_goes_on_when_decided(tmp_path, ledger, kind):
     llm = durable_soak.offline_llm()
-    database = _database(tmp_path, "sqlite")
+    database = _database(tmp_path, kind)
     with cd.durable(llm, tools=durable_tools.TOOLS, database=database, worker_concurrency=1) as app:
         parked = app.enqueue("Send 500 dollars to Anna.", run_id="run-parked")
         call = app.client.wait_pending(parked).calls[0]
@@ -92,9 +93,10 @@ def test_a_parked_run_holds_no_worker_and_goes_on_when_decided(tmp_path, ledger)
     assert steps.count("conductor.model") == 2 and steps.count("conductor.await") == 1
 
 
-def test_each_call_of_a_pause_is_decided_on_its_own_and_the_run_goes_on_after_the_last(tmp_path, ledger):
+@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
+def test_each_call_of_a_pause_is_decided_on_its_own_and_the_run_goes_on_after_the_last(tmp_path, ledger, kind):
     llm = durable_soak.offline_llm()
-    with cd.durable(llm, tools=durable_tools.TOOLS, database=_database(tmp_path, "sqlite")) as app:
+    with cd.durable(llm, tools=durable_tools.TOOLS, database=_database(tmp_path, kind)) as app:
         run_id = app.start(TWO_TRANSFERS, parallel=True)
         bob, alice = app.client.wait_pending(run_id).calls
         app.approve(run_id, bob.id)
@@ -107,9 +109,10 @@ def test_each_call_of_a_pause_is_decided_on_its_own_and_the_run_goes_on_after_th
     assert _ran(ledger, "transfer_money") == 1
 
 
-def test_an_edit_that_does_not_fit_the_schema_is_refused_and_the_run_still_waits(tmp_path, ledger):
+@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
+def test_an_edit_that_does_not_fit_the_schema_is_refused_and_the_run_still_waits(tmp_path, ledger, kind):
     with cd.durable(durable_soak.offline_llm(), tools=durable_tools.TOOLS,
-                    database=_database(tmp_path, "sqlite")) as app:
+                    database=_database(tmp_path, kind)) as app:
         run_id = app.start("Send 500 dollars to Anna.")
         call = app.client.wait_pending(run_id).calls[0]
         with pytest.raises(ValueError, match="do not fit the tool's schema.*approve again"):
@@ -121,8 +124,9 @@ def test_an_edit_that_does_not_fit_the_schema_is_refused_and_the_run_still_waits
     assert _ran(ledger, "transfer_money") == 1
 
 
-def test_a_last_decision_whose_sender_died_before_starting_the_run_again_is_picked_up(tmp_path, ledger):
-    database = _database(tmp_path, "sqlite")
+@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
+def test_a_last_decision_whose_sender_died_before_starting_the_run_again_is_picked_up(tmp_path, ledger, kind):
+    database = _database(tmp_path, kind)
     with cd.durable(durable_soak.offline_llm(), tools=durable_tools.TOOLS, database=database) as app:
         run_id = app.start("Send 500 dollars to Anna.")
         call = app.client.wait_pending(run_id).calls[0]
