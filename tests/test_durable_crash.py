@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+import conductor as cd
 from conductor import durability
 from conductor.course import durable_soak
 
@@ -130,6 +131,33 @@ def test_three_workers_share_one_queue(tmp_path, ledger, kind):
     assert len({r.answer for r in results}) == 1
     assert _ran(ledger, "get_weather") == 27  # every call once
     assert executors <= {"worker-0", "worker-1", "worker-2"}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", ["postgres"])
+def test_a_dollar_budget_for_the_queue_holds_across_three_workers(tmp_path, ledger, kind):
+    database = _database(tmp_path, kind)
+    one = durable_soak.offline_llm().run(WEATHER, tools=durable_tools.TOOLS, parallel=True, max_tokens=100).cost
+    durability.QueueBudget(database, durability.DEFAULT_QUEUE, one * 4.5).close()  # set once; no worker is told it
+    workers = [_worker(database, ledger, f"worker-{i}") for i in range(3)]
+    try:
+        ids = [f"run-budget-{i}" for i in range(9)]
+        planner = cd.durable(durable_soak.offline_llm(), tools=durable_tools.TOOLS, database=database, launch=False)
+        for run_id in ids:
+            planner.enqueue(WEATHER, run_id=run_id, parallel=True, max_tokens=100)
+        with durability.DurableClient(database) as client:
+            results = [client.result(run_id, timeout=120) for run_id in ids]
+            executors = {client.executor(run_id) for run_id in ids}
+        budget = durability.QueueBudget(database, durability.DEFAULT_QUEUE)
+        usd, spent, reserved = budget.state()
+        budget.close()
+    finally:
+        for worker in workers:
+            durable_soak.kill(worker)
+    stopped = [r.stopped_by for r in results]
+    assert "budget" in stopped and None in stopped and len(executors) >= 2
+    assert spent <= usd and reserved == pytest.approx(0.0, abs=1e-12)
+    assert spent == pytest.approx(sum(r.cost for r in results))
 
 
 @pytest.mark.slow
