@@ -189,6 +189,28 @@ def test_anthropic_first_message_must_be_user(model: OfflineModel) -> None:
     assert message_text(error) == 'messages: first message must use the "user" role'
 
 
+def test_a_mid_conversation_system_message_is_taken_from_claude_4_8_on() -> None:
+    seen = []
+
+    def answer(conversation):
+        seen.append((conversation.system, conversation.messages[-1].text))
+        return Reply("done")
+
+    offline = OfflineModel(latency=LatencyModel.instant(), policies=[answer])
+    reminder = {"role": "system", "content": "Answer in one word."}
+    messages = [USER, {"role": "assistant", "content": "Sunny."}, {"role": "user", "content": "And tomorrow?"},
+                reminder]
+    client = offline.anthropic_client(max_retries=0)
+    for model in ("claude-opus-4-8", "claude-sonnet-5"):
+        client.messages.create(model=model, max_tokens=50, system="Be brief.", messages=messages)
+    # Instructions join the system prompt; the question stays the user's last message.
+    assert seen == [("Be brief.\n\nAnswer in one word.", "And tomorrow?")] * 2
+    older = anthropic_reject(offline, model="claude-sonnet-4-6", messages=messages)
+    assert message_text(older) == "role 'system' is not supported on this model"
+    first = anthropic_reject(offline, model="claude-opus-4-8", messages=[reminder, USER])
+    assert message_text(first) == "messages.0: use the top-level 'system' parameter"
+
+
 def test_anthropic_empty_content(model: OfflineModel) -> None:
     error = anthropic_reject(model, messages=[{"role": "user", "content": ""}])
     assert message_text(error) == (

@@ -36,7 +36,7 @@ __all__ = [
     "Config", "ScaleRow", "ApiScale", "Target", "NAIVE", "STRATEGIES", "FLOOR_TOOL", "SIZES", "TARGETS", "TASK",
     "RUN", "LONG_TASK", "catalogue", "namespaced", "strategies_for", "measure", "cost_ratio", "print_table",
     "scale_line", "task", "bench", "print_bench", "missed", "print_by_size", "plot_by_size", "get_hourly_readings",
-    "without_search", "resend",
+    "without_search", "without_search_tool", "resend",
 ]
 
 
@@ -197,6 +197,14 @@ def without_search(api: str, body: dict[str, Any]) -> dict[str, Any]:
     messages = [{**m, "content": [b for b in m["content"] if b.get("type") not in search]}
                 if m["role"] == "assistant" and isinstance(m["content"], list) else m for m in body["messages"]]
     return {**body, "messages": messages}
+
+
+def without_search_tool(api: str, body: dict[str, Any]) -> dict[str, Any]:
+    """``body`` with the hosted search tool left out of ``tools`` (a hand-built tool list that kept only the
+    functions) and, so the history stays consistent, its search items too; the deferred tools stay deferred."""
+    from ..search import is_hosted_search
+
+    return {**without_search(api, body), "tools": [t for t in body["tools"] if not is_hosted_search(api, t)]}
 
 
 def resend(llm: Any, body: dict[str, Any]) -> Any:

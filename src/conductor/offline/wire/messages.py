@@ -133,8 +133,11 @@ def parse(body: dict[str, Any], seed: int, server: ServerState) -> Conversation:
     """The neutral conversation of a (valid) Messages request."""
     messages: list[UserMessage | Turn | ToolResult] = []
     call_names: dict[str, str] = {}
+    system = [_system(body.get("system"))]
     for turn in combined_turns(body["messages"]):
-        if turn.role == "assistant":
+        if turn.role == "system":  # a mid-conversation system message (Claude 4.8+): instructions, not a question
+            system.append(_text(turn.blocks))
+        elif turn.role == "assistant":
             assistant = _assistant_turn(turn.blocks)
             call_names.update((c.id, c.name) for c in assistant.tool_calls)
             messages.append(assistant)
@@ -151,7 +154,7 @@ def parse(body: dict[str, Any], seed: int, server: ServerState) -> Conversation:
         model=body["model"],
         messages=tuple(messages),
         tools=tools,
-        system=_system(body.get("system")),
+        system="\n\n".join(s for s in system if s) or None,
         tool_choice=_TOOL_CHOICE.get(choice.get("type", "auto"), "auto"),
         forced_tool=choice.get("name"),
         parallel_tool_calls=not choice.get("disable_parallel_tool_use", False),
@@ -460,7 +463,7 @@ def check(body: dict[str, Any], server: ServerState) -> None:
     _check_tools(body.get("tools") or [])
     offers.check_search(API, body)
     check_messages(body)
-    _check_roles(messages)
+    _check_roles(messages, str(body["model"]))
     _check_blocks(messages)
     turns = combined_turns(messages)
     uses_tool_blocks = any(b.get("type") in ("tool_use", "tool_result") for t in turns for b in t.blocks)
@@ -497,8 +500,26 @@ def _check_tools(tools: list[dict[str, Any]]) -> None:
             raise InvalidRequest(f"{prefix}: {problem}")
 
 
-def _check_roles(messages: list[dict[str, Any]]) -> None:
+_CLAUDE_VERSION = re.compile(r"claude-(?:opus|sonnet|haiku)-(\d+)(?:-(\d{1,2}))?(?!\d)")
+
+
+def accepts_mid_conversation_system(model: str) -> bool:
+    """Claude 4.8 and later take a ``role: "system"`` message inside ``messages`` (not first); 4.7 and older
+    answer 400 (docs/offline_model.md cites the recorded and reported traffic)."""
+    found = _CLAUDE_VERSION.search(model)
+    if found is None:
+        return False
+    return (int(found.group(1)), int(found.group(2) or 0)) >= (4, 8)
+
+
+def _check_roles(messages: list[dict[str, Any]], model: str) -> None:
     for index, message in enumerate(messages):
+        if message.get("role") == "system":
+            if index == 0:
+                raise InvalidRequest("messages.0: use the top-level 'system' parameter")
+            if not accepts_mid_conversation_system(model):
+                raise InvalidRequest("role 'system' is not supported on this model")
+            continue
         if message.get("role") not in ("user", "assistant"):
             raise InvalidRequest(f"messages.{index}.role: Input should be 'user' or 'assistant'")
     if messages[0]["role"] != "user":
