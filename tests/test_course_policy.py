@@ -90,7 +90,8 @@ def test_one_round_allowed_cuts_the_chain_and_the_answer_says_what_is_missing(ll
     assert calls(result) == [[("get_course_outline", {"course_name": "prompt engineering"})]]
     assert result.forced_final
     assert result.answer.startswith('Lesson 4 of "Prompt Engineering Fundamentals" is "Prompt Injection and Other Attacks".')
-    assert "Still missing, because no more tool calls were allowed: search_course_content(" in result.answer
+    assert "(Still to do, as no more tool calls were allowed: search course content for " in result.answer
+    assert "search_course_content" not in result.answer  # words, not the tool's identifier
 
 
 def test_an_unknown_course_is_answered_with_the_list_of_courses(llm):

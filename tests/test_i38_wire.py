@@ -134,8 +134,9 @@ def test_a_hosted_search_continued_over_three_runs_goes_back_as_received(api):
 
 
 @pytest.mark.parametrize("api", ["responses", "messages"])
-def test_the_stand_in_needs_the_earlier_search_to_call_a_tool_it_loaded(api):
-    """Like the real API: the continued request without the history's search is a 400, with it a 200."""
+def test_a_continued_history_without_its_search_is_taken_as_the_real_api_takes_it(api):
+    """Recorded traffic shows both APIs answering a history that calls a deferred tool its search items no longer
+    load (tests/recorded_traffic.py): the stand-in answers both forms."""
     llm, model = offline(api)
     first = llm.run(LIST, tools=CALENDAR, tool_search=True, max_rounds=3)
     start = len(model.requests)
@@ -149,9 +150,7 @@ def test_the_stand_in_needs_the_earlier_search_to_call_a_tool_it_loaded(api):
             {**m, "content": [b for b in m["content"] if b.get("type") not in SEARCH_BLOCKS]}
             if m["role"] == "assistant" and isinstance(m["content"], list) else m for m in body["messages"]]}
         create = model.anthropic_client(max_retries=0).messages.create
-    with pytest.raises((openai.BadRequestError, anthropic.BadRequestError), match="add_event.*deferred"):
-        create(**stripped)
-    assert create(**body)
+    assert create(**stripped) and create(**body)
 
 
 RECORDED_SEARCH = [  # the hosted search of a recorded first run (gpt-5.4; trimmed to its fields)

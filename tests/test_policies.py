@@ -149,13 +149,13 @@ def test_when_tools_run_out_the_answer_is_built_from_what_was_gathered():
     result = run("北京今天天气怎么样?应该穿什么衣服?", WEATHER, max_rounds=1)
     assert result.rounds == [[("get_weather", {"city": "北京"})]]
     assert result.answer.startswith("北京今天晴,气温5°C。")
-    assert 'suggest_clothing(temperature=5)' in result.answer
+    assert result.answer.endswith("(本次请求不允许再调用工具,还有这一步没做:一个工具调用。)")  # said, not named in code
 
 
 def test_with_no_tool_rounds_at_all_the_answer_says_what_is_missing():
     result = run("What's the weather in Shanghai?", WEATHER, max_rounds=0)
     assert result.rounds == []
-    assert 'get_weather(city="Shanghai")' in result.answer and "no more tool calls were allowed" in result.answer
+    assert "get weather for city Shanghai" in result.answer and "no more tool calls were allowed" in result.answer
 
 
 # -- calculator ------------------------------------------------------------------------------
@@ -336,7 +336,7 @@ def test_tools_not_allowed_turn_a_planned_call_into_an_answer_from_results():
     again = lambda conv: CallTools((PlannedCall("get_stock_price", {"symbol": "ACME"}),))  # noqa: E731
     decision = decide(conversation(messages, [get_stock_price], tool_choice="none"), [again])
     assert isinstance(decision, Reply)
-    assert decision.text.startswith("ACME: price 99.") and 'get_stock_price(symbol="ACME")' in decision.text
+    assert decision.text.startswith("ACME: price 99.") and "get stock price for symbol ACME" in decision.text
 
 
 def test_tool_names_are_the_models_business_as_with_a_real_api():

@@ -379,6 +379,21 @@ FORECAST_MESSAGES = {"name": "get_forecast", "description": "Forecast.",
                      "input_schema": {"type": "object", "properties": {"city": {"type": "string"}}}}
 
 
+def test_a_deferred_tool_with_no_search_tool_never_reaches_the_model_on_messages():
+    """Messages takes deferred tools beside an undeferred one with no search tool; nothing can load them, so the
+    model answers without them (the stand-in once called them, and refused the request after)."""
+    client = cd.OfflineModel(latency=None).anthropic_client(max_retries=0)
+    weather = {"name": "get_weather", "description": "Current weather in a city.",
+               "input_schema": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}
+    tools = [{**FORECAST_MESSAGES, "defer_loading": True}, weather]
+    response = client.messages.create(model="claude-haiku-4-5", max_tokens=300, tools=tools,
+                                      messages=[{"role": "user", "content": FORECAST}])
+    assert [b.name for b in response.content if b.type == "tool_use"] in ([], ["get_weather"])
+    asked = client.messages.create(model="claude-haiku-4-5", max_tokens=300, tools=[{**weather, "defer_loading": True},
+                                   FORECAST_MESSAGES], messages=[{"role": "user", "content": "Weather in Oslo?"}])
+    assert "get_weather" not in [b.name for b in asked.content if b.type == "tool_use"]
+
+
 def test_responses_refuses_deferred_tools_without_the_search_tool():
     error = raw("responses", {"model": "gpt-5.4", "input": "Forecast?",
                               "tools": [{**FORECAST_RESPONSES, "defer_loading": True}]})

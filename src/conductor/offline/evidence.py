@@ -63,22 +63,37 @@ def describe_call(name: str, arguments: dict[str, Any] | str) -> str:
     return f"{name}({listed})"
 
 
+def wanted_words(call: PlannedCall, language: Language) -> str:
+    """A call the model still wanted, said as words: "suggest clothing for temperature 5" / 建议穿衣(气温 5)."""
+    from ..wording import label
+    from .wording import call_words
+
+    what = label(call.name, language)
+    arguments = call_words(call.name, call.arguments, language) if isinstance(call.arguments, dict) else ""
+    if language == "zh" and not re.search(r"[\u4e00-\u9fff]", what):
+        return ""  # no Chinese words for this tool: the note counts it rather than mix in English
+    if not arguments:
+        return what
+    return say(language, f"{what}({arguments})", f"{what} for {arguments}")
+
+
 def missing_note(missing: Sequence[PlannedCall], language: Language, *, alone: bool = False) -> str:
-    """A note naming the calls the model wanted but could not make; empty when there are none.
+    """A note saying, in words, what the model wanted to do but could not; empty when there is nothing.
 
     ``alone``: nothing was gathered, so the note is the whole answer: a sentence, not a parenthesis.
     """
     if not missing:
         return ""
-    listed = ", ".join(describe_call(call.name, call.arguments) for call in missing)
+    said = [wanted_words(call, language) for call in missing]
+    listed = say(language, "、".join(said), ", ".join(said[:-1]) + (" and " if len(said) > 1 else "") + said[-1])
+    if language == "zh" and not all(said):
+        listed = f"{len(said)}个工具调用" if len(said) > 1 else "一个工具调用"
     if alone:
-        return say(language, f"我还无法回答:本次请求不允许再调用工具,而我还需要调用 {listed}。",
-                   f"I cannot answer yet: no more tool calls were allowed in this request, and I still needed {listed}.")
-    return say(
-        language,
-        f"(还缺少这些工具调用的结果,本次请求不允许再调用工具:{listed}。)",
-        f"(Still missing, because no more tool calls were allowed: {listed}.)",
-    )
+        return say(language, f"我还无法回答:本次请求不允许再调用工具,还有这一步没做:{listed}。",
+                   f"I can't answer yet: no more tool calls were allowed in this request, and this is still to "
+                   f"do: {listed}.")
+    return say(language, f"(本次请求不允许再调用工具,还有这一步没做:{listed}。)",
+               f"(Still to do, as no more tool calls were allowed: {listed}.)")
 
 
 def proceed(

@@ -306,6 +306,8 @@ def decide_with_search(
             # An allowed_tools list without the hosted search: the model cannot search, as on the real API.
             may_search = api != "responses" or hosted_allowed(body, "tool_search")
             return _hosted(api, deferral, conversation, decide, body, may_search)
+        if deferral.deferred:  # no search tool to load them: a deferred tool never reaches the model's context
+            return _hosted(api, deferral, conversation, decide, body, may_search=False)
     client = _client_search_tool(conversation)
     if client is not None:
         return _client(conversation, client, decide)
