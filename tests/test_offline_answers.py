@@ -787,3 +787,24 @@ def test_a_weather_text_that_names_its_city_is_not_labelled_twice():
         return f"{city}: sunny, 5°C"
 
     assert _llm().run("What's the weather in Beijing?", tools=[text_weather]).answer == "Beijing: sunny, 5°C."
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_a_list_of_records_is_one_line_a_record(api):
+    """A forecast's days: each day one line of fields said as words, not one field a line under a bare dash."""
+
+    @cd.tool
+    def get_forecast(city: str, days: int) -> dict:
+        """Daily forecast for a city.
+
+        Args:
+            city: the city
+            days: how many days
+        """
+        return {"city": city, "days": [{"date": f"2026-12-0{d}", "high_c": 17 - d, "conditions": "sunny"}
+                                       for d in range(2, 2 + days)]}
+
+    llm = cd.connect("offline", api=api, latency_scale=0)
+    answer = llm.run("What's the forecast for Lisbon for the next 2 days?", tools=[get_forecast]).answer
+    assert "\n- date 2026-12-02, high 15°C, conditions sunny\n- date 2026-12-03, high 14°C, conditions sunny" in answer
+    assert "- \n" not in answer + "\n"

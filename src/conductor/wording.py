@@ -101,7 +101,9 @@ def listed(value: dict[str, Any] | list[Any], language: Language) -> str:
     """A nested dict or a list said as a list: one item a line ("- pasta sheets: 30"); a short list of
     words in one line ("a, b and c")."""
     if isinstance(value, list):
-        items = [_said(v, "", language) for v in value]
+        # A list of records (a forecast's days) is one line per record: "- date 2026-12-02, high 17°C, ...".
+        items = [say(language, ",", ", ").join(field(k, v, language) for k, v in _readable(v, language).items())
+                 if isinstance(v, dict) else _said(v, "", language) for v in value]
         if all(isinstance(v, (str, int, float)) for v in value) and len(items) <= 3:
             if len(items) < 2:
                 return "".join(items)
