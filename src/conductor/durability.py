@@ -611,6 +611,8 @@ class Durable:
                 "notification_listener_polling_interval_sec": self.polling, "log_level": "WARNING",
                 "executor_id": self.executor_id,
             }
+            if _sqlite_path(self.database) is not None:
+                config["db_engine_kwargs"] = dict(SQLITE_POOL)
             _app = self
             _off_loop(lambda: self._start_dbos(config))
             self.launched = True
@@ -894,6 +896,13 @@ def _safe(url: str) -> str:
 
     return re.sub(r"://([^:/@]+):[^@]*@", r"://\1:***@", url)
 
+
+# DBOS's pool for a SQLite file. No pre-ping: SQLAlchemy would run a query on every checkout to find a
+# connection a server dropped, and a connection to a local file is never dropped (a step opens two
+# transactions, so that was two more statements a step). LIFO: a step gets the connection used last,
+# usually its own workflow's, whose page cache and prepared statements are still valid (FIFO handed
+# out the one idle longest, whose cache another connection's commits had made stale).
+SQLITE_POOL = {"pool_pre_ping": False, "pool_use_lifo": True}
 
 _tuned: set[str] = set()  # SQLite files whose connections get synchronous=NORMAL
 
