@@ -90,7 +90,7 @@ def test_dbos_pool_for_a_sqlite_file_hands_out_the_last_connection_and_never_pin
 def test_the_durable_bench_counts_the_steps_dbos_recorded(tmp_path):
     cost = durable_bench.measure(f"sqlite:///{tmp_path / 'bench.sqlite'}", conversations=2)
     assert (cost.steps, cost.requests, cost.tool_calls) == (4, 2, 2)
-    assert cost.step_ms > 0
+    assert cost.step_ms > 0 and cost.step_cpu_ms > 0
 
 
 def test_the_durable_bench_refuses_a_per_step_figure_when_a_recorded_step_was_not_timed(tmp_path, monkeypatch):

@@ -7,7 +7,7 @@ names a server), on the stand-in answering at once, so the difference is the eng
 conversation draws the same tool latencies in both (the tool's random pause, seeded with k). Per
 conversation: the difference of the medians (the workflow's start, input, output and steps). Per
 step: each DBOS step's call timed minus the work inside it (what writing its record costs),
-median; the steps counted are the ones DBOS recorded (``DBOS.list_workflow_steps``), and every one
+median, and the same in CPU time of the step's thread (what a loaded machine does not stretch); the steps counted are the ones DBOS recorded (``DBOS.list_workflow_steps``), and every one
 of them was timed. Then set against a model request at the stand-in's default latency.
 """
 
@@ -40,6 +40,8 @@ class DurableCost:
     step_ms: float  # median time a step took beyond its own work (the record written, read back on replay)
     requests: int = 0  # of the steps: model requests
     tool_calls: int = 0  # of the steps: tool calls
+    step_cpu_ms: float = 0.0  # median CPU time of the step's thread beyond its own work: the part other
+    # processes on a loaded machine (and the step's parallel siblings) do not stretch
 
     @property
     def per_conversation_ms(self) -> float:
@@ -47,10 +49,12 @@ class DurableCost:
 
 
 class _StepTimer:
-    """Times every DBOS step: its whole call minus the work inside it, i.e. what recording it costs."""
+    """Times every DBOS step: its whole call minus the work inside it, i.e. what recording it costs (wall
+    time, and the CPU time of the thread that runs the step)."""
 
     def __init__(self) -> None:
         self.overheads: list[float] = []
+        self.cpu: list[float] = []
 
     def __enter__(self) -> _StepTimer:
         from dbos import DBOS
@@ -61,16 +65,19 @@ class _StepTimer:
 
         def timed(run: Any, options: Any, func: Any, *args: Any) -> Any:
             inner: list[float] = []
+            inner_cpu: list[float] = []
 
             def work() -> Any:
-                began = time.perf_counter()
+                began, began_cpu = time.perf_counter(), time.thread_time()
                 try:
                     return func(*args)
                 finally:
                     inner.append(time.perf_counter() - began)
+                    inner_cpu.append(time.thread_time() - began_cpu)
 
-            began = time.perf_counter()
+            began, began_cpu = time.perf_counter(), time.thread_time()
             result = run(options, work)
+            timer.cpu.append(time.thread_time() - began_cpu - sum(inner_cpu))
             timer.overheads.append(time.perf_counter() - began - sum(inner))
             return result
 
@@ -124,7 +131,8 @@ def measure(database: str, conversations: int = 50) -> DurableCost:
     kind = "PostgreSQL" if database.startswith("postgres") else "SQLite"
     return DurableCost(kind, conversations, len(names), memory, durable, statistics.median(timer.overheads) * 1000,
                        requests=sum(n == "conductor.model" for n in names),
-                       tool_calls=sum(n.startswith("conductor.tool:") for n in names))
+                       tool_calls=sum(n.startswith("conductor.tool:") for n in names),
+                       step_cpu_ms=statistics.median(timer.cpu) * 1000)
 
 
 def model_latency_ms(keys: int = 200) -> float:
@@ -153,10 +161,11 @@ def print_bench(rows: list[DurableCost], latency_ms: float | None) -> None:
     first = rows[0]
     print(f"median of {first.conversations} conversations of {first.steps} recorded steps ({first.requests} requests, "
           f"{first.tool_calls} tool calls), the stand-in answering at once")
-    print(f"{'database':<11} {'in memory':>10} {'durable':>9} {'per conversation':>17} {'per step':>9}")
+    print(f"{'database':<11} {'in memory':>10} {'durable':>9} {'per conversation':>17} {'per step':>9} "
+          f"{'(its CPU)':>9}")
     for row in rows:
         print(f"{row.database:<11} {row.memory_ms:>8.1f}ms {row.durable_ms:>7.1f}ms {row.per_conversation_ms:>15.1f}ms "
-              f"{row.step_ms:>7.2f}ms")
+              f"{row.step_ms:>7.2f}ms {row.step_cpu_ms:>7.2f}ms")
     if latency_ms:
         print(f"a model request takes ~{latency_ms:.0f} ms at the stand-in's default latency (real models: "
               f"seconds); one recorded step on SQLite is {100 * first.step_ms / latency_ms:.1f}% of that")
