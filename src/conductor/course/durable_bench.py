@@ -7,8 +7,9 @@ names a server), on the stand-in answering at once, so the difference is the eng
 conversation draws the same tool latencies in both (the tool's random pause, seeded with k). Per
 conversation: the difference of the medians (the workflow's start, input, output and steps). Per
 step: each DBOS step's call timed minus the work inside it (what writing its record costs),
-median, and the same in CPU time of the step's thread (what a loaded machine does not stretch); the steps counted are the ones DBOS recorded (``DBOS.list_workflow_steps``), and every one
-of them was timed. Then set against a model request at the stand-in's default latency.
+median, and the same in CPU time of the step's thread (which waiting for the processor does not
+stretch); the steps counted are the ones DBOS recorded (``DBOS.list_workflow_steps``), and every
+one of them was timed. Then set against a model request at the stand-in's default latency.
 """
 
 from __future__ import annotations
