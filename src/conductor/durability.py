@@ -375,14 +375,31 @@ class _Run:
         reserved = [DBOS.reserve_step() for _ in batch]
         slots = threading.BoundedSemaphore(max(1, min(width, len(batch))))
         out: list[Any] = [None] * len(batch)
+        # DBOS looks a step up in the database before running it, which is Python work that holds the GIL.
+        # Started together, the calls' look-ups share the interpreter and each one's tool starts only when
+        # both are done; in turn, each call's look-up starts when the one before it has started its tool, so
+        # the first tool starts sooner and none later. The calls still run side by side.
+        turns = [threading.Event() for _ in batch]
+        turns[0].set()
+
+        def handing_on(i: int, step: Callable[[], str]) -> Callable[[], str]:
+            def run() -> str:
+                if i + 1 < len(batch):
+                    turns[i + 1].set()  # DBOS has looked this step up: the next call's look-up may start
+                return step()
+            return run
 
         def one(i: int) -> None:
+            turns[i].wait()  # before taking a slot: a call holding one never waits on a call without one
             with slots:
                 try:
                     out[i] = json.loads(reserved[i].run({"name": f"conductor.tool:{batch[i].name}"},
-                                                        self._step(batch[i], restarted[i])))
+                                                        handing_on(i, self._step(batch[i], restarted[i]))))
                 except BaseException as exc:  # noqa: BLE001 - raised in the workflow's thread below
                     out[i] = exc
+                finally:  # a replayed step never runs its function, and a failed one may not have
+                    if i + 1 < len(batch):
+                        turns[i + 1].set()
 
         threads = []
         for i in range(len(batch)):
@@ -614,6 +631,8 @@ class Durable:
                 "notification_listener_polling_interval_sec": self.polling, "log_level": "WARNING",
                 "executor_id": self.executor_id,
             }
+            if _sqlite_path(self.database) is not None:
+                config["db_engine_kwargs"] = dict(SQLITE_POOL)
             _app = self
             self.pauses = Pauses(self.database)
             _off_loop(lambda: self._start_dbos(config))
@@ -924,6 +943,13 @@ def _safe(url: str) -> str:
 
     return re.sub(r"://([^:/@]+):[^@]*@", r"://\1:***@", url)
 
+
+# DBOS's pool for a SQLite file. No pre-ping: SQLAlchemy would run a query on every checkout to find a
+# connection a server dropped, and a connection to a local file is never dropped (a step opens two
+# transactions, so that was two more statements a step). LIFO: a step gets the connection used last,
+# usually its own workflow's, whose page cache and prepared statements are still valid (FIFO handed
+# out the one idle longest, whose cache another connection's commits had made stale).
+SQLITE_POOL = {"pool_pre_ping": False, "pool_use_lifo": True}
 
 _tuned: set[str] = set()  # SQLite files whose connections get synchronous=NORMAL
 
