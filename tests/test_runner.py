@@ -367,3 +367,28 @@ def test_the_recorded_seconds_name_every_course_notebook_and_no_other() -> None:
         f"stale: {sorted(set(recorded) - names)}): run `python -m conductor refresh --only NAME` for a new one"
     )
     assert all(value > 0 for value in recorded.values())
+
+
+def test_pytest_starts_the_longest_notebooks_first_then_the_spread_tests_then_the_largest_modules() -> None:
+    import conftest  # the project's own, loaded by pytest from the root
+    from nbval.plugin import IPyNbFile
+
+    notebook = object.__new__(IPyNbFile)  # only its type matters to the order
+    recorded = runner.load_seconds(Path(conftest.__file__).parent)
+    short, long = sorted(recorded, key=recorded.get)[0], max(recorded, key=recorded.get)
+    items = [types.SimpleNamespace(nodeid=nodeid, parent=parent) for nodeid, parent in [
+        ("tests/test_small.py::test_a", None),
+        (f"{short}::Cell 0", notebook),
+        ("tests/test_big.py::test_a", None), ("tests/test_big.py::test_b", None),
+        (f"{conftest.SPREAD_MODULES[0]}::test_x", None),
+        (f"{long}::Cell 0", notebook), (f"{long}::Cell 1", notebook),
+        ("notebooks/99_new.ipynb::Cell 0", notebook),
+    ]]
+    order = conftest._start_order(items)
+    items.sort(key=lambda item: order[item.nodeid])
+    assert [item.nodeid for item in items] == [
+        "notebooks/99_new.ipynb::Cell 0",  # never measured: it may be the longest
+        f"{long}::Cell 0", f"{long}::Cell 1", f"{short}::Cell 0",
+        f"{conftest.SPREAD_MODULES[0]}::test_x",
+        "tests/test_big.py::test_a", "tests/test_big.py::test_b", "tests/test_small.py::test_a",
+    ]
