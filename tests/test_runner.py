@@ -392,3 +392,16 @@ def test_pytest_starts_the_longest_notebooks_first_then_the_spread_tests_then_th
         f"{conftest.SPREAD_MODULES[0]}::test_x",
         "tests/test_big.py::test_a", "tests/test_big.py::test_b", "tests/test_small.py::test_a",
     ]
+
+
+def test_the_runner_starts_without_building_jsonschemas_iri_grammar(course: Path) -> None:
+    # A fresh process, as `python -m conductor course`: papermill and nbformat work, the 2 s grammar is not built.
+    code = (
+        "import sys\nfrom pathlib import Path\nfrom conductor.course import runner\n"
+        f"names = [nb.name for nb in runner.discover_notebooks(Path({str(course)!r}))]\n"
+        "import jsonschema\n"
+        "checkers = jsonschema.Draft202012Validator.FORMAT_CHECKER.checkers\n"
+        "print(names, 'rfc3987_syntax' in sys.modules, 'iri' in checkers)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["['notebooks/01_params.ipynb',", "'demos/02_broken.ipynb']", "False", "False"]

@@ -169,6 +169,24 @@ def require(module: str) -> ModuleType:
         ) from exc
 
 
+def _papermill() -> ModuleType:
+    """papermill, imported without the grammar jsonschema builds for its "iri" format.
+
+    papermill imports nbformat, nbformat imports jsonschema, and jsonschema imports rfc3987-syntax when it is
+    installed (jupyterlab's dependencies install it), which builds an Earley parser as it is imported: about 2 s
+    of CPU before the first notebook can start. A notebook file has no "iri" field, so this process does without
+    it, and jsonschema leaves that format unchecked, as it does when the package is absent. The kernels are
+    processes of their own: the notebooks' code keeps it.
+    """
+    if "jsonschema" in sys.modules or "rfc3987_syntax" in sys.modules:
+        return require("papermill")
+    sys.modules["rfc3987_syntax"] = None  # type: ignore[assignment]  # importing it now raises ImportError
+    try:
+        return require("papermill")
+    finally:
+        del sys.modules["rfc3987_syntax"]
+
+
 def find_root(start: Path) -> Path:
     """The nearest folder at or above ``start`` that holds a course notebook folder."""
     for folder in (start, *start.parents):
@@ -182,7 +200,7 @@ def find_root(start: Path) -> Path:
 
 def discover_notebooks(root: Path) -> list[Notebook]:
     """Every ``*.ipynb`` directly inside the course folders under ``root``, in name order."""
-    inspect_notebook = require("papermill").inspect_notebook
+    inspect_notebook = _papermill().inspect_notebook
     notebooks = []
     for folder in NOTEBOOK_DIRS:
         for path in sorted((root / folder).glob("*.ipynb")):
@@ -342,7 +360,7 @@ def execute(
     not exist), the offline model's answers are recorded there and added up
     into the result's ``usage``.
     """
-    papermill = require("papermill")
+    papermill = _papermill()
     output.parent.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
     failure = None
