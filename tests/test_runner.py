@@ -405,3 +405,11 @@ def test_the_runner_starts_without_building_jsonschemas_iri_grammar(course: Path
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.split() == ["['notebooks/01_params.ipynb',", "'demos/02_broken.ipynb']", "False", "False"]
+
+
+def test_the_course_runs_more_notebooks_at_a_time_than_refresh() -> None:
+    # course: 6 at a time (the notebooks mostly wait); refresh: 4, since the outputs it commits hold timings.
+    from conductor.__main__ import build_parser
+
+    assert build_parser().parse_args(["course"]).jobs == runner.DEFAULT_JOBS == 6
+    assert build_parser().parse_args(["refresh"]).jobs == runner.REFRESH_JOBS == 4
