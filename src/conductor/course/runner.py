@@ -412,8 +412,8 @@ def save_seconds(root: Path, results: Iterable[NotebookResult], course: Iterable
     seconds = {name: value for name, value in load_seconds(root).items() if name in names}
     seconds.update({result.notebook.name: round(result.seconds, 1) for result in results if result.ok})
     data = {
-        "note": "seconds each notebook took when last executed by `python -m conductor refresh` (notebooks side by "
-        "side); `python -m conductor course` starts the longest first",
+        "note": "seconds each notebook took when last executed, notebooks side by side (`python -m conductor "
+        "refresh` records them); `python -m conductor course` and `make test` start the longest first",
         "seconds": dict(sorted(seconds.items())),
     }
     (root / SECONDS_FILE).write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
