@@ -50,8 +50,8 @@ CELL_TIMEOUT = 600
 """Seconds one cell may run before the notebook counts as failed."""
 DEFAULT_JOBS = 6
 """Notebooks ``course`` runs at a time: they mostly wait on the offline model's simulated latency, so three
-times the two cores the README's Quickstart measures on (about 70 % of a notebook's time is waiting: with 4 at
-a time the cores were half idle; 6 brings the course near the time its CPU needs)."""
+times the two cores the README's Quickstart measures on (run alone, the notebooks wait about 60 % of their time;
+with 4 at a time the cores were partly idle, 6 brings the course nearer the time its CPU needs)."""
 REFRESH_JOBS = 4
 """Notebooks ``refresh`` runs at a time: fewer than ``course``, since the outputs it commits hold measured timings
 that contention would stretch further."""
