@@ -6,6 +6,11 @@
 PYTHON ?= python3
 VENV ?= .venv
 VENV_PY := $(VENV)/bin/python
+# The commands below run with bytecode caching on, whatever the environment says
+# (PYTHONDONTWRITEBYTECODE=1 in some containers): otherwise every kernel compiles the course
+# package again and every pytest worker rewrites and compiles every test module again (about
+# 8 s of CPU per worker). The caches go to __pycache__ folders, which git ignores.
+RUN := PYTHONDONTWRITEBYTECODE= $(VENV_PY)
 STAMP := $(VENV)/.requirements.stamp
 REQUIREMENTS := requirements.txt pyproject.toml
 # Extra arguments, e.g. make course ARGS="--only 01 -p max_rounds 3", make test ARGS="tests -x"
@@ -33,16 +38,16 @@ venv: ## create .venv if needed; install the pinned requirements when they chang
 	fi
 
 course: venv ## run every notebook headless on the offline default; copies go to build/
-	$(VENV_PY) -m conductor course $(ARGS)
+	$(RUN) -m conductor course $(ARGS)
 
 test: venv ## run the unit tests and strict nbval over notebooks/ and demos/
-	$(VENV_PY) -m pytest $(ARGS)
+	$(RUN) -m pytest $(ARGS)
 
 slow: venv ## the slow volume make test skips (every notebook on Chat Completions and Messages); CI runs it
-	$(VENV_PY) -m pytest --slow -m slow $(ARGS)
+	$(RUN) -m pytest --slow -m slow $(ARGS)
 
 notebooks: venv ## re-execute the notebooks in place on the offline default (before committing them)
-	$(VENV_PY) -m conductor refresh $(ARGS)
+	$(RUN) -m conductor refresh $(ARGS)
 
 fuzz: venv ## the hypothesis tests on fresh random examples (make test repeats the same ones)
 	HYPOTHESIS_PROFILE=explore $(VENV_PY) -m pytest -q -p no:cacheprovider $$(grep -l "from hypothesis" tests/test_*.py) $(ARGS)

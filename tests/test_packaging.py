@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import subprocess
 import tomllib
 from importlib.metadata import version
 from pathlib import Path
@@ -363,3 +364,11 @@ def test_readme_says_how_to_get_the_chinese_font_the_charts_look_for() -> None:
     assert "apt-get install fonts-noto-cjk" in text and "Noto Sans CJK SC" in CJK_FONTS
     assert "PingFang SC" in text and "PingFang SC" in CJK_FONTS and "Microsoft YaHei" in CJK_FONTS
     assert "matplotlib.get_cachedir()" in text and "restart the kernel" in text
+
+
+def test_make_runs_the_course_and_the_tests_with_bytecode_caching_on() -> None:
+    # PYTHONDONTWRITEBYTECODE=1 (set in some containers) would make every kernel and pytest worker compile again.
+    done = subprocess.run(["make", "-n", "course", "test", "notebooks"], cwd=ROOT, capture_output=True, text=True,
+                          check=True)
+    runs = [line for line in done.stdout.splitlines() if " -m conductor " in line or " -m pytest" in line]
+    assert len(runs) == 3 and all(line.startswith("PYTHONDONTWRITEBYTECODE= ") for line in runs), runs

@@ -313,3 +313,103 @@ def test_headless_progress_is_text_not_a_widget_saved_at_its_first_frame(monkeyp
     bar = display.progress_bar(3, "conversations", "conv")
     bar.close()
     assert isinstance(bar, tqdm.tqdm) and not isinstance(bar, tqdm.notebook.tqdm)
+
+
+def test_notebooks_start_longest_first_by_their_recorded_seconds(tmp_path: Path) -> None:
+    # One worker: the start order is the run order. 01 and 03 were measured, 02 never was (it starts first).
+    for name in ("01_short", "02_new", "03_long"):
+        write_notebook(tmp_path / "notebooks" / f"{name}.ipynb", [
+            f"import time\nopen({str(tmp_path / 'order')!r}, 'a').write({name!r} + '\\n')",
+        ])
+    (tmp_path / runner.SECONDS_FILE).write_text(json.dumps(
+        {"seconds": {"notebooks/01_short.ipynb": 2.0, "notebooks/03_long.ipynb": 60.0}}))
+    stream = io.StringIO()
+    report = runner.run_course(tmp_path, stream=stream, jobs=1)
+    assert (tmp_path / "order").read_text().split() == ["02_new", "03_long", "01_short"]
+    names = [f"notebooks/{name}.ipynb" for name in ("01_short", "02_new", "03_long")]
+    assert [r.notebook.name for r in report.results] == names
+    lines = [line.split(":")[0] for line in stream.getvalue().splitlines() if line.startswith("[")]
+    assert lines == ["[1/3] notebooks/01_short.ipynb", "[2/3] notebooks/02_new.ipynb", "[3/3] notebooks/03_long.ipynb"]
+
+
+def test_longest_first_keeps_the_course_order_for_ties_and_puts_unmeasured_notebooks_first() -> None:
+    notebooks = [runner.Notebook(Path(name), name, frozenset()) for name in ("a", "b", "c", "d")]
+    order = runner.longest_first(notebooks, {"a": 5.0, "b": 9.0, "d": 5.0})
+    assert [nb.name for nb in order] == ["c", "b", "a", "d"]
+
+
+def test_refresh_records_the_seconds_of_clean_notebooks_and_keeps_the_others(tmp_path: Path) -> None:
+    write_notebook(tmp_path / "notebooks" / "01_echo.ipynb", ["print('one')"])
+    write_notebook(tmp_path / "notebooks" / "02_broken.ipynb", ["raise RuntimeError('no')"])
+    write_notebook(tmp_path / "demos" / "kept.ipynb", ["print('kept')"])
+    recorded = {"demos/kept.ipynb": 7.5, "demos/removed.ipynb": 3.0, "notebooks/02_broken.ipynb": 4.0}
+    (tmp_path / runner.SECONDS_FILE).write_text(json.dumps({"seconds": recorded}))
+    report = runner.refresh_notebooks(tmp_path, only=["notebooks/"], stream=io.StringIO())
+    assert runner.load_seconds(tmp_path) == {
+        "demos/kept.ipynb": 7.5,  # not run this time
+        "notebooks/01_echo.ipynb": round(report.results[0].seconds, 1),
+        "notebooks/02_broken.ipynb": 4.0,  # it failed: its last clean time stays
+    }
+
+
+def test_an_unreadable_seconds_file_only_costs_the_order(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    (tmp_path / runner.SECONDS_FILE).write_text("{not json")
+    assert runner.load_seconds(tmp_path) == {}
+    assert runner.SECONDS_FILE in caplog.text and "refresh rewrites it" in caplog.text
+
+
+def test_the_recorded_seconds_name_every_course_notebook_and_no_other() -> None:
+    root = Path(__file__).resolve().parent.parent
+    names = {nb.name for nb in runner.discover_notebooks(root)}
+    recorded = runner.load_seconds(root)
+    assert set(recorded) == names, (
+        f"{runner.SECONDS_FILE} is out of step with the notebooks (missing: {sorted(names - set(recorded))}, "
+        f"stale: {sorted(set(recorded) - names)}): run `python -m conductor refresh --only NAME` for a new one"
+    )
+    assert all(value > 0 for value in recorded.values())
+
+
+def test_pytest_starts_the_longest_notebooks_first_then_the_spread_tests_then_the_largest_modules() -> None:
+    import conftest  # the project's own, loaded by pytest from the root
+    from nbval.plugin import IPyNbFile
+
+    notebook = object.__new__(IPyNbFile)  # only its type matters to the order
+    recorded = runner.load_seconds(Path(conftest.__file__).parent)
+    short, long = sorted(recorded, key=recorded.get)[0], max(recorded, key=recorded.get)
+    items = [types.SimpleNamespace(nodeid=nodeid, parent=parent) for nodeid, parent in [
+        ("tests/test_small.py::test_a", None),
+        (f"{short}::Cell 0", notebook),
+        ("tests/test_big.py::test_a", None), ("tests/test_big.py::test_b", None),
+        (f"{conftest.SPREAD_MODULES[0]}::test_x", None),
+        (f"{long}::Cell 0", notebook), (f"{long}::Cell 1", notebook),
+        ("notebooks/99_new.ipynb::Cell 0", notebook),
+    ]]
+    order = conftest._start_order(items)
+    items.sort(key=lambda item: order[item.nodeid])
+    assert [item.nodeid for item in items] == [
+        "notebooks/99_new.ipynb::Cell 0",  # never measured: it may be the longest
+        f"{long}::Cell 0", f"{long}::Cell 1", f"{short}::Cell 0",
+        f"{conftest.SPREAD_MODULES[0]}::test_x",
+        "tests/test_big.py::test_a", "tests/test_big.py::test_b", "tests/test_small.py::test_a",
+    ]
+
+
+def test_the_runner_starts_without_building_jsonschemas_iri_grammar(course: Path) -> None:
+    # A fresh process, as `python -m conductor course`: papermill and nbformat work, the 2 s grammar is not built.
+    code = (
+        "import sys\nfrom pathlib import Path\nfrom conductor.course import runner\n"
+        f"names = [nb.name for nb in runner.discover_notebooks(Path({str(course)!r}))]\n"
+        "import jsonschema\n"
+        "checkers = jsonschema.Draft202012Validator.FORMAT_CHECKER.checkers\n"
+        "print(names, 'rfc3987_syntax' in sys.modules, 'iri' in checkers)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["['notebooks/01_params.ipynb',", "'demos/02_broken.ipynb']", "False", "False"]
+
+
+def test_the_course_runs_more_notebooks_at_a_time_than_refresh() -> None:
+    # course: 6 at a time (the notebooks mostly wait); refresh: 4, since the outputs it commits hold timings.
+    from conductor.__main__ import build_parser
+
+    assert build_parser().parse_args(["course"]).jobs == runner.DEFAULT_JOBS == 6
+    assert build_parser().parse_args(["refresh"]).jobs == runner.REFRESH_JOBS == 4

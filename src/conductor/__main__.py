@@ -19,7 +19,17 @@ from pathlib import Path
 
 from .apis import API_NAMES
 from .course.durable_cli import add_approve
-from .course.runner import CELL_TIMEOUT, DEFAULT_JOBS, PROVIDERS, CourseError, find_root, parse_value, refresh_notebooks, run_course
+from .course.runner import (
+    CELL_TIMEOUT,
+    DEFAULT_JOBS,
+    PROVIDERS,
+    REFRESH_JOBS,
+    CourseError,
+    find_root,
+    parse_value,
+    refresh_notebooks,
+    run_course,
+)
 
 API_TITLES = {"responses": "Responses", "chat": "Chat Completions", "messages": "Messages"}
 """Each wire API as its provider names it."""
@@ -128,8 +138,8 @@ def add_refresh(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--only", action="append", metavar="PATTERN", help="notebooks matching PATTERN; repeatable")
     parser.add_argument("--cell-timeout", type=int, default=CELL_TIMEOUT, metavar="SECONDS")
-    parser.add_argument("-j", "--jobs", type=int, default=DEFAULT_JOBS, metavar="N",
-                        help=f"notebooks run at a time (default: {DEFAULT_JOBS})")
+    parser.add_argument("-j", "--jobs", type=int, default=REFRESH_JOBS, metavar="N",
+                        help=f"notebooks run at a time (default: {REFRESH_JOBS})")
     parser.set_defaults(handler=_run_refresh)
 
 

@@ -12,6 +12,10 @@ the offline model appends the usage of every answer it gives there, and the
 runner adds the lines up into the notebook's :attr:`NotebookResult.usage`
 (``python -m conductor course --save-usage`` saves them, see :mod:`.cost`).
 
+Notebooks start longest first (:func:`longest_first`), by the seconds each took when last
+measured (:data:`SECONDS_FILE`, written by ``refresh``), so the workers finish together
+rather than one of them starting the longest lesson last; the report keeps the course's order.
+
 Bad input (an unknown provider, parameter or notebook pattern, a missing
 dependency) raises :class:`CourseError`, whose message lists the valid choices
 or names the fix.
@@ -21,6 +25,8 @@ from __future__ import annotations
 
 import fnmatch
 import importlib
+import json
+import logging
 import os
 import re
 import sys
@@ -42,11 +48,21 @@ NOTEBOOK_DIRS: tuple[str, ...] = ("notebooks", "demos")
 DEFAULT_OUT = "build"
 CELL_TIMEOUT = 600
 """Seconds one cell may run before the notebook counts as failed."""
-DEFAULT_JOBS = 4
-"""Notebooks run at a time: they mostly wait on the offline model's simulated latency, so more than the
-cores (measured in the README's Quickstart)."""
+DEFAULT_JOBS = 6
+"""Notebooks ``course`` runs at a time: they mostly wait on the offline model's simulated latency, so three
+times the two cores the README's Quickstart measures on (run alone, the notebooks wait about 60 % of their time;
+with 4 at a time the cores were partly idle, 6 brings the course nearer the time its CPU needs)."""
+REFRESH_JOBS = 4
+"""Notebooks ``refresh`` runs at a time: fewer than ``course``, since the outputs it commits hold measured timings
+that contention would stretch further."""
+
+SECONDS_FILE = "course_seconds.json"
+"""File, in the course root, of the seconds each notebook took when last executed (``refresh`` writes it): the
+order in which notebooks start, longest first. A notebook it does not list starts first (it may be long)."""
 
 KERNEL_NAME = "python3"
+
+logger = logging.getLogger(__name__)
 INSTALL_HINT = "pip install -r requirements.txt"
 
 
@@ -157,6 +173,24 @@ def require(module: str) -> ModuleType:
         ) from exc
 
 
+def _papermill() -> ModuleType:
+    """papermill, imported without the grammar jsonschema builds for its "iri" format.
+
+    papermill imports nbformat, nbformat imports jsonschema, and jsonschema imports rfc3987-syntax when it is
+    installed (jupyterlab's dependencies install it), which builds an Earley parser as it is imported: about 2 s
+    of CPU before the first notebook can start. A notebook file has no "iri" field, so this process does without
+    it, and jsonschema leaves that format unchecked, as it does when the package is absent. The kernels are
+    processes of their own: the notebooks' code keeps it.
+    """
+    if "jsonschema" in sys.modules or "rfc3987_syntax" in sys.modules:
+        return require("papermill")
+    sys.modules["rfc3987_syntax"] = None  # type: ignore[assignment]  # importing it now raises ImportError
+    try:
+        return require("papermill")
+    finally:
+        del sys.modules["rfc3987_syntax"]
+
+
 def find_root(start: Path) -> Path:
     """The nearest folder at or above ``start`` that holds a course notebook folder."""
     for folder in (start, *start.parents):
@@ -170,7 +204,7 @@ def find_root(start: Path) -> Path:
 
 def discover_notebooks(root: Path) -> list[Notebook]:
     """Every ``*.ipynb`` directly inside the course folders under ``root``, in name order."""
-    inspect_notebook = require("papermill").inspect_notebook
+    inspect_notebook = _papermill().inspect_notebook
     notebooks = []
     for folder in NOTEBOOK_DIRS:
         for path in sorted((root / folder).glob("*.ipynb")):
@@ -330,7 +364,7 @@ def execute(
     not exist), the offline model's answers are recorded there and added up
     into the result's ``usage``.
     """
-    papermill = require("papermill")
+    papermill = _papermill()
     output.parent.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
     failure = None
@@ -355,16 +389,64 @@ def _check_jobs(jobs: Any) -> None:
         raise CourseError(f"jobs must be a whole number of notebooks at a time, 1 or more; got {jobs!r}")
 
 
+def load_seconds(root: Path) -> dict[str, float]:
+    """The seconds each notebook took when last measured, from ``root``/:data:`SECONDS_FILE`; empty without it.
+
+    The file only orders the runs, so an unreadable one is logged and ignored rather than stopping the course.
+    """
+    path = root / SECONDS_FILE
+    if not path.exists():
+        return {}
+    try:
+        seconds = json.loads(path.read_text(encoding="utf-8"))["seconds"]
+        return {str(name): float(value) for name, value in seconds.items()}
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        logger.warning("%s is unreadable (%s): notebooks start in the course's order; refresh rewrites it", path, exc)
+        return {}
+
+
+def save_seconds(root: Path, results: Iterable[NotebookResult], course: Iterable[Notebook]) -> None:
+    """Record in ``root``/:data:`SECONDS_FILE` the seconds of each notebook that ran cleanly, keeping the others'
+    of the ``course`` (a notebook no longer in it is dropped)."""
+    names = {notebook.name for notebook in course}
+    seconds = {name: value for name, value in load_seconds(root).items() if name in names}
+    seconds.update({result.notebook.name: round(result.seconds, 1) for result in results if result.ok})
+    data = {
+        "note": "seconds each notebook took when last executed, notebooks side by side (`python -m conductor "
+        "refresh` records them); `python -m conductor course` and `make test` start the longest first",
+        "seconds": dict(sorted(seconds.items())),
+    }
+    (root / SECONDS_FILE).write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def longest_first(notebooks: Sequence[Notebook], seconds: Mapping[str, float]) -> list[Notebook]:
+    """The order to start ``notebooks`` in: longest first by ``seconds`` (longest-processing-time-first).
+
+    With a fixed number of workers each taking the next notebook, starting the longest first keeps
+    a long lesson from starting last and running alone at the end. A notebook without a measured
+    time comes first (it may be the longest); ties keep the course's order.
+    """
+    return sorted(notebooks, key=lambda nb: -seconds.get(nb.name, float("inf")))
+
+
 def _side_by_side(
-    notebooks: Sequence[Notebook], run: Callable[[int, Notebook], NotebookResult], jobs: int, stream: TextIO
+    notebooks: Sequence[Notebook],
+    run: Callable[[int, Notebook], NotebookResult],
+    jobs: int,
+    stream: TextIO,
+    seconds: Mapping[str, float] | None = None,
 ) -> Iterable[NotebookResult]:
     """``run(number, notebook)`` for each notebook, ``jobs`` at a time (threads: each waits on its own kernel
-    process); the results, and a line for each on ``stream``, come in the notebooks' order."""
+    process), started longest first by ``seconds`` (:func:`longest_first`); the results, and a line for each on
+    ``stream``, come in the notebooks' order."""
     from concurrent.futures import ThreadPoolExecutor
 
     total = len(notebooks)
+    numbers = {notebook.name: number for number, notebook in enumerate(notebooks, start=1)}
     with ThreadPoolExecutor(max_workers=min(jobs, total) or 1, thread_name_prefix="notebook") as pool:
-        futures = [pool.submit(run, number, notebook) for number, notebook in enumerate(notebooks, start=1)]
+        # the pool's queue is first in, first out: the submission order is the start order
+        started = {nb.name: pool.submit(run, numbers[nb.name], nb) for nb in longest_first(notebooks, seconds or {})}
+        futures = [started[notebook.name] for notebook in notebooks]
         for number, (notebook, future) in enumerate(zip(notebooks, futures), start=1):
             result = future.result()
             detail = f": {result.failure.describe()}" if result.failure else ""
@@ -416,7 +498,7 @@ def run_course(
             usage_log = Path(usage_dir) / f"{number:03d}.jsonl"
             return execute(notebook, plan[notebook.name], out_dir / notebook.name, cell_timeout, usage_log=usage_log)
 
-        for result in _side_by_side(notebooks, run, jobs, stream):
+        for result in _side_by_side(notebooks, run, jobs, stream, load_seconds(root)):
             report.results.append(result)
     print(f"\n{format_summary(report.results)}\n", file=stream)
     for result in report.results:
@@ -508,7 +590,7 @@ def apply_exercises(notebook: Any, path: Path) -> bool:
 
 def refresh_notebooks(
     root: Path, *, only: Sequence[str] = (), cell_timeout: int = CELL_TIMEOUT, stream: TextIO | None = None,
-    jobs: int = DEFAULT_JOBS,
+    jobs: int = REFRESH_JOBS,
 ) -> CourseReport:
     """Re-execute the selected notebooks on the offline default and save them in place, for committing
     (``jobs`` at a time, as :func:`run_course`).
@@ -516,7 +598,8 @@ def refresh_notebooks(
     Each notebook's first code cell is first made the Colab bootstrap cell of
     :mod:`conductor.course.colab`, so every notebook installs the same version, and its
     exercise cells are rewritten from :mod:`conductor.course.exercises` (:func:`apply_exercises`). A
-    notebook that fails is left as it was and reported.
+    notebook that fails is left as it was and reported. The seconds of those that ran cleanly go to
+    :data:`SECONDS_FILE` (:func:`save_seconds`), the order ``course`` starts them in.
     """
     import tempfile
 
@@ -524,7 +607,8 @@ def refresh_notebooks(
 
     _check_jobs(jobs)
     stream = stream or sys.stdout
-    notebooks = select_notebooks(discover_notebooks(root), only)
+    course = discover_notebooks(root)
+    notebooks = select_notebooks(course, only)
     nbformat = require("nbformat")
     report = CourseReport()
     with tempfile.TemporaryDirectory(prefix="conductor-refresh-") as scratch:
@@ -538,6 +622,7 @@ def refresh_notebooks(
                 _clean_executed(result.output, notebook.path)
             return result
 
-        report.results.extend(_side_by_side(notebooks, run, jobs, stream))
+        report.results.extend(_side_by_side(notebooks, run, jobs, stream, load_seconds(root)))
+    save_seconds(root, report.results, course)
     print(f"\n{format_summary(report.results)}", file=stream)
     return report
