@@ -103,7 +103,7 @@ def test_each_call_of_a_pause_is_decided_on_its_own_and_the_run_goes_on_after_th
         with pytest.raises(KeyError, match="not waiting on call"):
             app.reject(run_id, bob.id, "changed my mind")  # the first decision stands
         assert app.client.status(run_id) == "PARKED" and app.pending(run_id).calls == (alice,)
-        app.reject(run_id, alice.id, "not this week")
+        app.approve(run_id, alice.id, approved=False, reason="not this week")  # the design's one-call form
         result = app.result(run_id, timeout=60)
     assert [(c.arguments["to"], c.blocked) for c in result.tool_calls] == [("Bob", None), ("Alice", "denied")]
     assert _ran(ledger, "transfer_money") == 1

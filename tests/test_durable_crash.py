@@ -107,6 +107,37 @@ def test_a_parked_approval_survives_a_restart_and_the_cli_approves_it_from_anoth
     assert _ran(ledger, "transfer_money") == 1
 
 
+def test_the_worker_command_serves_the_queue_and_the_cli_denies_a_call(tmp_path, ledger):
+    database = _database(tmp_path, "sqlite")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    bad = subprocess.run([sys.executable, "-m", "conductor", "worker", "--tools", "no_such_module:TOOLS",
+                          "--database", database], capture_output=True, text=True, env=env)
+    assert bad.returncode == 2 and "--tools 'no_such_module:TOOLS'" in bad.stderr and "PYTHONPATH" in bad.stderr
+    worker = subprocess.Popen([sys.executable, "-m", "conductor", "worker", "--tools", "durable_tools:TOOLS",
+                               "--database", database, "--executor-id", "w1"],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env)
+    try:
+        assert worker.stdout is not None and worker.stdout.readline().startswith("serving durable runs on sqlite:")
+        durable_tools.enqueue(database, WEATHER, "run-served")
+        durable_tools.enqueue(database, "Send 500 dollars to Anna.", "run-denied")
+        with durability.DurableClient(database) as client:
+            served = client.result("run-served", timeout=60)
+            pending = client.wait_pending("run-denied")
+            assert [c.name for c in pending] == ["transfer_money"] and pending[0] is pending.calls[0]
+            cli = [sys.executable, "-m", "conductor", "approve", "run-denied", pending[0].id, "--deny",
+                   "--database", database]
+            assert subprocess.run(cli, capture_output=True, text=True, env=env, check=True).stdout.startswith(
+                "rejected")
+            denied = client.result("run-denied", timeout=60)
+        worker.terminate()  # SIGTERM: the worker shuts DBOS down and exits cleanly
+        assert worker.wait(timeout=30) == 0
+    finally:
+        if worker.poll() is None:
+            durable_soak.kill(worker)
+    assert len(served.tool_calls) == 3 and denied.tool_calls[0].blocked == "denied"
+    assert _ran(ledger, "transfer_money") == 0
+
+
 # -- many workers ----------------------------------------------------------------------------------
 
 @pytest.mark.slow

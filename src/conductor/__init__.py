@@ -95,6 +95,7 @@ _LAZY = {
     # not durable.py, which would shadow cd.durable)
     "durable": "durability",
     "DurableClient": "durability",
+    "DurableLLM": "durability",
     "durability": None,
 }
 

@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from .apis import API_NAMES
-from .course.durable_cli import add_approve
+from .course.durable_cli import add_approve, add_worker
 from .course.runner import (
     CELL_TIMEOUT,
     DEFAULT_JOBS,
@@ -417,6 +417,7 @@ COMMANDS: tuple[Callable[[argparse._SubParsersAction], None], ...] = (
     add_cost,
     add_eval,
     add_approve,
+    add_worker,
 )
 
 
