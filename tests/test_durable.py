@@ -234,3 +234,23 @@ def test_what_llm_run_would_refuse_is_refused_before_anything_is_recorded(tmp_pa
     with pytest.raises(durability.DurableError, match="would be refused when it starts.*max_rounds"):
         app.start(WEATHER, max_rounds=-1)
     assert not app.launched and not (tmp_path / "runs.sqlite").exists()
+
+
+def test_the_orchestrator_runs_many_conversations_on_a_durable_queue(tmp_path, ledger):
+    import asyncio
+
+    llm = durable_soak.offline_llm()
+    questions = [WEATHER, "Check the weather in Oslo."]
+    orch = cd.Orchestrator(llm, tools=durable_tools.TOOLS, parallel=True)
+    with cd.durable(llm, tools=durable_tools.TOOLS, database=_database(tmp_path, "sqlite")) as app:
+        results = asyncio.run(orch.run_many(questions, via="durable", durable=app, progress=False))
+        with pytest.raises(ValueError, match="durable=cd.durable"):
+            asyncio.run(orch.run_many(questions, via="durable", progress=False))
+        spending = cd.Orchestrator(llm, tools=durable_tools.TOOLS, batch_budget=cd.Budget(usd=1.0))
+        with pytest.raises(ValueError, match="queue_budget"):
+            asyncio.run(spending.run_many(questions, via="durable", durable=app, progress=False))
+        runs = app.client.runs()
+    plain = [llm.run(q, tools=durable_tools.TOOLS, parallel=True, max_rounds=2) for q in questions]
+    assert [r.answer for r in results] == [p.answer for p in plain]
+    assert len(runs) == 2 and len(orch.records) == 2  # recorded as durable runs, logged and counted here
+    assert _ran(ledger, "get_weather") == 4

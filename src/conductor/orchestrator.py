@@ -414,8 +414,15 @@ class Orchestrator:
         poll_interval: float | None = None,
         deadline: float | None = None,
         state_dir: str | os.PathLike[str] | None = None,
+        durable: Any = None,
     ) -> list[RunResult]:
         """Answer every question, at most ``concurrency`` at once; results in input order.
+
+        ``via="durable", durable=cd.durable(llm, tools=[...])`` puts every conversation on that app's
+        DBOS queue (lesson 09): any worker on its database runs it, recorded step by step, and the
+        queue's own limits and ``queue_budget=`` hold across every worker in place of ``concurrency``,
+        the per-user rate limits and ``batch_budget``; each conversation keeps this orchestrator's
+        ``max_rounds``, ``budget``, ``deadline`` and run options, and is logged and counted here.
 
         ``via="batch"`` sends every round of every conversation as one batch through the
         provider's Batch API, at half price (:mod:`conductor.batch`): it polls the batch every
@@ -446,9 +453,13 @@ class Orchestrator:
                 progress=progress, poll_interval=poll_interval, concurrency=concurrency,
             )
             return results
+        if via == "durable":
+            return await self._run_durable(questions, durable, self._users(users, len(questions)), progress)
+        if durable is not None:
+            raise ValueError("durable= applies to via='durable' only")
         if via != "direct":
-            raise ValueError(f"via must be 'direct' (one request at a time) or 'batch' (the provider's Batch API), "
-                             f"got {via!r}")
+            raise ValueError(f"via must be 'direct' (one request at a time), 'batch' (the provider's Batch API) or "
+                             f"'durable' (a DBOS queue, with durable=cd.durable(...)), got {via!r}")
         for name, value in (("poll_interval", poll_interval), ("deadline", deadline), ("state_dir", state_dir)):
             if value is not None:
                 raise ValueError(f"{name}= applies to via='batch' only")
@@ -474,6 +485,50 @@ class Orchestrator:
             if bar is not None:
                 bar.close()
         self.metrics()  # raises the batch's alerts
+        return list(results)
+
+    def _durable_options(self, durable: Any) -> dict[str, Any]:
+        """The run options each durable conversation is enqueued with, or a ValueError naming what a
+        durable run cannot carry."""
+        if durable is None or not callable(getattr(durable, "enqueue", None)):
+            raise ValueError("via='durable' takes durable=cd.durable(llm, tools=[...]): the app whose queue runs "
+                             f"the conversations; got {durable!r}")
+        if self.batch_budget is not None:
+            raise ValueError("batch_budget= is kept in this process; a durable queue's conversations run in its "
+                             "workers: give the queue its budget, cd.durable(..., queue_budget=cd.Budget(usd=...))")
+        if callable(self.run_options.get("approve")):
+            raise ValueError("approve= is a function, which a durable run cannot record: a durable run parks a call "
+                             "that needs approval; decide it with durable.approve(run_id, call_id) from any process")
+        options = {**self.run_options, "max_rounds": self.max_rounds,
+                   "tools": [t.name if isinstance(t, Tool) else t for t in self.tools]}
+        if self.budget is not None:
+            options["budget"] = self.budget
+        if self.deadline is not None:
+            options["deadline"] = self.deadline
+        return options
+
+    async def _run_durable(self, questions: list[str], durable: Any, who: list[str], progress: bool) -> list[RunResult]:
+        options = self._durable_options(durable)
+        ids = [durable.enqueue(question, **options) for question in questions]  # refused before any is enqueued
+        self.results = [None] * len(questions)
+        bar = _bar(len(questions)) if progress else None
+        loop = asyncio.get_running_loop()
+
+        async def one(index: int) -> RunResult:
+            run = self._start(who[index], None, loop)
+            started = time.perf_counter()
+            result = await asyncio.to_thread(durable.result, ids[index])
+            self.results[index] = result
+            if bar is not None:
+                bar.update(1)
+            return self._finish(run, questions[index], result, time.perf_counter() - started, None)
+
+        try:
+            results = await asyncio.gather(*(one(i) for i in range(len(questions))))
+        finally:
+            if bar is not None:
+                bar.close()
+        self.metrics()
         return list(results)
 
     # -- many conversations through the providers' batch APIs, across restarts ---------------------
