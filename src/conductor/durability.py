@@ -21,9 +21,10 @@ A call that needs approval parks the run in the database and its workflow ends: 
 no process is held while it waits. A decision sent from any process (:class:`DurableClient`,
 ``python -m conductor approve``) is recorded; the one that completes a pause starts the run's
 continuation, a DBOS fork of the parked workflow at the step that reads the decisions, which any
-worker with the run's tools replays and carries on (:class:`Pauses`). The run keeps its id. What is recorded is JSON: each response's body (read
-back into the SDK's type), each tool call's record, never a pickled SDK object, so a
-parked run survives an SDK upgrade.
+worker with the run's tools replays and carries on (:class:`Pauses`). The run keeps its id.
+
+What is recorded is JSON: each response's body (read back into the SDK's type), each tool
+call's record, never a pickled SDK object, so a parked run survives an SDK upgrade.
 
 Rules this module keeps from DBOS's documentation and from measuring it (see
 docs/durable.md): one DBOS instance per process; the workflow registered before
@@ -700,7 +701,7 @@ class Durable:
     def _refuse_other_tool_sets(self) -> None:
         """Refuse to serve a queue whose waiting runs were started with another tool set."""
         try:
-            client = DurableClient(self.database)
+            client = self.client  # kept: the launch reads the pauses through it next
         except DurableError:
             return  # a new database: nothing waits yet
         try:
@@ -708,8 +709,6 @@ class Durable:
         except Exception:  # noqa: BLE001 - no DBOS tables yet (a new database): nothing waits
             logger.debug("no durable runs recorded yet in %s", _safe(self.database), exc_info=True)
             return
-        finally:
-            client.close()
         if others:
             theirs = sorted({", ".join(tools) for tools in others.values()})
             raise DurableError(
@@ -1099,6 +1098,7 @@ class Pauses:
 
     PAUSES = "conductor_pauses"
     DECISIONS = "conductor_decisions"
+    _LATEST = f"p.pause = (SELECT MAX(q.pause) FROM {PAUSES} q WHERE q.run_id = p.run_id)"  # a run's latest pause
 
     def __init__(self, database: str) -> None:
         import sqlalchemy as sa
@@ -1148,21 +1148,36 @@ class Pauses:
 
     # anyone's side -----------------------------------------------------------------------------
 
-    def get(self, run_id: str, pause: int | None = None) -> Pause | None:
-        """The run's pause ``pause`` (its latest when None), with the calls decided so far."""
+    def _select(self, where: str, params: Mapping[str, Any]) -> list[Pause]:
+        """The pauses ``where`` picks, each with the calls decided so far: two queries however many."""
         import sqlalchemy as sa
 
-        where = "run_id = :r" + ("" if pause is None else " AND pause = :p")
         with self.engine.begin() as c:
-            row = c.execute(sa.text(
-                f"SELECT run_id, pause, kind, calls, segment, step, version, resumed FROM {self.PAUSES} "
-                f"WHERE {where} ORDER BY pause DESC LIMIT 1"), {"r": run_id, "p": pause}).fetchone()
-            if row is None:
-                return None
-            decided = c.execute(sa.text(f"SELECT call_id FROM {self.DECISIONS} WHERE run_id = :r AND pause = :p"),
-                                {"r": run_id, "p": row[1]}).fetchall()
-        return Pause(row[0], row[1], row[2], tuple(json.loads(row[3])), row[4], row[5], row[6], row[7],
-                     frozenset(d[0] for d in decided))
+            rows = c.execute(sa.text(
+                f"SELECT run_id, pause, kind, calls, segment, step, version, resumed FROM {self.PAUSES} p "
+                f"WHERE {where} ORDER BY run_id, pause"), dict(params)).fetchall()
+            if not rows:
+                return []
+            decided = c.execute(sa.text(
+                f"SELECT d.run_id, d.pause, d.call_id FROM {self.DECISIONS} d JOIN {self.PAUSES} p "
+                f"ON p.run_id = d.run_id AND p.pause = d.pause WHERE {where}"), dict(params)).fetchall()
+        by_pause: dict[tuple[str, int], set[str]] = {}
+        for run_id, pause, call_id in decided:
+            by_pause.setdefault((run_id, pause), set()).add(call_id)
+        return [Pause(r[0], r[1], r[2], tuple(json.loads(r[3])), r[4], r[5], r[6], r[7],
+                      frozenset(by_pause.get((r[0], r[1]), ()))) for r in rows]
+
+    def get(self, run_id: str, pause: int | None = None) -> Pause | None:
+        """The run's pause ``pause`` (its latest when None), with the calls decided so far."""
+        if pause is not None:
+            found = self._select("p.run_id = :r AND p.pause = :n", {"r": run_id, "n": pause})
+        else:
+            found = self._select(self._LATEST + " AND p.run_id = :r", {"r": run_id})
+        return found[0] if found else None
+
+    def latest(self) -> dict[str, Pause]:
+        """Every run's latest pause, by run id (runs that never paused are not in it)."""
+        return {p.run_id: p for p in self._select(self._LATEST, {})}
 
     def decisions(self, run_id: str, pause: int) -> dict[str, dict[str, Any]]:
         import sqlalchemy as sa
@@ -1188,20 +1203,11 @@ class Pauses:
 
     def parked(self) -> list[Pause]:
         """Every pause no run has gone on from yet."""
-        import sqlalchemy as sa
-
-        with self.engine.begin() as c:
-            rows = c.execute(sa.text(f"SELECT run_id, pause FROM {self.PAUSES} WHERE resumed IS NULL")).fetchall()
-        return [p for r, n in rows if (p := self.get(r, n)) is not None]
+        return self._select("p.resumed IS NULL", {})
 
     def claimed(self) -> list[Pause]:
         """Pauses a decision completed: each one's continuation should exist."""
-        import sqlalchemy as sa
-
-        with self.engine.begin() as c:
-            rows = c.execute(sa.text(f"SELECT run_id, pause FROM {self.PAUSES} WHERE resumed IS NOT NULL "
-                                     "AND resumed <> segment")).fetchall()
-        return [p for r, n in rows if (p := self.get(r, n)) is not None]
+        return self._select("p.resumed IS NOT NULL AND p.resumed <> p.segment", {})
 
 
 # -- other processes -----------------------------------------------------------------------------
@@ -1239,13 +1245,11 @@ class DurableClient:
 
     def segment(self, run_id: str) -> str:
         """The workflow that carries the run now: its own id, or its latest continuation's."""
-        latest = self.pauses.get(run_id)
-        if latest is None:
-            return run_id
-        return latest.resumed or latest.segment
+        return _carrier(run_id, self.pauses.get(run_id))
 
-    def _status_of(self, run_id: str) -> Any:
-        workflow = self.segment(run_id)
+    def _status_of(self, run_id: str, pause: Pause | None) -> Any:
+        """DBOS's status of the workflow that carries the run, given the run's latest pause."""
+        workflow = _carrier(run_id, pause)
         found = self._dbos.list_workflows(workflow_ids=[workflow], load_input=False, load_output=False)
         if not found:
             if workflow == run_id:
@@ -1256,15 +1260,17 @@ class DurableClient:
 
     def executor(self, run_id: str) -> str | None:
         """The executor id of the worker that took the run (None while it waits on the queue)."""
-        return self._status_of(run_id).executor_id
+        return self._status_of(run_id, self.pauses.get(run_id)).executor_id
 
     def status(self, run_id: str) -> str:
         """PARKED while the run waits for a decision; otherwise DBOS's workflow status of the run (its
         latest continuation's): ENQUEUED, PENDING (running, or its worker died), SUCCESS, ERROR, ..."""
-        pause = self.pauses.get(run_id)
+        return self._status(run_id, self.pauses.get(run_id))
+
+    def _status(self, run_id: str, pause: Pause | None) -> str:
         if pause is not None and pause.resumed is None:
             return PARKED_STATUS
-        return str(self._status_of(run_id).status)
+        return str(self._status_of(run_id, pause).status)
 
     def runs(self, status: str | list[str] | None = None) -> list[str]:
         """The ids of the durable runs in the database (optionally only those whose :meth:`status` is
@@ -1272,17 +1278,16 @@ class DurableClient:
         found = self._dbos.list_workflows(name=WORKFLOW, load_input=False, load_output=False)
         by_id = {w.workflow_id: str(w.status) for w in found}
         wanted = None if status is None else {status} if isinstance(status, str) else set(status)
+        latest = self.pauses.latest()
         out = []
         for w in found:
             if w.forked_from is not None:
                 continue
-            pause = self.pauses.get(w.workflow_id)
-            if pause is None:
-                now = by_id[w.workflow_id]
-            elif pause.resumed is None:
+            pause = latest.get(w.workflow_id)
+            if pause is not None and pause.resumed is None:
                 now = PARKED_STATUS
-            else:
-                now = by_id.get(pause.resumed, "ENQUEUED")  # a continuation about to be started
+            else:  # a continuation not in the list yet is about to be started
+                now = by_id.get(_carrier(w.workflow_id, pause), "ENQUEUED")
             if wanted is None or now in wanted:
                 out.append(w.workflow_id)
         return out
@@ -1314,13 +1319,14 @@ class DurableClient:
         """Wait for the run to end (through any number of pauses) and return its RunResult."""
         end = None if timeout is None else time.monotonic() + timeout
         while True:
-            if self.status(run_id) in ("PENDING", "ENQUEUED", PARKED_STATUS):
+            pause = self.pauses.get(run_id)  # read once a look: the status and the workflow follow from it
+            now = self._status(run_id, pause)
+            if now in ("PENDING", "ENQUEUED", PARKED_STATUS):
                 if end is not None and time.monotonic() > end:
-                    raise TimeoutError(f"durable run {run_id} has not finished after {timeout} s "
-                                       f"({self.status(run_id).lower()})")
+                    raise TimeoutError(f"durable run {run_id} has not finished after {timeout} s ({now.lower()})")
                 time.sleep(POLL)
                 continue
-            output = self._dbos.retrieve_workflow(self.segment(run_id)).get_result(polling_interval_sec=POLL)
+            output = self._dbos.retrieve_workflow(_carrier(run_id, pause)).get_result(polling_interval_sec=POLL)
             if PARKED not in json.loads(output):
                 return RunResult.from_json(output)
             # it parked again since the status was read: wait for its next continuation
@@ -1412,6 +1418,11 @@ class DurableClient:
         """A call cut off by a dead worker did take effect (a person checked): ``output`` is its result,
         and it does not run again."""
         self._decide(run_id, call_id, {"approved": False, "output": str(output)}, kind="interrupted")
+
+
+def _carrier(run_id: str, pause: Pause | None) -> str:
+    """The workflow that carries a run whose latest pause is ``pause``: the run's own, or a continuation's."""
+    return run_id if pause is None else pause.resumed or pause.segment
 
 
 def _check_edit(call: Mapping[str, Any], call_id: str, arguments: str) -> None:

@@ -463,28 +463,36 @@ class Orchestrator:
         for name, value in (("poll_interval", poll_interval), ("deadline", deadline), ("state_dir", state_dir)):
             if value is not None:
                 raise ValueError(f"{name}= applies to via='batch' only")
-        # Filled as conversations finish: a batch cancelled part-way (a timeout, an interrupt in the
-        # notebook) leaves what finished here, in input order, None where a conversation had not.
-        self.results: list[RunResult | None] = [None] * len(questions)
         who = self._users(users, len(questions))
         self.batch_ledger = Ledger(self.batch_budget) if self.batch_budget else None
         gate = asyncio.Semaphore(concurrency)
-        bar = _bar(len(questions)) if progress else None
 
         async def one(index: int) -> RunResult:
             async with gate:
-                result = await self.arun(questions[index], user=who[index], index=index)
+                return await self.arun(questions[index], user=who[index], index=index)
+
+        return await self._gather(len(questions), one, progress)
+
+    async def _gather(self, count: int, one: Callable[[int], Awaitable[RunResult]], progress: bool) -> list[RunResult]:
+        """``one(i)`` for every conversation at once; ``self.results`` filled as they finish (a batch
+        cancelled part-way leaves what finished, in input order, None where a conversation had not), a
+        progress bar, then the batch's metrics (which raise its alerts). Results in input order."""
+        self.results = [None] * count
+        bar = _bar(count) if progress else None
+
+        async def kept(index: int) -> RunResult:
+            result = await one(index)
             self.results[index] = result
             if bar is not None:
                 bar.update(1)
             return result
 
         try:
-            results = await asyncio.gather(*(one(i) for i in range(len(questions))))
+            results = await asyncio.gather(*(kept(i) for i in range(count)))
         finally:
             if bar is not None:
                 bar.close()
-        self.metrics()  # raises the batch's alerts
+        self.metrics()
         return list(results)
 
     def _durable_options(self, durable: Any) -> dict[str, Any]:
@@ -510,26 +518,15 @@ class Orchestrator:
     async def _run_durable(self, questions: list[str], durable: Any, who: list[str], progress: bool) -> list[RunResult]:
         options = self._durable_options(durable)
         ids = [durable.enqueue(question, **options) for question in questions]  # refused before any is enqueued
-        self.results = [None] * len(questions)
-        bar = _bar(len(questions)) if progress else None
         loop = asyncio.get_running_loop()
 
         async def one(index: int) -> RunResult:
             run = self._start(who[index], None, loop)
             started = time.perf_counter()
             result = await asyncio.to_thread(durable.result, ids[index])
-            self.results[index] = result
-            if bar is not None:
-                bar.update(1)
             return self._finish(run, questions[index], result, time.perf_counter() - started, None)
 
-        try:
-            results = await asyncio.gather(*(one(i) for i in range(len(questions))))
-        finally:
-            if bar is not None:
-                bar.close()
-        self.metrics()
-        return list(results)
+        return await self._gather(len(questions), one, progress)
 
     # -- many conversations through the providers' batch APIs, across restarts ---------------------
 

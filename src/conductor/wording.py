@@ -102,8 +102,7 @@ def listed(value: dict[str, Any] | list[Any], language: Language) -> str:
     words in one line ("a, b and c")."""
     if isinstance(value, list):
         # A list of records (a forecast's days) is one line per record: "- date 2026-12-02, high 17°C, ...".
-        items = [say(language, ",", ", ").join(field(k, v, language) for k, v in _readable(v, language).items())
-                 if isinstance(v, dict) else _said(v, "", language) for v in value]
+        items = [_record(v, language) if isinstance(v, dict) else _said(v, "", language) for v in value]
         if all(isinstance(v, (str, int, float)) for v in value) and len(items) <= 3:
             if len(items) < 2:
                 return "".join(items)
@@ -126,12 +125,17 @@ def result_words(name: str, content: str, is_error: bool, language: Language) ->
         reason = plain_error(content, language).reason
         said = say(language, f"出错:{reason}", f"error: {reason}")
     elif isinstance(data, dict) and data:
-        said = say(language, ",", ", ").join(field(k, v, language) for k, v in _readable(data, language).items())
+        said = _record(data, language)
     elif isinstance(data, (list, dict)):
         said = listed(data, language) or say(language, "无", "nothing")
     else:
         said = content.strip() if isinstance(data, str) else _said(data, "", language)
     return f"{name}{say(language, ':', ': ')}{said}"
+
+
+def _record(data: dict[str, Any], language: Language) -> str:
+    """A record's fields as one line of words: "date 2026-12-02, high 17°C, conditions sunny"."""
+    return say(language, ",", ", ").join(field(k, v, language) for k, v in _readable(data, language).items())
 
 
 def _readable(data: dict[str, Any], language: Language) -> dict[str, Any]:

@@ -85,7 +85,8 @@ def missing_note(missing: Sequence[PlannedCall], language: Language, *, alone: b
     if not missing:
         return ""
     said = [wanted_words(call, language) for call in missing]
-    listed = say(language, "、".join(said), ", ".join(said[:-1]) + (" and " if len(said) > 1 else "") + said[-1])
+    english = said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
+    listed = say(language, "、".join(said), english)
     if language == "zh" and not all(said):
         listed = f"{len(said)}个工具调用" if len(said) > 1 else "一个工具调用"
     if alone:
